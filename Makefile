@@ -1,0 +1,28 @@
+# The two commands of the README: `make run` (the table; simulated off the Pi) and `make test`.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+# On a Pi, picamera2 comes from Pi OS (python3-picamera2): the venv must see system packages.
+VENV_FLAGS := $(shell test -e /usr/lib/python3/dist-packages/picamera2 && echo --system-site-packages)
+
+.PHONY: run test bench lint clean
+
+$(VENV)/.installed: pyproject.toml
+	python3 -m venv $(VENV_FLAGS) $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e '.[test]'
+	touch $@
+
+run: $(VENV)/.installed
+	$(VENV)/bin/bidou-table run $(ARGS)
+
+test: $(VENV)/.installed
+	$(PY) -m pytest $(PYTEST_ARGS)
+
+bench: $(VENV)/.installed
+	$(PY) benchmarks/run_all.py
+
+lint: $(VENV)/.installed
+	$(VENV)/bin/ruff check .
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache

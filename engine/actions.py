@@ -1,0 +1,74 @@
+"""Actions as the game record writes them: ``NAME VERB [NUMBERS]`` (GAME_RECORD.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.errors import RecordError
+
+#: verb -> how many numbers it takes, and what they are ("die" 1-6 or "chips" >= 1).
+VERBS: dict[str, tuple[int, str | None]] = {
+    "roll": (1, "die"),
+    "throw": (3, "die"),
+    "stand": (0, None),
+    "bet": (1, "chips"),
+    "raise": (1, "chips"),
+    "call": (0, None),
+    "pass": (0, None),
+    "drop": (0, None),
+    "betpot": (0, None),
+    "callpot": (0, None),
+}
+
+
+@dataclass(frozen=True)
+class Action:
+    """One action by one player: ``Action("Bob", "throw", (3, 3, 1))``."""
+
+    player: str
+    verb: str
+    numbers: tuple[int, ...] = ()
+
+    def __str__(self) -> str:
+        return " ".join([self.player, self.verb, *map(str, self.numbers)])
+
+    @property
+    def chips(self) -> int | None:
+        """The chip count of a bet or raise, else None."""
+        return self.numbers[0] if VERBS.get(self.verb, (0, None))[1] == "chips" else None
+
+    @property
+    def dice(self) -> tuple[int, ...]:
+        """The dice of a roll or throw, else ()."""
+        return self.numbers if VERBS.get(self.verb, (0, None))[1] == "die" else ()
+
+    @classmethod
+    def parse(cls, text: str) -> Action:
+        """Read ``"Bob raise 1"``; a :class:`RecordError` naming what is wrong otherwise."""
+        if not isinstance(text, str):
+            raise RecordError(f"an action is a string like 'Ann bet 1', not {text!r}")
+        parts = text.split(" ")
+        if len(parts) < 2 or any(p == "" for p in parts):
+            raise RecordError(
+                f"{text!r} is not an action: write NAME VERB [NUMBERS] with single spaces"
+            )
+        player, verb, raw = parts[0], parts[1], parts[2:]
+        if verb not in VERBS:
+            raise RecordError(
+                f"{verb!r} is not a verb; the verbs are {', '.join(VERBS)}"
+            )
+        count, kind = VERBS[verb]
+        if len(raw) != count:
+            raise RecordError(f"{verb} takes {count} number{'s' if count != 1 else ''}, "
+                              f"not {len(raw)}, in {text!r}")
+        numbers: list[int] = []
+        for word in raw:
+            if not word.isdigit() or (len(word) > 1 and word.startswith("0")):
+                raise RecordError(f"{word!r} is not a whole number in {text!r}")
+            n = int(word)
+            if kind == "die" and not 1 <= n <= 6:
+                raise RecordError(f"a die shows 1 to 6, not {n}, in {text!r}")
+            if kind == "chips" and n < 1:
+                raise RecordError(f"a {verb} is at least one chip, not {n}, in {text!r}")
+            numbers.append(n)
+        return cls(player, verb, tuple(numbers))

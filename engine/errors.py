@@ -1,0 +1,66 @@
+"""The project's exception tree.
+
+Every error the engine raises is a :class:`BidouError`; each leaf also inherits the
+builtin it resembles (as gpiozero does), so callers may catch either. Messages are
+whole sentences that name what is wrong; a rule refusal also names the rule's id
+from the source or RULINGS.md, e.g. "a raise is one chip in two-hand Bidou (T5)".
+"""
+
+from __future__ import annotations
+
+
+class BidouError(Exception):
+    """Base of every error raised by bidou-table's own code."""
+
+
+class RuleViolation(BidouError, ValueError):
+    """An action the rules do not allow now.
+
+    ``sentence`` says what is wrong and ``rule`` names the rule (``"T5"``,
+    ``"M6/3"``, ``"R1"``...); ``str()`` gives both: ``"sentence (rule)"``.
+    """
+
+    def __init__(self, sentence: str, rule: str | None = None) -> None:
+        self.sentence = sentence
+        self.rule = rule
+        super().__init__(f"{sentence} ({rule})" if rule else sentence)
+
+
+class NotYourTurn(RuleViolation):
+    """The action comes from a player who is not the one to act."""
+
+
+class GameOver(RuleViolation):
+    """The game is over; no action is taken any more."""
+
+
+class RecordError(BidouError, ValueError):
+    """A game record that is not a valid ``bidou-record/1`` (bad JSON, unknown verb, a 7...)."""
+
+
+class ReplayError(BidouError):
+    """An action in a record that the rules refuse; says where it stands in the record."""
+
+    def __init__(self, position: int, action_text: str, violation: RuleViolation) -> None:
+        self.position = position
+        self.action_text = action_text
+        self.violation = violation
+        super().__init__(f"action {position} ({action_text}): {violation}")
+
+
+class ConfigError(BidouError, ValueError):
+    """A table config value that is not allowed: names the key, the value and what is allowed."""
+
+    def __init__(self, key: str, value: object, allowed: str) -> None:
+        self.key = key
+        self.value = value
+        self.allowed = allowed
+        super().__init__(f"{key} = {value!r} is not allowed: {allowed}")
+
+
+class CameraError(BidouError, OSError):
+    """A camera that is missing, unplugged or gives unusable frames; says what to check."""
+
+
+class VisionError(BidouError, ValueError):
+    """An image the dice reader cannot work with (empty, blank, corrupt, wrong shape)."""

@@ -1,0 +1,69 @@
+"""The variants the engine referees, and the one way to start a game of any of them."""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Sequence
+from typing import Any
+
+from engine.errors import RecordError
+from engine.game import Game
+
+#: variant name -> (module, class). Imported lazily so each variant stays in its own file.
+VARIANTS: dict[str, tuple[str, str]] = {
+    "two-hand": ("engine.two_hand", "TwoHandGame"),
+    "multi-hand": ("engine.multi_hand", "MultiHandGame"),
+    "montevideo": ("engine.montevideo", "MontevideoGame"),
+}
+
+OPTIONS: dict[str, tuple[str, ...]] = {
+    "ranking": ("three-digit", "total"),
+    "poor_fish": ("true", "false"),
+}
+
+MAX_PLAYERS = 8
+
+
+def check_setup(variant: str, players: Sequence[str], options: dict[str, Any]) -> None:
+    """Raise RecordError (a ValueError) naming what is wrong with a game's set-up."""
+    if variant not in VARIANTS:
+        raise RecordError(f"variant must be one of {', '.join(VARIANTS)}, not {variant!r}")
+    if not isinstance(players, (list, tuple)) or not all(isinstance(p, str) for p in players):
+        raise RecordError("players must be a list of names")
+    for p in players:
+        if p == "" or any(ch.isspace() for ch in p):
+            raise RecordError(f"player name {p!r} must be non-empty and without spaces")
+    seen: set[str] = set()
+    for p in players:
+        if p in seen:
+            raise RecordError(f"player name {p!r} appears twice; names must be unique")
+        seen.add(p)
+    if variant == "two-hand" and len(players) != 2:
+        raise RecordError(f"two-hand takes exactly 2 players, not {len(players)}")
+    if variant != "two-hand" and not 3 <= len(players) <= MAX_PLAYERS:
+        raise RecordError(f"{variant} takes 3 to {MAX_PLAYERS} players, not {len(players)}")
+    if not isinstance(options, dict):
+        raise RecordError("options must be a JSON object")
+    for key, value in options.items():
+        if key == "ranking":
+            if value not in OPTIONS["ranking"]:
+                raise RecordError(
+                    f"options.ranking must be 'three-digit' or 'total', not {value!r}"
+                )
+        elif key == "poor_fish":
+            if not isinstance(value, bool):
+                raise RecordError(f"options.poor_fish must be true or false, not {value!r}")
+            if value and variant != "multi-hand":
+                raise RecordError("options.poor_fish is an option of multi-hand only (P1)")
+        else:
+            raise RecordError(f"unknown option {key!r}; the options are ranking and poor_fish")
+
+
+def new_game(variant: str, players: Sequence[str], options: dict[str, Any] | None = None) -> Game:
+    """A fresh game of ``variant`` for ``players`` in seat order (clockwise)."""
+    opts = dict(options or {})
+    check_setup(variant, players, opts)
+    module_name, class_name = VARIANTS[variant]
+    cls = getattr(importlib.import_module(module_name), class_name)
+    game: Game = cls(tuple(players), opts)
+    return game

@@ -1,0 +1,1 @@
+"""The table controller: turns seat presses and camera reads into engine actions, keeps the log."""
