@@ -1,0 +1,171 @@
+"""The parts of a hand that every variant shares: the captain roll, the throwing turns, the opener.
+
+Two-hand Bidou (T2-T4), multi-hand Bidou (M2-M4) and Montevideo (V2) all start the same
+way -- a roll of one die each for the captaincy, then each player throws one to three times
+clockwise from the captain, then the player with the fewest throws opens -- so those steps
+live here once, and each variant composes them with its own betting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from engine.errors import RuleViolation
+from engine.ranking import Throw, normalise
+
+MAX_THROWS = 3
+
+
+@dataclass
+class CaptainRoll:
+    """One die each, in seat order; the tied highest roll again, in seat order (T2, M2).
+
+    ``rule`` is the id cited in refusals ("T2" or "M2").
+    """
+
+    contenders: list[str]
+    rule: str = "M2"
+    rolls: dict[str, int] = field(default_factory=dict)
+    captain: str | None = None
+
+    @property
+    def next_roller(self) -> str | None:
+        """Who rolls next, or None once the captain is known."""
+        if self.captain is not None:
+            return None
+        for p in self.contenders:
+            if p not in self.rolls:
+                return p
+        return None  # pragma: no cover - every pass ends in record()
+
+    def check(self, player: str, die: int) -> None:
+        """Refuse a roll out of turn or a die that is not 1-6."""
+        if self.captain is not None:
+            raise RuleViolation("the captain is already decided; nobody rolls now", self.rule)
+        if player != self.next_roller:
+            if player not in self.contenders:
+                raise RuleViolation(
+                    f"{player} is not in this captain roll; only "
+                    f"{', '.join(self.contenders)} roll again after the tie",
+                    self.rule,
+                )
+            raise RuleViolation(
+                f"captain rolls go in seat order: {self.next_roller} rolls before {player}",
+                self.rule,
+            )
+        if not 1 <= die <= 6:
+            raise RuleViolation(f"a die shows 1 to 6, not {die}", self.rule)
+
+    def record(self, player: str, die: int) -> list[str] | None:
+        """Take a checked roll. Returns the tied players who roll again, if this pass tied."""
+        self.rolls[player] = die
+        if len(self.rolls) < len(self.contenders):
+            return None
+        top = max(self.rolls.values())
+        tied = [p for p in self.contenders if self.rolls[p] == top]
+        if len(tied) == 1:
+            self.captain = tied[0]
+            return None
+        self.contenders, self.rolls = tied, {}
+        return tied
+
+
+@dataclass
+class ThrowingTurns:
+    """Each player throws 1 to 3 times in turn, and may stand after any throw (T3, M3).
+
+    ``order`` starts with the captain and goes clockwise over the players in the hand.
+    ``rule`` is the id cited in refusals ("T3" or "M3").
+    """
+
+    order: list[str]
+    rule: str = "M3"
+    throws: dict[str, list[Throw]] = field(default_factory=dict)
+    index: int = 0
+
+    @property
+    def current(self) -> str | None:
+        """The player throwing now, or None when everybody has thrown."""
+        return self.order[self.index] if self.index < len(self.order) else None
+
+    @property
+    def done(self) -> bool:
+        """True when every player in the hand has finished throwing."""
+        return self.index >= len(self.order)
+
+    def count(self, player: str) -> int:
+        """How many throws ``player`` has declared this hand."""
+        return len(self.throws.get(player, ()))
+
+    def last(self, player: str) -> Throw | None:
+        """The dice under ``player``'s cup now (his last throw), or None before his first."""
+        t = self.throws.get(player)
+        return t[-1] if t else None
+
+    def check_throw(self, player: str, dice: Sequence[int]) -> None:
+        """Refuse a throw out of turn or past the third."""
+        if player != self.current:
+            raise RuleViolation(
+                f"it is {self.current}'s turn to throw, not {player}'s"
+                if self.current
+                else "every player has thrown; the betting is open",
+                self.rule,
+            )
+        if self.count(player) >= MAX_THROWS:  # pragma: no cover - the turn ends at three
+            raise RuleViolation("a player throws at most three times", self.rule)
+        normalise(dice)
+
+    def throw(self, player: str, dice: Sequence[int]) -> bool:
+        """Record a checked throw; True if it was the third, which ends the turn."""
+        self.throws.setdefault(player, []).append(normalise(dice))
+        if self.count(player) >= MAX_THROWS:
+            self.index += 1
+            return True
+        return False
+
+    def check_stand(self, player: str) -> None:
+        """Refuse a stand out of turn or before the first throw."""
+        if player != self.current:
+            raise RuleViolation(
+                f"it is {self.current}'s turn to throw, not {player}'s"
+                if self.current
+                else "every player has thrown; there is nothing to stand on",
+                self.rule,
+            )
+        if self.count(player) == 0:
+            raise RuleViolation(
+                f"{player} must throw at least once before standing", self.rule
+            )
+
+    def stand(self, player: str) -> None:
+        """End the checked player's turn."""
+        self.index += 1
+
+
+def clockwise_from(seats: Sequence[str], start: str, among: Sequence[str]) -> list[str]:
+    """The players of ``among`` in seat order, starting at ``start`` (or the next one after it)."""
+    n = len(seats)
+    i = seats.index(start)
+    members = set(among)
+    return [seats[(i + k) % n] for k in range(n) if seats[(i + k) % n] in members]
+
+
+def opener(seats: Sequence[str], captain: str, throws: dict[str, int]) -> str:
+    """Who opens the betting (T4, M4): the fewest throws, searching clockwise from the captain.
+
+    With equal counts that is the captain himself; ``throws`` maps each player in the hand
+    to his number of throws.
+    """
+    fewest = min(throws.values())
+    for p in clockwise_from(seats, captain, list(throws)):
+        if throws[p] == fewest:
+            return p
+    raise ValueError("no player in the hand")  # pragma: no cover
+
+
+def left_of(seats: Sequence[str], player: str, among: Sequence[str]) -> str:
+    """The next player of ``among`` clockwise after ``player`` (his left), M9."""
+    ring = clockwise_from(seats, player, among)
+    after = [p for p in ring if p != player]
+    return after[0] if after else player
