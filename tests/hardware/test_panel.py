@@ -1,0 +1,231 @@
+"""Seat panels on real gpiozero devices over MockFactory pins, driven like fingers would."""
+
+from __future__ import annotations
+
+import queue
+import threading
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from engine.errors import ConfigError
+from hardware.panel import BUTTONS, SeatEvent, SeatPanels
+from hardware.pinmap import DEFAULT_PIN_MAP
+
+PIN_MAP = DEFAULT_PIN_MAP.renamed(["Ann", "Bob", "Cy", "Dee"])
+HOLD = 0.15
+BOUNCE = 0.03
+
+
+@pytest.fixture
+def panels(mock_factory: MockFactory, events: queue.Queue):
+    with SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=HOLD,
+                    bounce_time=BOUNCE) as made:
+        yield made
+
+
+def pin(factory: MockFactory, seat: str, button: str):
+    return factory.pin(PIN_MAP.button_pin(seat, button))
+
+
+def press_for(factory: MockFactory, seat: str, button: str, seconds: float) -> None:
+    """Hold a button down for ``seconds`` of real time (what a finger does), then release."""
+    p = pin(factory, seat, button)
+    released = threading.Event()
+    p.drive_low()
+    released.wait(seconds)  # nothing sets it: this is how long the finger stays down
+    p.drive_high()
+
+
+def no_more(events: queue.Queue, wait: float = HOLD * 2) -> bool:
+    try:
+        extra = events.get(timeout=wait)
+    except queue.Empty:
+        return True
+    raise AssertionError(f"unexpected event {extra}")
+
+
+def test_short_press_on_throw_is_one_short_throw_event(panels, mock_factory, events) -> None:
+    press_for(mock_factory, "Ann", "THROW", BOUNCE * 2)
+    event = events.get(timeout=2)
+    assert (event.seat, event.button, event.long) == ("Ann", "THROW", False)
+    assert no_more(events)
+
+
+def test_short_press_is_reported_on_release_not_before(panels, mock_factory, events) -> None:
+    p = pin(mock_factory, "Bob", "CALL")
+    p.drive_low()
+    with pytest.raises(queue.Empty):
+        events.get(timeout=BOUNCE * 2)
+    p.drive_high()
+    event = events.get(timeout=2)
+    assert (event.seat, event.button, event.long) == ("Bob", "CALL", False)
+
+
+def test_every_button_reports_its_own_name(panels, mock_factory, events) -> None:
+    for button in BUTTONS:
+        press_for(mock_factory, "Cy", button, BOUNCE * 2)
+    assert [events.get(timeout=2).button for _ in BUTTONS] == list(BUTTONS)
+
+
+def test_bounce_within_bounce_time_is_one_event(panels, mock_factory, events) -> None:
+    p = pin(mock_factory, "Ann", "BET")
+    for _ in range(4):  # the contacts chatter as the button goes down
+        p.drive_low()
+        p.drive_high()
+    press_for(mock_factory, "Ann", "BET", BOUNCE * 2)
+    for _ in range(3):  # and again as it comes up
+        p.drive_low()
+        p.drive_high()
+    event = events.get(timeout=2)
+    assert (event.seat, event.button, event.long) == ("Ann", "BET", False)
+    assert no_more(events)
+
+
+def test_long_press_is_one_long_event_and_nothing_on_release(panels, mock_factory,
+                                                              events) -> None:
+    p = pin(mock_factory, "Dee", "THROW")
+    p.drive_low()
+    event = events.get(timeout=2)  # comes while the button is still down
+    assert (event.seat, event.button, event.long) == ("Dee", "THROW", True)
+    p.drive_high()
+    assert no_more(events)
+
+
+def test_event_time_is_when_the_button_went_down(mock_factory, events) -> None:
+    ticks = iter([10.0, 10.5])
+    with SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=HOLD,
+                    bounce_time=BOUNCE, clock=lambda: next(ticks)):
+        p = pin(mock_factory, "Ann", "PASS")
+        p.drive_low()
+        p.drive_high()
+        assert events.get(timeout=2) == SeatEvent("Ann", "PASS", False, 10.0)
+
+
+def test_two_seats_pressing_at_once_give_two_events_for_the_right_seats(
+        panels, mock_factory, events) -> None:
+    go = threading.Barrier(2)
+
+    def finger(seat: str) -> None:
+        go.wait(timeout=2)
+        press_for(mock_factory, seat, "THROW", BOUNCE * 2)
+
+    fingers = [threading.Thread(target=finger, args=(seat,)) for seat in ("Ann", "Cy")]
+    for f in fingers:
+        f.start()
+    for f in fingers:
+        f.join(timeout=5)
+    got = sorted((e.seat, e.button, e.long) for e in (events.get(timeout=2) for _ in range(2)))
+    assert got == [("Ann", "THROW", False), ("Cy", "THROW", False)]
+    assert no_more(events)
+
+
+def test_press_after_close_is_dropped_without_error(mock_factory, events) -> None:
+    panels = SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=HOLD,
+                        bounce_time=BOUNCE)
+    panels.close()
+    press_for(mock_factory, "Ann", "THROW", BOUNCE * 2)
+    assert no_more(events)
+    panels.close()  # idempotent
+    assert panels.closed
+
+
+def test_press_down_while_closing_reports_nothing(mock_factory, events) -> None:
+    panels = SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=HOLD,
+                        bounce_time=BOUNCE)
+    p = pin(mock_factory, "Bob", "BET")
+    p.drive_low()  # the finger is down when the program shuts down
+    panels.close()
+    p.drive_high()
+    assert no_more(events)
+
+
+def test_presses_racing_close_never_raise(mock_factory, events) -> None:
+    panels = SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=HOLD,
+                        bounce_time=0.0001)
+    errors: list[BaseException] = []
+    started = threading.Event()
+
+    def hammer() -> None:
+        p = pin(mock_factory, "Ann", "CALL")
+        started.set()
+        try:
+            for _ in range(300):
+                p.drive_low()
+                p.drive_high()
+        except BaseException as exc:  # noqa: BLE001 - the test reports it
+            errors.append(exc)
+
+    t = threading.Thread(target=hammer)
+    t.start()
+    started.wait(timeout=2)
+    panels.close()
+    t.join(timeout=5)
+    assert errors == []
+    while not events.empty():
+        events.get_nowait()
+    press_for(mock_factory, "Ann", "CALL", BOUNCE * 2)
+    assert no_more(events)
+
+
+def test_led_on_off(panels, mock_factory) -> None:
+    led_pin = mock_factory.pin(PIN_MAP.led_pin("Bob"))
+    panels.set_led("Bob", "on")
+    assert led_pin.state and panels.led_state("Bob") == "on"
+    panels.set_led("Bob", "off")
+    assert not led_pin.state and panels.led_state("Bob") == "off"
+
+
+def test_led_blink_toggles_the_pin(panels, mock_factory, wait_until) -> None:
+    led_pin = mock_factory.pin(PIN_MAP.led_pin("Cy"))
+    led_pin.clear_states()
+    panels.set_led("Cy", "blink")
+    assert panels.led_state("Cy") == "blink"
+    assert wait_until(lambda: len(led_pin.states) >= 4)
+    assert {s.state for s in led_pin.states} == {True, False}
+    panels.set_led("Cy", "on")
+    assert led_pin.state
+
+
+def test_close_turns_leds_off(mock_factory, events) -> None:
+    panels = SeatPanels(PIN_MAP, events, pin_factory=mock_factory)
+    led_pin = mock_factory.pin(PIN_MAP.led_pin("Ann"))
+    panels.set_led("Ann", "blink")
+    panels.close()
+    assert not led_pin.state
+    panels.set_led("Ann", "on")  # after close: nothing happens
+    assert not led_pin.state
+
+
+def test_led_of_a_phone_seat_is_ignored(panels) -> None:
+    panels.set_led("Eve", "on")
+    assert panels.led_state("Eve") == "off"
+
+
+def test_unknown_led_state_is_refused(panels) -> None:
+    with pytest.raises(ValueError, match=r"^LED state 'green' is not one of off, on, blink"):
+        panels.set_led("Ann", "green")
+
+
+def test_buttons_use_pull_ups(panels, mock_factory) -> None:
+    for button in BUTTONS:
+        assert pin(mock_factory, "Ann", button).pull == "up"
+
+
+def test_pin_already_in_use_is_a_config_error_and_frees_the_rest(mock_factory, events) -> None:
+    from gpiozero import LED
+
+    squatter = LED(PIN_MAP.led_pin("Bob"), pin_factory=mock_factory)
+    try:
+        with pytest.raises(ConfigError, match=r"^pins\.Bob\.led = 7 is not allowed: gpiozero "
+                           r"could not open GPIO 7 .*check that no other program"):
+            SeatPanels(PIN_MAP, events, pin_factory=mock_factory)
+    finally:
+        squatter.close()
+    with SeatPanels(PIN_MAP, events, pin_factory=mock_factory):  # everything was released
+        pass
+
+
+def test_hold_time_must_exceed_bounce_time(mock_factory, events) -> None:
+    with pytest.raises(ValueError, match=r"hold_time \(0.01s\) must be longer"):
+        SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=0.01, bounce_time=0.03)
