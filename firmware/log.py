@@ -1,0 +1,221 @@
+"""The durable log of every game: SQLite in WAL mode with ``synchronous=FULL``.
+
+The table's truth is this log, not memory: every accepted action (and every referee
+correction) is one committed transaction BEFORE anyone is shown its effects, and on start the
+controller rebuilds the game by replaying the log (``firmware.rebuild``). With WAL and
+``synchronous=FULL`` a commit has reached the disk when ``commit()`` returns, so a pulled plug
+loses at most the press being handled, never a settled chip. The past is never edited: a
+correction is a new entry saying who did what and why.
+
+Schema (docs/controller.md):
+
+- ``games(id, variant, players, options, started, finished, status, result)`` -- players and
+  options as JSON; status ``playing``, ``over`` or ``abandoned``; result the engine's replay
+  state (JSON) once finished.
+- ``entries(id, game, seq, kind, text, by, why, at)`` -- seq counts from 1 within a game;
+  kind ``action`` (text is the record action, ``Ann throw 6 5 4``), ``undo`` (text is the
+  undone action), ``fix-dice`` (``POSITION ACTION``: the action at that position of the game
+  record is replaced), ``void-hand`` (text is the number of actions kept), ``new-game``.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    variant TEXT NOT NULL,
+    players TEXT NOT NULL,
+    options TEXT NOT NULL,
+    started TEXT NOT NULL,
+    finished TEXT,
+    status TEXT NOT NULL DEFAULT 'playing',
+    result TEXT
+);
+CREATE TABLE IF NOT EXISTS entries (
+    id INTEGER PRIMARY KEY,
+    game INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    text TEXT NOT NULL,
+    by TEXT NOT NULL,
+    why TEXT NOT NULL DEFAULT '',
+    at TEXT NOT NULL,
+    UNIQUE (game, seq)
+);
+"""
+
+KINDS = ("action", "undo", "fix-dice", "void-hand", "new-game")
+
+
+@dataclass(frozen=True)
+class GameRow:
+    """One game as the log holds it."""
+
+    id: int
+    variant: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    started: str
+    finished: str | None
+    status: str
+    result: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One log entry: an accepted action or a correction, who made it, why, and when."""
+
+    game: int
+    seq: int
+    kind: str
+    text: str
+    by: str
+    why: str
+    at: str
+
+
+class LogError(Exception):
+    """The log file cannot be opened or written; the message says which file and what to do."""
+
+
+class GameLog:
+    """The SQLite log. Thread-safe: one connection behind a lock (the controller writes from
+    its worker thread, the dashboard reads from its request threads)."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        try:
+            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
+            self._db.execute("PRAGMA journal_mode=WAL")
+            self._db.execute("PRAGMA synchronous=FULL")
+            self._db.execute("PRAGMA foreign_keys=ON")
+            self._db.executescript(SCHEMA)
+        except sqlite3.Error as e:
+            raise LogError(
+                f"Cannot open the game log {path}: {e}. Check that the directory exists and "
+                f"is writable by this user, or pass another file with --db."
+            ) from None
+        self._lock = threading.Lock()
+        self._closed = False
+
+    # --- writing -----------------------------------------------------------------------
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> int | None:
+        """Run ``statements`` in one committed transaction; the last row id."""
+        with self._lock:
+            if self._closed:
+                raise LogError("The game log is closed; the table is shutting down.")
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                last = None
+                for sql, params in statements:
+                    last = self._db.execute(sql, params).lastrowid
+                self._db.execute("COMMIT")
+            except sqlite3.Error as e:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise LogError(
+                    f"Cannot write to the game log {self.path}: {e}. Nothing was played; "
+                    f"free disk space or check the file, then press again."
+                ) from None
+            return last
+
+    def start_game(self, variant: str, players: tuple[str, ...], options: dict[str, Any],
+                   at: str) -> int:
+        """Record a new game being started; its id."""
+        row = self._write([(
+            "INSERT INTO games (variant, players, options, started) VALUES (?, ?, ?, ?)",
+            (variant, json.dumps(list(players)), json.dumps(options, sort_keys=True), at),
+        )])
+        assert row is not None
+        return row
+
+    def append(self, game: int, kind: str, text: str, by: str, at: str, why: str = "", *,
+               finish: tuple[str, dict[str, Any]] | None = None) -> int:
+        """Commit one entry (and, with ``finish=(status, result)``, the game's end with it).
+
+        Returns the entry's seq. The entry is on disk when this returns.
+        """
+        if kind not in KINDS:
+            raise ValueError(f"entry kind must be one of {', '.join(KINDS)}, not {kind!r}")
+        seq = self.next_seq(game)
+        statements: list[tuple[str, tuple[Any, ...]]] = [(
+            "INSERT INTO entries (game, seq, kind, text, by, why, at) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            (game, seq, kind, text, by, why, at),
+        )]
+        if finish is not None:
+            status, result = finish
+            statements.append((
+                "UPDATE games SET finished = ?, status = ?, result = ? WHERE id = ?",
+                (at, status, json.dumps(result, sort_keys=True), game),
+            ))
+        self._write(statements)
+        return seq
+
+    def finish_game(self, game: int, status: str, result: dict[str, Any] | None,
+                    at: str | None) -> None:
+        """Mark a game finished (``over``), given up (``abandoned``) or, after a correction
+        took back its last action, ``playing`` again (``at`` None)."""
+        self._write([(
+            "UPDATE games SET finished = ?, status = ?, result = ? WHERE id = ?",
+            (at, status, None if result is None else json.dumps(result, sort_keys=True), game),
+        )])
+
+    # --- reading -----------------------------------------------------------------------
+    def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        with self._lock:
+            return list(self._db.execute(sql, params))
+
+    def next_seq(self, game: int) -> int:
+        (n,), = self._rows("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game = ?", (game,))
+        return int(n) + 1
+
+    def games(self) -> list[GameRow]:
+        """Every game, oldest first."""
+        return [_game(r) for r in self._rows(
+            "SELECT id, variant, players, options, started, finished, status, result "
+            "FROM games ORDER BY id")]
+
+    def game(self, game_id: int) -> GameRow | None:
+        rows = self._rows(
+            "SELECT id, variant, players, options, started, finished, status, result "
+            "FROM games WHERE id = ?", (game_id,))
+        return _game(rows[0]) if rows else None
+
+    def current_game(self) -> GameRow | None:
+        """The latest game, whatever its status (None on a fresh log)."""
+        rows = self._rows(
+            "SELECT id, variant, players, options, started, finished, status, result "
+            "FROM games ORDER BY id DESC LIMIT 1")
+        return _game(rows[0]) if rows else None
+
+    def entries(self, game_id: int) -> list[Entry]:
+        """The game's entries in order."""
+        return [Entry(*r) for r in self._rows(
+            "SELECT game, seq, kind, text, by, why, at FROM entries WHERE game = ? "
+            "ORDER BY seq", (game_id,))]
+
+    def close(self) -> None:
+        """Checkpoint and close; idempotent."""
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            finally:
+                self._db.close()
+
+
+def _game(r: tuple[Any, ...]) -> GameRow:
+    return GameRow(
+        id=r[0], variant=r[1], players=tuple(json.loads(r[2])), options=json.loads(r[3]),
+        started=r[4], finished=r[5], status=r[6],
+        result=None if r[7] is None else json.loads(r[7]),
+    )

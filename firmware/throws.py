@@ -1,0 +1,150 @@
+"""THROW -> wait until the dice are still -> read the seat's zone -> values, or "needs a look".
+
+The camera sees the whole table; a seat's dice are the ones in its zone. A read is only
+trusted when the zone has stopped changing (the cup is lifted, the dice have settled) and
+exactly the expected dice are there and sure (three for a throw, one for a captain roll).
+Anything else -- two dice, four, an unsure die, a camera error, dice that never settle -- is
+a :class:`SeatRead` with ``values=None`` and a sentence saying why, which the controller turns
+into "needs a look" for the referee. The reader and the clock are injected so that tests can
+drive every case without a camera.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from engine.errors import CameraError, VisionError
+
+#: how far (pixels) a die's centre may move and still count as "the same place".
+SAME_PLACE_PX = 6.0
+
+
+@dataclass(frozen=True)
+class SeatRead:
+    """The outcome of reading one seat: values when sure, else the reason it needs a look."""
+
+    seat: str
+    values: tuple[int, ...] | None
+    reason: str | None = None
+    dice: tuple[Any, ...] = ()
+    unsure: tuple[Any, ...] = ()
+    places: tuple[tuple[int, float, float], ...] = field(default=())
+
+
+def _places(dice: Sequence[Any]) -> tuple[tuple[int, float, float], ...]:
+    """(value, centre x, centre y) of each die, sorted: what "same dice, same places" compares."""
+    return tuple(sorted((d.value, d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2)
+                        for d in dice))
+
+
+def same_dice_same_places(a: SeatRead | None, b: SeatRead | None) -> bool:
+    """Whether two reads show the same values lying in the same places (a possible non-throw)."""
+    if a is None or b is None or not a.places or len(a.places) != len(b.places):
+        return False
+    for (va, xa, ya), (vb, xb, yb) in zip(a.places, b.places, strict=True):
+        if va != vb or abs(xa - xb) > SAME_PLACE_PX or abs(ya - yb) > SAME_PLACE_PX:
+            return False
+    return True
+
+
+class DiceWatcher:
+    """Reads seats' zones from a frame source once the frames stop changing.
+
+    ``zones`` maps seat (player name) to a ``vision.zones.Zone``. ``read`` is the dice reader
+    (``vision.reader.read_dice``). The last frame and reading are kept for the referee's view.
+    """
+
+    def __init__(self, camera: Any, zones: dict[str, Any],
+                 read: Callable[[np.ndarray], Any] | None = None, *,
+                 still_frames: int = 2, still_threshold: float = 2.0, settle_timeout: float = 3.0,
+                 frame_pause: float = 0.02, clock: Callable[[], float] = time.monotonic) -> None:
+        if read is None:
+            from vision.reader import read_dice
+            read = read_dice
+        self.camera = camera
+        self.zones = zones
+        self._read = read
+        self.still_frames = still_frames
+        self.still_threshold = still_threshold
+        self.settle_timeout = settle_timeout
+        self.frame_pause = frame_pause
+        self.clock = clock
+        self.last_frame: np.ndarray | None = None
+        self.last_reading: Any = None
+        self.camera_error: str | None = None
+        self._camera_lock = threading.Lock()
+
+    def snapshot(self) -> np.ndarray:
+        """The last frame read, or a fresh one (CameraError if the camera fails)."""
+        if self.last_frame is not None:
+            return self.last_frame
+        with self._camera_lock:
+            return self.camera.read()
+
+    def _crop(self, frame: np.ndarray, seat: str) -> np.ndarray:
+        z = self.zones[seat]
+        return frame[z.y:z.y + z.h, z.x:z.x + z.w]
+
+    def still_frame(self, seat: str) -> np.ndarray:
+        """The first frame after which the seat's zone stayed unchanged for ``still_frames``
+        frames; CameraError if the camera fails, TimeoutError if the dice never settle."""
+        deadline = self.clock() + self.settle_timeout
+        previous = self.camera.read()
+        calm = 1
+        while calm < self.still_frames:
+            if self.clock() > deadline:
+                raise TimeoutError("the dice did not settle within "
+                                   f"{self.settle_timeout:g} seconds")
+            if self.frame_pause:
+                time.sleep(self.frame_pause)
+            frame = self.camera.read()
+            a, b = self._crop(previous, seat), self._crop(frame, seat)
+            moved = a.shape != b.shape or float(
+                np.mean(np.abs(a.astype(np.int16) - b.astype(np.int16)))) > self.still_threshold
+            calm = 1 if moved else calm + 1
+            previous = frame
+        return previous
+
+    def read_seat(self, seat: str, count: int) -> SeatRead:
+        """Read ``count`` dice (3 for a throw, 1 for a roll) in ``seat``'s zone, once still."""
+        from vision.zones import read_seat
+
+        if seat not in self.zones:
+            return SeatRead(seat, None, f"{seat} has no camera zone; add [zones.{seat}] to the "
+                                        "config or let the referee enter the dice")
+        try:
+            with self._camera_lock:
+                frame = self.still_frame(seat)
+            self.camera_error = None
+        except CameraError as e:
+            self.camera_error = str(e)
+            return SeatRead(seat, None, f"the camera failed: {e}")
+        except TimeoutError as e:
+            return SeatRead(seat, None, str(e))
+        self.last_frame = frame
+        try:
+            reading = self._read(frame)
+        except VisionError as e:
+            return SeatRead(seat, None, f"the frame could not be read: {e}")
+        self.last_reading = reading
+        sr = read_seat(reading, self.zones[seat])
+        dice, unsure = tuple(sr.dice), tuple(sr.unsure)
+        places = _places(dice)
+        if unsure:
+            return SeatRead(seat, None, f"{len(unsure)} die could not be read for sure "
+                            f"({unsure[0].reason})", dice, unsure, places)
+        if len(dice) != count:
+            want = "three dice" if count == 3 else "one die"
+            return SeatRead(seat, None, f"the camera sees {len(dice)} "
+                            f"{'die' if len(dice) == 1 else 'dice'} in {seat}'s zone, "
+                            f"not {want}", dice, unsure, places)
+        values = tuple(d.value for d in dice)
+        if count == 3 and sr.values is not None:
+            values = tuple(sr.values)
+        return SeatRead(seat, values, None, dice, unsure, places)

@@ -1,0 +1,74 @@
+"""The state dicts the dashboard shows: the concealment boundary of the table.
+
+Dice values live in the controller and the engine. ``public_state`` is built only from
+``game.state()`` and ``game.views()`` (whose ``exposed`` holds dice the rules have shown:
+showdown, open throw, Poor Fish), so a seat's concealed dice cannot reach the table view,
+whatever the dashboard does. ``seat_state`` adds that one seat's own dice; ``referee_state``
+adds everything. Tests check the boundary by looking for dice values in the JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+from engine.game import Game
+
+
+def public_state(game: Game, *, game_id: int, version: int, offered: dict[str, int],
+                 needs_look: dict[str, str], refusals: dict[str, str], events: list[str],
+                 camera: dict[str, Any], hand_actions: int) -> dict[str, Any]:
+    """What anyone at the table may see: no concealed dice."""
+    state = dict(game.state())
+    seats = []
+    for v in game.views():
+        seat = asdict(v)
+        seat["exposed"] = list(v.exposed) if v.exposed is not None else None
+        seat["offered"] = offered.get(v.name, 0)
+        seat["needs_look"] = v.name in needs_look
+        seat["refusal"] = refusals.get(v.name)
+        seats.append(seat)
+    allowed: dict[str, list[str]] = {p: [] for p in game.players}
+    for a in game.allowed():
+        if a.verb not in allowed[a.player]:
+            allowed[a.player].append(a.verb)
+    state.update(
+        game_id=game_id,
+        variant=game.variant,
+        players=list(game.players),
+        options=dict(game.options),
+        seats=seats,
+        allowed=allowed,
+        events=list(events),
+        version=version,
+        camera=dict(camera),
+        actions=len(game.history),
+        hand_actions=hand_actions,
+    )
+    return state
+
+
+def seat_dice(game: Game, seat: str) -> list[int] | None:
+    dice = game.concealed_dice(seat)
+    return list(dice) if dice is not None else None
+
+
+def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
+    """Public state plus ``seat``'s own dice (for that seat's page and nobody else)."""
+    out = dict(state)
+    out["seat"] = seat
+    out["dice"] = seat_dice(game, seat)
+    return out
+
+
+def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
+                flags: list[str], history: list[str], last_reads: dict[str, Any]
+                ) -> dict[str, Any]:
+    """Everything: all dice, the needs-a-look queue, flags and the game record so far."""
+    out = dict(state)
+    out["dice"] = {p: seat_dice(game, p) for p in game.players}
+    out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()]
+    out["flags"] = list(flags)
+    out["history"] = list(history)
+    out["reads"] = dict(last_reads)
+    return out
