@@ -227,7 +227,8 @@ def _surface(spec: SceneSpec, rng: np.random.Generator) -> np.ndarray:
         yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
         streak = np.exp(-(((xx - yy * rng.uniform(0.3, 1.0)) - rng.uniform(0, lw)) ** 2)
                         / (2 * (0.05 * lw) ** 2))
-        shade = 1.0 + 0.25 * streak
+        vignette = 1.0 - 0.25 * ((xx / lw - 0.5) ** 2 + (yy / lh - 0.5) ** 2)
+        shade = vignette + 0.4 * streak
     else:
         shade = np.ones((lh, lw), np.float32)
     shade = cv2.resize(shade.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
