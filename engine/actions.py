@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.errors import RecordError
+from engine.errors import RecordError, RuleViolation
 
 #: verb -> how many numbers it takes, and what they are ("die" 1-6 or "chips" >= 1).
 VERBS: dict[str, tuple[int, str | None]] = {
@@ -42,6 +42,26 @@ class Action:
         """The dice of a roll or throw, else ()."""
         return self.numbers if VERBS.get(self.verb, (0, None))[1] == "die" else ()
 
+    def check_numbers(self) -> None:
+        """Raise RuleViolation unless the numbers fit the verb (dice 1-6, chips >= 1).
+
+        ``parse`` already refuses such actions in a record; this guards actions built in code
+        (seat buttons, the HTTP API) before any variant looks at them.
+        """
+        if self.verb not in VERBS:
+            raise RuleViolation(f"{self.verb!r} is not a verb; the verbs are {', '.join(VERBS)}")
+        count, kind = VERBS[self.verb]
+        if len(self.numbers) != count:
+            raise RuleViolation(f"{self.verb} takes {count} number{'s' if count != 1 else ''}, "
+                                f"not {len(self.numbers)}")
+        for n in self.numbers:
+            if not isinstance(n, int) or isinstance(n, bool):
+                raise RuleViolation(f"{n!r} is not a whole number")
+            if kind == "die" and not 1 <= n <= 6:
+                raise RuleViolation(f"a die shows 1 to 6, not {n}")
+            if kind == "chips" and n < 1:
+                raise RuleViolation(f"a {self.verb} is at least one chip, not {n}")
+
     @classmethod
     def parse(cls, text: str) -> Action:
         """Read ``"Bob raise 1"``; a :class:`RecordError` naming what is wrong otherwise."""
@@ -63,7 +83,7 @@ class Action:
                               f"not {len(raw)}, in {text!r}")
         numbers: list[int] = []
         for word in raw:
-            if not word.isdigit() or (len(word) > 1 and word.startswith("0")):
+            if not (word.isascii() and word.isdigit()) or (len(word) > 1 and word.startswith("0")):
                 raise RecordError(f"{word!r} is not a whole number in {text!r}")
             n = int(word)
             if kind == "die" and not 1 <= n <= 6:
