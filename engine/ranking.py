@@ -75,10 +75,10 @@ def position(dice: Sequence[int], ranking: str = "three-digit") -> int:
     with the same total are equal too; the project's rules document records that choice.
     """
     t = normalise(dice)
+    if ranking not in RANKINGS:
+        raise ValueError(f"ranking must be one of {', '.join(RANKINGS)}, not {ranking!r}")
     if ranking == "three-digit" or t in _CLASS:
         return _POSITION[t]
-    if ranking != "total":
-        raise ValueError(f"ranking must be one of {', '.join(RANKINGS)}, not {ranking!r}")
     # Plain throws by total, highest total first; placed after the 22 named throws.
     return len(_NAMED_ORDER) + (18 - sum(t))
 
