@@ -226,6 +226,8 @@ class TableController:
         self._led_modes: dict[str, str] = {}
         self._version = 0
         self._public: dict[str, Any] = {}
+        self._done = threading.Condition()
+        self.processed = 0
         # the game and everything per seat; replaced by _load()
         self.row: GameRow
         self.game: Game
@@ -307,6 +309,15 @@ class TableController:
             if isinstance(item, _Job):
                 item.outcome = outcome
                 item.done.set()
+            with self._done:
+                self.processed += 1
+                self._done.notify_all()
+
+    def wait_processed(self, count: int, timeout: float = 10.0) -> bool:
+        """Wait until ``count`` queue items (commands and panel events) have been handled
+        since start; False on timeout. For tests and the simulation's button presses."""
+        with self._done:
+            return self._done.wait_for(lambda: self.processed >= count, timeout)
 
     # --- reading state (any thread) --------------------------------------------------
     def public_state(self) -> dict[str, Any]:

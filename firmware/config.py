@@ -1,0 +1,157 @@
+"""The table's one configuration file (TOML), checked completely before anything starts.
+
+A pub owner edits this file by hand, so a mistake must stop the start with a sentence that
+names the key, the value and what is allowed -- never a traceback halfway through opening
+the GPIO pins. Each section is checked by the part that owns it (``hardware.pinmap``,
+``hardware.cameras``, ``vision.zones``, ``table_server.settings``); this module checks
+``[table]`` and ties the sections together (every seat named in ``[pins]`` or ``[zones]`` must
+be a player). ``firmware/table.example.toml`` documents every key and is tested to load.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import ConfigError, RecordError
+from engine.variants import MAX_PLAYERS, OPTIONS, VARIANTS, check_setup
+
+SECTIONS = ("table", "pins", "camera", "zones", "referee", "server")
+TABLE_KEYS = ("variant", "players", "options")
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """A checked table configuration.
+
+    ``pins`` is a ``hardware.pinmap.PinMap``; ``camera`` the camera settings of
+    ``hardware.cameras.parse_camera`` (None: the simulated camera); ``zones`` a list of
+    ``vision.zones.Zone`` (empty: laid out by ``vision.zones.default_zones`` from the frame
+    size); ``server`` a ``table_server.settings.ServerSettings``.
+    """
+
+    variant: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    pins: Any
+    camera: Any
+    zones: list[Any]
+    server: Any
+    simulate: bool = True
+    path: str | None = None
+    raw: dict[str, Any] = field(default_factory=dict, repr=False)
+
+
+def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
+    value = data.get(key, {})
+    if not isinstance(value, Mapping):
+        raise ConfigError(key, value, f"a table: write [{key}] on a line of its own")
+    return dict(value)
+
+
+def _check_table(section: dict[str, Any]) -> tuple[str, tuple[str, ...], dict[str, Any]]:
+    for key in section:
+        if key not in TABLE_KEYS:
+            raise ConfigError(f"table.{key}", section[key],
+                              f"no such key; [table] has {', '.join(TABLE_KEYS)}")
+    variant = section.get("variant", "two-hand")
+    if variant not in VARIANTS:
+        raise ConfigError("table.variant", variant, f"one of {', '.join(VARIANTS)}")
+    players = section.get("players")
+    if players is None:
+        raise ConfigError("table.players", None,
+                          'a list of player names in clockwise seat order, e.g. ["Ann", "Bob"]')
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ConfigError("table.players", players,
+                          'a list of player names in clockwise seat order, e.g. ["Ann", "Bob"]')
+    for p in players:
+        if p == "" or any(ch.isspace() for ch in p):
+            raise ConfigError("table.players", players,
+                              f"names that are non-empty and without spaces ({p!r} is not)")
+    if len(set(players)) != len(players):
+        raise ConfigError("table.players", players, "each name once: names must be unique")
+    if variant == "two-hand" and len(players) != 2:
+        raise ConfigError("table.players", players, "exactly 2 players for two-hand")
+    if variant != "two-hand" and not 3 <= len(players) <= MAX_PLAYERS:
+        raise ConfigError("table.players", players,
+                          f"3 to {MAX_PLAYERS} players for {variant}")
+    options = section.get("options", {})
+    if not isinstance(options, Mapping):
+        raise ConfigError("table.options", options,
+                          "a table: [table.options] with ranking and poor_fish")
+    options = dict(options)
+    for key, value in options.items():
+        if key == "ranking" and value not in OPTIONS["ranking"]:
+            raise ConfigError("table.options.ranking", value, '"three-digit" or "total"')
+        if key == "poor_fish" and not isinstance(value, bool):
+            raise ConfigError("table.options.poor_fish", value, "true or false")
+        if key not in ("ranking", "poor_fish"):
+            raise ConfigError(f"table.options.{key}", value,
+                              "no such option; the options are ranking and poor_fish")
+    try:
+        check_setup(variant, players, options)
+    except RecordError as e:
+        raise ConfigError("table.options", options, str(e)) from None
+    return variant, tuple(players), options
+
+
+def build_config(data: Mapping[str, Any], *, simulate: bool = True, path: str | None = None,
+                 environ: Mapping[str, str] | None = None) -> TableConfig:
+    """Check a decoded config (as from TOML) and build the TableConfig; ConfigError if not."""
+    for key in data:
+        if key not in SECTIONS:
+            raise ConfigError(key, data[key],
+                              f"no such section; the sections are {', '.join(SECTIONS)}")
+    variant, players, options = _check_table(_table(data, "table"))
+
+    from hardware.pinmap import parse_pin_map
+    pins = parse_pin_map(_table(data, "pins"), players)
+
+    camera_section = _table(data, "camera")
+    camera = None
+    if camera_section or not simulate:
+        from hardware.cameras import parse_camera
+        camera = parse_camera(camera_section)
+
+    zones_section = _table(data, "zones")
+    zones: list[Any] = []
+    if zones_section:
+        from vision.zones import parse_zones
+        zones = parse_zones(zones_section)
+        for z in zones:
+            if z.seat not in players:
+                raise ConfigError(f"zones.{z.seat}", {"x": z.x, "y": z.y, "w": z.w, "h": z.h},
+                                  f"there is no seat {z.seat!r}; seats are {', '.join(players)}")
+
+    from table_server.settings import parse_server_settings
+    server = parse_server_settings(_table(data, "server"), _table(data, "referee"),
+                                   os.environ if environ is None else environ,
+                                   simulate=simulate)
+    return TableConfig(variant, players, options, pins, camera, zones, server, simulate, path,
+                       dict(data))
+
+
+def load_config(path: str, *, simulate: bool = True,
+                environ: Mapping[str, str] | None = None) -> TableConfig:
+    """Read and check the TOML file at ``path``; ConfigError names what is wrong."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except FileNotFoundError:
+        raise ConfigError("--config", path, "an existing TOML file; copy "
+                          "firmware/table.example.toml and edit it") from None
+    except OSError as e:
+        raise ConfigError("--config", path, f"a readable file ({e.strerror})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError("--config", path, f"valid TOML ({e})") from None
+    return build_config(data, simulate=simulate, path=path, environ=environ)
+
+
+def default_config(simulate: bool = True,
+                   environ: Mapping[str, str] | None = None) -> TableConfig:
+    """The config used without a file: a simulated two-hand table for Ann and Bob."""
+    return build_config({"table": {"variant": "two-hand", "players": ["Ann", "Bob"]}},
+                        simulate=simulate, environ=environ)
