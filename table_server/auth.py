@@ -1,0 +1,106 @@
+"""Who is asking: seat tokens, the referee token and PIN, failed-attempt limits and CSRF.
+
+Every secret is compared with ``hmac.compare_digest`` against every candidate (no early exit),
+so response times say nothing about how close a guess was. Failed attempts are counted per
+client address and refused with 429 once too many fall within a minute, which makes guessing a
+6-digit PIN hopeless. The referee console is a browser page with forms, so it logs in by PIN
+into Flask's signed session cookie and every form carries a CSRF token tied to that session.
+"""
+
+from __future__ import annotations
+
+import hmac
+import secrets
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+
+REFEREE = "referee"
+
+
+class SeatTokens:
+    """One secret token per seat, generated at start (``secrets.token_urlsafe``).
+
+    A seat added later (a new game with new names) gets its token on first use. Thread-safe.
+    """
+
+    def __init__(self, seats: Iterable[str] = ()) -> None:
+        self._lock = threading.Lock()
+        self._tokens: dict[str, str] = {}
+        for seat in seats:
+            self.token_for(seat)
+
+    def token_for(self, seat: str) -> str:
+        """The token of ``seat``, generated on first request."""
+        with self._lock:
+            if seat not in self._tokens:
+                self._tokens[seat] = secrets.token_urlsafe(18)
+            return self._tokens[seat]
+
+    def seat_of(self, token: str) -> str | None:
+        """The seat whose token is ``token``, or None; compares with every token in constant time."""
+        with self._lock:
+            items = list(self._tokens.items())
+        found = None
+        given = token.encode("utf-8", "surrogateescape")
+        for seat, secret in items:
+            if hmac.compare_digest(given, secret.encode()):
+                found = seat
+        return found
+
+
+def same_secret(given: str | None, secret: str) -> bool:
+    """Whether ``given`` equals ``secret``, in time that does not depend on where they differ."""
+    if given is None:
+        return False
+    return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
+
+
+class RateLimiter:
+    """Counts failed attempts per client address; blocks an address after too many in a window.
+
+    ``clock`` is injectable so tests can move time without sleeping.
+    """
+
+    def __init__(self, max_failures: int = 5, window: float = 60.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.max_failures = max_failures
+        self.window = window
+        self.clock = clock
+        self._lock = threading.Lock()
+        self._failures: dict[str, deque[float]] = {}
+
+    def _recent(self, address: str, now: float) -> deque[float]:
+        times = self._failures.setdefault(address, deque())
+        while times and now - times[0] >= self.window:
+            times.popleft()
+        return times
+
+    def retry_after(self, address: str) -> float:
+        """Seconds until ``address`` may try again; 0 when it is not blocked."""
+        with self._lock:
+            now = self.clock()
+            times = self._recent(address, now)
+            if len(times) < self.max_failures:
+                return 0.0
+            return max(0.0, self.window - (now - times[0]))
+
+    def fail(self, address: str) -> None:
+        """Record one failed attempt from ``address``."""
+        with self._lock:
+            now = self.clock()
+            self._recent(address, now).append(now)
+
+    def blocked_message(self, address: str) -> str | None:
+        """The sentence to answer a blocked address with, or None if it may try."""
+        wait = self.retry_after(address)
+        if wait <= 0:
+            return None
+        return (f"Too many failed PIN or token attempts from this address; "
+                f"wait {int(wait) + 1} seconds and try again.")
+
+
+def new_csrf_token() -> str:
+    """A fresh random CSRF token for one console session."""
+    return secrets.token_urlsafe(24)

@@ -1,0 +1,117 @@
+"""History: finished games, their records, and each player's chips hand by hand.
+
+Only finished (or abandoned) games are listed: the record of a game in progress holds every
+concealed throw. The chart is computed by replaying the record in the engine, taking each
+player's chips at the start of every hand, and drawn as a small SVG here (no JS library, no
+network), so it shows the same numbers the engine decided.
+"""
+
+from __future__ import annotations
+
+import json
+from html import escape
+from typing import Any
+
+from flask import Blueprint, Response, render_template
+
+from engine.record import record_from_dict
+from engine.variants import new_game
+from table_server.api import finished_games, finished_record
+from table_server.pages import error_page
+
+bp = Blueprint("history", __name__, url_prefix="/history")
+
+COLOURS = ("#e6194b", "#3cb44b", "#4363d8", "#f58231", "#911eb4", "#42d4f4", "#f032e6",
+           "#9a6324")
+
+
+def summary(game: dict[str, Any]) -> str:
+    """One sentence for the list: who lost or won, or that the game was abandoned."""
+    result = game.get("result") or {}
+    if game.get("status") == "abandoned":
+        return "Abandoned before the end."
+    if result.get("winner"):
+        return f"{result['winner']} won."
+    if result.get("loser"):
+        return f"{result['loser']} lost."
+    return "Finished."
+
+
+def chips_by_hand(record: dict[str, Any]) -> list[dict[str, int]]:
+    """Each player's chips at the start, after every hand, and at the end (engine replay)."""
+    rec = record_from_dict(record)
+    game = new_game(rec.variant, rec.players, rec.options)
+    points = [dict(game.state()["chips"])]
+    for action in rec.actions:
+        event = game.apply(action)
+        if any(e.kind in ("hand", "round", "game") for e in event.effects):
+            points.append(dict(game.state()["chips"]))
+    final = dict(game.state()["chips"])
+    if points[-1] != final:
+        points.append(final)
+    return points
+
+
+def chart_svg(points: list[dict[str, int]], players: list[str], width: int = 720,
+              height: int = 300) -> str:
+    """A line chart of chips per player per hand, as inline SVG with a legend."""
+    pad_l, pad_r, pad_t, pad_b = 40, 110, 14, 30
+    top = max([1, *(v for p in points for v in p.values())])
+    n = max(1, len(points) - 1)
+
+    def x(i: int) -> float:
+        return pad_l + (width - pad_l - pad_r) * i / n
+
+    def y(v: int) -> float:
+        return pad_t + (height - pad_t - pad_b) * (1 - v / top)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+             f'class="chipchart" role="img" aria-label="chips per player, hand by hand">',
+             f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>']
+    for v in range(0, top + 1, max(1, top // 6)):
+        parts.append(f'<line x1="{pad_l}" x2="{width - pad_r}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                     f'stroke="#ddd"/><text x="{pad_l - 6}" y="{y(v) + 4:.1f}" font-size="12" '
+                     f'text-anchor="end">{v}</text>')
+    parts.append(f'<text x="{(width - pad_r + pad_l) / 2:.0f}" y="{height - 6}" font-size="12" '
+                 f'text-anchor="middle">hands</text>')
+    for k, player in enumerate(players):
+        colour = COLOURS[k % len(COLOURS)]
+        coords = " ".join(f"{x(i):.1f},{y(p.get(player, 0)):.1f}" for i, p in enumerate(points))
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="3" '
+                     f'points="{coords}"/>')
+        parts.append(f'<text x="{width - pad_r + 10}" y="{pad_t + 18 * (k + 1)}" '
+                     f'font-size="14" fill="{colour}">{escape(player)}</text>')
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+@bp.get("")
+def index() -> str:
+    games = [dict(g, summary=summary(g)) for g in reversed(finished_games())]
+    return render_template("history.html", games=games)
+
+
+def _finished(game_id: int) -> dict[str, Any] | None:
+    return next((g for g in finished_games() if g["id"] == game_id), None)
+
+
+@bp.get("/<int:game_id>")
+def game(game_id: int) -> Any:
+    info = _finished(game_id)
+    record = finished_record(game_id)
+    if info is None or record is None:
+        return error_page(404, f"There is no finished game {game_id}; the History page lists "
+                               "them (a game in progress appears once it is over).")
+    chart = chart_svg(chips_by_hand(record), list(record["players"]))
+    return render_template("history_game.html", game=dict(info, summary=summary(info)),
+                           record=record, chart=chart)
+
+
+@bp.get("/<int:game_id>/record.json")
+def record_file(game_id: int) -> Any:
+    record = finished_record(game_id)
+    if record is None:
+        return error_page(404, f"There is no finished game {game_id}.")
+    return Response(json.dumps(record, ensure_ascii=False, indent=1), mimetype="application/json",
+                    headers={"Content-Disposition":
+                             f'attachment; filename="bidou-game-{game_id}.json"'})

@@ -1,0 +1,41 @@
+"""The pages everyone sees: the table view (the pub's screen) and the seat controllers.
+
+Both are plain HTML drawn by small vanilla scripts from the public state and its event stream,
+so the screen updates the moment something happens. The table view is rendered from the
+public state only; a seat page holds no dice in its HTML at all: its script fetches the seat's
+own state with the seat token, which stays in the page (never in a cookie another seat's page
+could send).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, render_template
+
+from table_server.app import ctx
+from table_server.present import decorate
+
+bp = Blueprint("pages", __name__)
+
+
+@bp.get("/")
+def table() -> str:
+    """The table view: seats, chips, centre/pot, captain, turn, events, showdowns."""
+    return render_template("table.html", state=decorate(ctx().controller.public_state()))
+
+
+@bp.get("/seat/<seat>")
+def seat(seat: str) -> Any:
+    """A seat controller; its token comes in the link (``?token=``) from the seat's QR code."""
+    seats = ctx().seat_names()
+    if seat not in seats:
+        return error_page(404, f"There is no seat named {seat!r} at this table; the seats are "
+                               f"{', '.join(seats)}. Scan the seat's QR code again.")
+    return render_template("seat.html", seat=seat,
+                           state=decorate(ctx().controller.public_state()))
+
+
+def error_page(status: int, sentence: str) -> Any:
+    """An HTML page with one sentence saying what is wrong and what to do."""
+    return render_template("error.html", status=status, sentence=sentence), status

@@ -1,0 +1,42 @@
+"""Words for the screen, added to a state dict before it is shown (pure; never adds dice).
+
+The controller's public state says *what* is true; the table view also wants the name of each
+exposed throw ("bidou (2-1-1)") and one sentence saying what happens next. Computing them here
+keeps the browser code small and lets the tests read the same words the screen shows.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.ranking import throw_name
+
+_EXPECTS = {"roll": "roll for captain", "throw": "throw", "bet": "bet"}
+
+
+def decorate(state: dict[str, Any]) -> dict[str, Any]:
+    """A copy of ``state`` with ``exposed_name`` on each seat and a ``prompt`` sentence."""
+    out = dict(state)
+    seats = []
+    for seat in state.get("seats", []):
+        s = dict(seat)
+        exposed = s.get("exposed")
+        s["exposed_name"] = throw_name(exposed) if exposed and len(exposed) == 3 else None
+        seats.append(s)
+    out["seats"] = seats
+    out["prompt"] = prompt(state)
+    return out
+
+
+def prompt(state: dict[str, Any]) -> str:
+    """One sentence: who acts next and how, or how the game ended."""
+    if state.get("over"):
+        if state.get("winner"):
+            return f"Game over: {state['winner']} wins."
+        if state.get("loser"):
+            return f"Game over: {state['loser']} loses."
+        return "Game over."
+    who, what = state.get("to_act"), state.get("expects")
+    if who and what:
+        return f"{who} to {_EXPECTS.get(what, what)}."
+    return "Waiting for the game to start."

@@ -1,0 +1,111 @@
+"""``Dashboard``: the Flask app served from a daemon thread inside the controller's process.
+
+werkzeug's threaded server gives each client its own thread, which is what long-lived event
+streams need (a pub has a screen, a console and a handful of phones, not thousands). ``stop``
+first tells open event streams to end, then shuts the server down, so the process can exit
+cleanly and a test can start another dashboard on the same machine at once.
+"""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+from urllib.parse import quote
+
+from werkzeug.serving import BaseWSGIServer, make_server
+
+from table_server.app import Context, create_app
+from table_server.settings import ServerSettings
+
+
+class Dashboard:
+    """The dashboard of one table: ``start()``, ``url``, ``seat_urls()``, ``stop()``."""
+
+    def __init__(self, controller: Any, settings: ServerSettings) -> None:
+        self.controller = controller
+        self.settings = settings
+        self.app = create_app(controller, settings)
+        self._server: BaseWSGIServer | None = None
+        self._thread: threading.Thread | None = None
+
+    @property
+    def context(self) -> Context:
+        return self.app.extensions["bidou"]
+
+    def start(self) -> Dashboard:
+        """Listen (OSError if the address is taken) and serve in a daemon thread."""
+        if self._server is not None:
+            return self
+        self._server = make_server(self.settings.host, self.settings.port, self.app,
+                                   threaded=True)
+        self._server.daemon_threads = True  # type: ignore[attr-defined]
+        self._thread = threading.Thread(target=self._server.serve_forever,
+                                        kwargs={"poll_interval": 0.1},
+                                        name="dashboard", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """End the event streams and stop serving; idempotent."""
+        self.context.stopping.set()
+        server, self._server = self._server, None
+        if server is not None:
+            server.shutdown()
+            server.server_close()
+        if self._thread is not None:
+            self._thread.join(5.0)
+            self._thread = None
+
+    def __enter__(self) -> Dashboard:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    @property
+    def port(self) -> int:
+        """The port actually listened on (the configured one, or the one chosen for 0)."""
+        if self._server is not None:
+            return int(self._server.server_port)
+        return self.settings.port
+
+    @property
+    def local_url(self) -> str:
+        host = self.settings.host
+        if host in ("0.0.0.0", "::", ""):
+            host = "127.0.0.1"
+        if ":" in host:
+            host = f"[{host}]"
+        return f"http://{host}:{self.port}"
+
+    @property
+    def url(self) -> str:
+        """The table view's address (``[server] public_url`` when set)."""
+        return (self.settings.public_url or self.local_url) + "/"
+
+    @property
+    def referee_url(self) -> str:
+        return (self.settings.public_url or self.local_url) + "/referee"
+
+    def seat_urls(self) -> dict[str, str]:
+        """Each seat's controller page, with its token in the link (keep these private)."""
+        base = self.settings.public_url or self.local_url
+        return {seat: f"{base}/seat/{quote(seat)}?token={self.context.tokens.token_for(seat)}"
+                for seat in self.context.seat_names()}
+
+    def startup_lines(self, *, simulate: bool = False) -> list[str]:
+        """What ``bidou-table run`` prints: where to look, and any generated secret."""
+        lines = [f"Table view:       {self.url}"]
+        for seat, url in self.seat_urls().items():
+            lines.append(f"Seat {seat + ':':<12} {url}")
+        lines.append(f"Referee console:  {self.referee_url}")
+        if self.settings.pin_generated:
+            lines.append(f"Referee PIN:      {self.settings.referee_pin} (generated; set "
+                         "[referee] pin in the config to choose it)")
+        if self.settings.token_generated and simulate:
+            lines.append(f"Referee token:    {self.settings.referee_token} (generated; set "
+                         "BIDOU_REFEREE_TOKEN or [referee] token to choose it)")
+        if self.settings.host in ("127.0.0.1", "localhost", "::1"):
+            lines.append("Listening on this machine only; set [server] host = \"0.0.0.0\" "
+                         "for phones on the pub's network.")
+        return lines

@@ -1,0 +1,81 @@
+/* Shared by the dashboard pages: dice faces and chip stacks in SVG, and the live event stream.
+   Plain JS, no libraries, nothing fetched from the internet. Text always goes in with
+   textContent, never innerHTML, so a player's name cannot inject markup. */
+"use strict";
+const Bidou = (() => {
+  const SVG = "http://www.w3.org/2000/svg";
+  const PIPS = {
+    1: [[50, 50]], 2: [[25, 25], [75, 75]], 3: [[25, 25], [50, 50], [75, 75]],
+    4: [[25, 25], [75, 25], [25, 75], [75, 75]],
+    5: [[25, 25], [75, 25], [50, 50], [25, 75], [75, 75]],
+    6: [[25, 25], [75, 25], [25, 50], [75, 50], [25, 75], [75, 75]],
+  };
+
+  function el(tag, attrs, text) {
+    const node = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, v);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    return node;
+  }
+
+  function svg(tag, attrs) {
+    const node = document.createElementNS(SVG, tag);
+    for (const [k, v] of Object.entries(attrs || {})) node.setAttribute(k, String(v));
+    return node;
+  }
+
+  /** One die face showing `value` (1-6), as an SVG element with the value in its label. */
+  function die(value) {
+    const v = Number(value);
+    const face = svg("svg", { viewBox: "0 0 100 100", class: "die", role: "img",
+                              "aria-label": `die showing ${v}`, "data-value": v });
+    face.appendChild(svg("rect", { x: 3, y: 3, width: 94, height: 94, rx: 16,
+                                   fill: "#fbfbf5", stroke: "#222", "stroke-width": 3 }));
+    for (const [cx, cy] of PIPS[v] || []) {
+      face.appendChild(svg("circle", { cx, cy, r: 9, fill: v === 1 ? "#c62828" : "#111" }));
+    }
+    return face;
+  }
+
+  /** A row of dice faces. */
+  function dice(values, big) {
+    const row = el("div", { class: big ? "dice big" : "dice" });
+    for (const v of values || []) row.appendChild(die(v));
+    return row;
+  }
+
+  /** A stack of `n` chips drawn as SVG (at most 15 drawn; the number says the rest). */
+  function chips(n, colour) {
+    const count = Math.max(0, Number(n) || 0);
+    const drawn = Math.min(count, 15);
+    const h = 12 + drawn * 7;
+    const stack = svg("svg", { viewBox: `0 0 60 ${h}`, class: "chipstack",
+                               width: "2.6rem", height: `${h / 23}rem`, "aria-hidden": "true" });
+    for (let i = 0; i < drawn; i++) {
+      const y = h - 8 - i * 7;
+      stack.appendChild(svg("ellipse", { cx: 30, cy: y, rx: 27, ry: 7, fill: colour || "#c62828",
+                                         stroke: "#fff", "stroke-width": 2 }));
+    }
+    return stack;
+  }
+
+  /** Follow /api/events; `onState(state)` for each state; shows the link status in the nav. */
+  function listen(onState) {
+    const live = document.getElementById("live");
+    const mark = (state, text) => { if (live) { live.dataset.state = state; live.textContent = text; } };
+    const source = new EventSource("/api/events");
+    source.addEventListener("state", (e) => { mark("live", "live"); onState(JSON.parse(e.data)); });
+    source.onopen = () => mark("live", "live");
+    source.onerror = () => mark("lost", "reconnecting…");
+    return source;
+  }
+
+  function initialState() {
+    const node = document.getElementById("initial-state");
+    return node ? JSON.parse(node.textContent) : null;
+  }
+
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
+
+  return { el, svg, die, dice, chips, listen, initialState, clear };
+})();

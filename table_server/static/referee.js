@@ -1,0 +1,37 @@
+/* The referee console's live parts: the camera picture refreshed every two seconds, and the
+   needs-a-look queue, flags, every seat's dice and the log redrawn on every state change. */
+"use strict";
+(() => {
+  const { el, clear } = Bidou;
+  const camera = document.getElementById("camera");
+  if (camera) {
+    setInterval(() => { camera.src = `/referee/camera.jpg?annotated=1&t=${Date.now()}`; }, 2000);
+  }
+
+  function list(id, items, empty) {
+    const node = clear(document.getElementById(id));
+    if (!items.length) node.appendChild(el("li", { class: "muted" }, empty));
+    for (const text of items) node.appendChild(el("li", {}, text));
+  }
+
+  async function refresh() {
+    const r = await fetch("/api/referee/state", { credentials: "same-origin" });
+    if (!r.ok) return;
+    const s = await r.json();
+    list("needs-look", (s.needs_look || []).map((n) => `${n.seat}: ${n.reason}`), "Nothing waiting.");
+    list("flags", s.flags || [], "None.");
+    const body = clear(document.getElementById("all-dice"));
+    for (const seat of s.seats || []) {
+      const row = el("tr");
+      row.appendChild(el("th", {}, seat.name));
+      const d = (s.dice || {})[seat.name];
+      row.appendChild(el("td", {}, d ? d.join("-") : "–"));
+      body.appendChild(row);
+    }
+    list("log", s.history || [], "");
+    document.getElementById("ref-prompt").textContent = `${s.to_act || ""} ${s.expects || ""}`;
+    const status = document.getElementById("camera-status");
+    if (status && s.camera) status.textContent = s.camera.error || s.camera.name || "";
+  }
+  Bidou.listen(() => refresh());
+})();
