@@ -146,6 +146,9 @@ class MontevideoGame(Game):
                 f"not {len(action.numbers)}",
                 "V2" if kind == "die" else "V3",
             )
+        for n in action.numbers:
+            if not isinstance(n, int) or isinstance(n, bool):
+                raise RuleViolation(f"{n!r} is not a whole number", "V2" if kind == "die" else "V3")
         if kind == "die":
             for d in action.numbers:
                 if not 1 <= d <= 6:
@@ -243,9 +246,10 @@ class MontevideoGame(Game):
             self.stakes[p] = put
             self.pot += put
             if put < self.ante:
-                text = f"{p} antes {_chips(put)}, all he has, and is all-in (V5)"
+                text = (f"{p} antes {_chips(put)}, short of the {_chips(self.ante)} ante, "
+                        "and is all-in (V5)")
             elif self.chips[p] == 0:
-                text = f"{p} antes his last {_chips(put)} and is all-in ({rule})"
+                text = f"{p} antes {_chips(put)} and is all-in ({rule})"
             else:
                 text = f"{p} antes {_chips(put)} ({rule})"
             effects.append(Effect("move", text, rule, player=p, chips=put, source=p, dest="pot"))

@@ -246,6 +246,8 @@ class BettingRound:
         self.acted.add(p)
         if self.stacks[p] == 0 and self.bets[p] < self.level:
             return put, f"{p} calls all-in with {put} chip{'s' if put != 1 else ''} (V3)"
+        if self.stacks[p] == 0:
+            return put, f"{p} calls {put} chip{'s' if put != 1 else ''} and is all-in"
         return put, f"{p} calls {put} chip{'s' if put != 1 else ''}"
 
     def _put(self, player: str, chips: int) -> None:
