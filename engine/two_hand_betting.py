@@ -231,7 +231,7 @@ class HeadsUpBetting:
         if from_own:
             self.holdings[p] -= from_own
             self.stakes[p] += [p] * from_own
-            effects.append(Effect("move", f"{p} stakes {plural(from_own)} of his own", "T6",
+            effects.append(Effect("move", f"{p} stakes {plural(from_own, 'own chip')}", "T6",
                                   player=p, chips=from_own, source=p, dest=POT))
         return effects
 
@@ -262,7 +262,8 @@ class HeadsUpBetting:
         put = need - short
         effects.append(Effect(
             "note",
-            f"{p} calls" if not short else f"{p} calls for the {plural(put)} he has",
+            f"{p} calls" if not short else f"{p} calls short, for {plural(put)}: all the chips "
+            f"available to {p}",
             "T7" if not short else "T6", player=p, chips=put,
         ))
         effects += self._stake(p, put)
