@@ -27,10 +27,11 @@ TABLE_KEYS = ("variant", "players", "options")
 class TableConfig:
     """A checked table configuration.
 
-    ``pins`` is a ``hardware.pinmap.PinMap``; ``camera`` the camera settings of
-    ``hardware.cameras.parse_camera`` (None: the simulated camera); ``zones`` a list of
-    ``vision.zones.Zone`` (empty: laid out by ``vision.zones.default_zones`` from the frame
-    size); ``server`` a ``table_server.settings.ServerSettings``.
+    ``pins`` is a ``hardware.pinmap.PinMap``; ``camera`` the ``CameraSettings`` of
+    ``hardware.cameras.parse_camera`` (kind "simulated" when ``[camera]`` is absent);
+    ``zones`` a list of ``vision.zones.Zone`` (empty: laid out by
+    ``vision.zones.default_zones`` from the frame size); ``server`` a
+    ``table_server.settings.ServerSettings``.
     """
 
     variant: str
@@ -110,11 +111,8 @@ def build_config(data: Mapping[str, Any], *, simulate: bool = True, path: str | 
     from hardware.pinmap import parse_pin_map
     pins = parse_pin_map(_table(data, "pins"), players)
 
-    camera_section = _table(data, "camera")
-    camera = None
-    if camera_section or not simulate:
-        from hardware.cameras import parse_camera
-        camera = parse_camera(camera_section)
+    from hardware.cameras import parse_camera
+    camera = parse_camera(_table(data, "camera"))
 
     zones_section = _table(data, "zones")
     zones: list[Any] = []

@@ -31,12 +31,13 @@ class SimulatedTable:
     """The simulated camera, the mock-pin panels and the dice RNG of a simulated table."""
 
     def __init__(self, zones: Iterable[Any], *, seed: int | None = None,
-                 size: tuple[int, int] = FRAME_SIZE) -> None:
+                 size: tuple[int, int] = FRAME_SIZE, bottom_faces: bool = False) -> None:
         from hardware.cameras.simulated import SimulatedCamera
 
         self.rng = random.Random(seed)
         self.zones = list(zones)
-        self.camera = SimulatedCamera(self.zones, size, seed=self.rng.randrange(1 << 30))
+        self.camera = SimulatedCamera(self.zones, size, seed=self.rng.randrange(1 << 30),
+                                      bottom_faces=bottom_faces)
         self.panels: Any = None
         self.pin_factory: Any = None
         self.controller: TableController | None = None
@@ -93,12 +94,12 @@ class SimulatedTable:
         self.camera.close()
 
 
-def zones_for(config: TableConfig, size: tuple[int, int] = FRAME_SIZE) -> list[Any]:
-    """The config's zones, or the default layout around a frame of ``size``."""
+def zones_for(config: TableConfig) -> list[Any]:
+    """The config's zones, or the default layout around the camera's frame."""
     if config.zones:
         return list(config.zones)
     from vision.zones import default_zones
-    return default_zones(list(config.players), *size)
+    return default_zones(list(config.players), *config.camera.size)
 
 
 def simulated_controller(db: str = ":memory:", seed: int | None = None,
@@ -111,8 +112,10 @@ def simulated_controller(db: str = ":memory:", seed: int | None = None,
     """
     config = config or default_config()
     zones = zones_for(config)
-    table = SimulatedTable(zones, seed=seed)
-    watcher = DiceWatcher(table.camera, {z.seat: z for z in zones}, frame_pause=0.0)
+    table = SimulatedTable(zones, seed=seed, size=config.camera.size,
+                           bottom_faces=config.camera.bottom_faces)
+    watcher = DiceWatcher(table.camera, {z.seat: z for z in zones}, frame_pause=0.0,
+                          bottom_faces=config.camera.bottom_faces)
     controller = TableController(
         GameLog(db), variant=config.variant, players=config.players, options=config.options,
         watcher=watcher, leds=table.set_led, before_read=table.before_read,

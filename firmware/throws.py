@@ -57,13 +57,15 @@ class DiceWatcher:
     """Reads seats' zones from a frame source once the frames stop changing.
 
     ``zones`` maps seat (player name) to a ``vision.zones.Zone``. ``read`` is the dice reader
-    (``vision.reader.read_dice``). The last frame and reading are kept for the referee's view.
+    (``vision.reader.read_dice``). ``bottom_faces``: the camera looks up through a glass table.
+    The last frame and reading are kept for the referee's view.
     """
 
     def __init__(self, camera: Any, zones: dict[str, Any],
                  read: Callable[[np.ndarray], Any] | None = None, *,
                  still_frames: int = 2, still_threshold: float = 2.0, settle_timeout: float = 3.0,
-                 frame_pause: float = 0.02, clock: Callable[[], float] = time.monotonic) -> None:
+                 frame_pause: float = 0.02, bottom_faces: bool = False,
+                 clock: Callable[[], float] = time.monotonic) -> None:
         if read is None:
             from vision.reader import read_dice
             read = read_dice
@@ -74,6 +76,7 @@ class DiceWatcher:
         self.still_threshold = still_threshold
         self.settle_timeout = settle_timeout
         self.frame_pause = frame_pause
+        self.bottom_faces = bottom_faces
         self.clock = clock
         self.last_frame: np.ndarray | None = None
         self.last_reading: Any = None
@@ -133,7 +136,7 @@ class DiceWatcher:
         except VisionError as e:
             return SeatRead(seat, None, f"the frame could not be read: {e}")
         self.last_reading = reading
-        sr = read_seat(reading, self.zones[seat])
+        sr = read_seat(reading, self.zones[seat], bottom_faces=self.bottom_faces)
         dice, unsure = tuple(sr.dice), tuple(sr.unsure)
         places = _places(dice)
         if unsure:

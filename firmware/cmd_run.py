@@ -1,0 +1,198 @@
+"""`bidou-table run`: the table -- controller, seat panels, camera and dashboard in one process.
+
+On a Raspberry Pi it opens the real GPIO pins and camera; anywhere else (or with
+``--simulate``) it uses gpiozero's mock pins and the simulated camera, and says so, so the
+same command runs the pub's table and a developer's laptop. Everything is closed in reverse
+order on SIGTERM (systemd stop) or SIGINT (Ctrl-C): dashboard, panels (LEDs off), controller
+(log closed after its last commit), camera.
+
+``--db`` defaults to ``./bidou-table.db`` in simulation and ``/var/lib/bidou-table/table.db``
+on a Pi (the systemd unit's StateDirectory).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import dataclasses
+import signal
+import sys
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from engine.errors import CameraError, ConfigError
+
+PI_MODEL = "/proc/device-tree/model"
+PI_DB = "/var/lib/bidou-table/table.db"
+SIM_DB = "bidou-table.db"
+SIMULATION_NOTICE = "No Raspberry Pi found: running in simulation (mock pins, simulated camera)"
+
+
+def on_raspberry_pi(model_file: str = PI_MODEL) -> bool:
+    """Whether this machine's device tree says it is a Raspberry Pi."""
+    try:
+        with open(model_file, "rb") as f:
+            return b"Raspberry Pi" in f.read()
+    except OSError:
+        return False
+
+
+def default_db(simulate: bool) -> str:
+    return SIM_DB if simulate else PI_DB
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", metavar="FILE",
+                        help="the table's TOML config (default: a simulated two-hand table "
+                             "for Ann and Bob)")
+    parser.add_argument("--db", metavar="FILE",
+                        help=f"the game log (default: ./{SIM_DB} in simulation, {PI_DB} on a Pi)")
+    parser.add_argument("--host", help="address the dashboard listens on (overrides [server])")
+    parser.add_argument("--port", type=int, help="dashboard port (overrides [server]; 0 = any)")
+    parser.add_argument("--simulate", action="store_true",
+                        help="mock pins and the simulated camera, even on a Pi")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="seed of the simulated dice (simulation only)")
+
+
+def _say(text: str) -> None:
+    print(text, flush=True)
+
+
+def _error(text: str) -> None:
+    print(f"bidou-table run: {text}", file=sys.stderr, flush=True)
+
+
+class Table:
+    """Everything ``run`` opened, so it can be closed in order exactly once."""
+
+    def __init__(self) -> None:
+        self.closers: list[tuple[str, Callable[[], None]]] = []
+
+    def add(self, name: str, close: Callable[[], None]) -> None:
+        self.closers.append((name, close))
+
+    def close(self) -> None:
+        while self.closers:
+            name, close = self.closers.pop()
+            try:
+                close()
+            except Exception as e:  # keep closing the rest
+                _error(f"closing the {name} failed: {e}")
+
+
+def build(args: argparse.Namespace, simulate: bool, table: Table) -> tuple[Any, Any]:
+    """Open log, camera, controller, panels and dashboard; (controller, dashboard)."""
+    from firmware.config import default_config, load_config
+    from firmware.controller import TableController
+    from firmware.log import GameLog
+    from firmware.simulation import SimulatedTable, zones_for
+    from firmware.throws import DiceWatcher
+
+    config = load_config(args.config, simulate=simulate) if args.config else \
+        default_config(simulate)
+    server = config.server
+    if args.host is not None:
+        server = dataclasses.replace(server, host=args.host)
+    if args.port is not None:
+        server = dataclasses.replace(server, port=args.port)
+    db = args.db or default_db(simulate)
+    log = GameLog(db)
+    table.add("log", log.close)
+
+    before_read = None
+    sim = None
+    zones = zones_for(config)
+    if simulate or config.camera.kind == "simulated":
+        if not simulate:
+            _say("[camera] kind is \"simulated\": the dice are rendered, not seen.")
+        sim = SimulatedTable(zones, seed=args.seed, size=config.camera.size,
+                             bottom_faces=config.camera.bottom_faces)
+        camera: Any = sim.camera
+        before_read = sim.before_read
+    else:
+        from hardware.cameras import open_camera
+        try:
+            camera = open_camera(config.camera, zones=zones)
+        except CameraError as e:
+            _error(f"{e}. The table runs without a camera: the referee enters every throw.")
+            camera = None
+    if camera is not None:
+        table.add("camera", camera.close)
+    watcher = None
+    if camera is not None:
+        watcher = DiceWatcher(camera, {z.seat: z for z in zones},
+                              frame_pause=0.0 if sim is not None else 0.03,
+                              bottom_faces=config.camera.bottom_faces)
+
+    panels_box: dict[str, Any] = {}
+
+    def real_leds(seat: str, mode: str) -> None:
+        if "panels" in panels_box:
+            panels_box["panels"].set_led(seat, mode)
+
+    controller = TableController(
+        log, variant=config.variant, players=config.players, options=config.options,
+        watcher=watcher, leds=sim.set_led if simulate and sim else real_leds,
+        before_read=before_read,
+    )
+    if simulate and sim is not None:
+        sim.open_panels(config.pins, controller)
+        table.add("seat panels", sim.panels.close)
+    else:
+        from hardware.panel import SeatPanels
+        panels_box["panels"] = SeatPanels(config.pins, controller.events)
+        table.add("seat panels", panels_box["panels"].close)
+    controller.start()
+    table.add("controller", controller.stop)
+
+    from table_server.server import Dashboard
+    dashboard = Dashboard(controller, server)
+    dashboard.start()
+    table.add("dashboard", dashboard.stop)
+    return controller, dashboard
+
+
+def run(args: argparse.Namespace) -> int:
+    from firmware.log import LogError
+
+    pi = on_raspberry_pi()
+    simulate = bool(args.simulate) or not pi
+    if not pi:
+        _say(SIMULATION_NOTICE)
+    elif simulate:
+        _say("Simulation requested (--simulate): mock pins, simulated camera")
+    stop = threading.Event()
+
+    def handle(signum: int, frame: object) -> None:
+        stop.set()
+
+    old = {s: signal.signal(s, handle) for s in (signal.SIGTERM, signal.SIGINT)}
+    table = Table()
+    try:
+        try:
+            controller, dashboard = build(args, simulate, table)
+        except ConfigError as e:
+            where = args.config or "the default config"
+            _error(f"{where}: {e}. Fix the config and start again.")
+            return 2
+        except (LogError, OSError) as e:
+            _error(f"{e}")
+            return 1
+        game = controller.public_state()
+        _say(f"Game {game['game_id']} ({game['variant']}): {', '.join(game['players'])}; "
+             f"log {controller.log.path}")
+        for line in dashboard.startup_lines(simulate=simulate):
+            _say(line)
+        _say("Press Ctrl-C to stop.")
+        stop.wait()
+        _say("Stopping: LEDs off, camera closed, log flushed.")
+        table.close()
+        _say("Stopped cleanly.")
+        return 0
+    finally:
+        table.close()
+        for s, h in old.items():
+            with contextlib.suppress(ValueError, TypeError):
+                signal.signal(s, h)
