@@ -211,15 +211,15 @@ def _surface(spec: SceneSpec, rng: np.random.Generator) -> np.ndarray:
     # Texture is made at low resolution and enlarged: cheap even at 12 MP, and smooth.
     lw, lh = max(8, w // 4), max(8, h // 4)
     if spec.surface == "wood":
+        # long fine streaks along the planks, gently waving, with a few broad rings
         angle = rng.uniform(-0.15, 0.15)
         yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
         along = yy * math.cos(angle) - xx * math.sin(angle)
-        warp = cv2.resize(rng.standard_normal((6, 8)).astype(np.float32), (lw, lh))
-        period = rng.uniform(0.05, 0.09) * lh
-        grain = np.sin(2 * math.pi * (along / period + 0.8 * warp))
-        fine = cv2.GaussianBlur(rng.standard_normal((lh, lw)).astype(np.float32), (0, 0), 0.8)
-        fine = cv2.resize(fine, (lw, lh))
-        shade = 1.0 + 0.07 * grain + 0.025 * fine
+        wave = cv2.resize(rng.standard_normal((3, 4)).astype(np.float32), (lw, lh))
+        period = rng.uniform(0.12, 0.2) * lh
+        rings = np.sin(2 * math.pi * (along / period + 0.35 * wave))
+        streaks = cv2.resize(rng.standard_normal((lh, 6)).astype(np.float32), (lw, lh))
+        shade = 1.0 + 0.035 * rings + 0.03 * streaks
     elif spec.surface == "felt":
         blotch = cv2.resize(rng.standard_normal((6, 8)).astype(np.float32), (lw, lh))
         shade = 1.0 + 0.05 * blotch
