@@ -1,0 +1,215 @@
+"""Score a dice reader against labelled photographs: right, wrong value, unsure, missed, extra.
+
+Why its own module: the tests, the benchmark and the report must count the same way, and the
+comparison baseline (:mod:`vision.baseline`) is scored by this same code.
+
+Labels are YOLO-style, one ``NAME.txt`` beside each ``NAME.jpg``: ``CLASS XC YC W H``
+normalised to 0-1, CLASS = value - 1; the box covers the top face's pip pattern.
+
+Matching rule: a reader box (a die or an unsure place) matches a label when the reader box's
+centre lies inside the label box grown by ``margin`` times its size on every side (and by at
+least ``min_margin_px`` pixels, since a one's label is often just the pip). Each label takes
+the closest matching reader box, dice before unsure places, and each reader box serves one
+label at most. Per label: *right* (a die with the labelled value), *wrong* (a die with another
+value), *unsure* (only an unsure place), *missed* (nothing). Reader dice matching no label are
+*extra* (false positives); unsure places matching no label are counted apart.
+
+``python -m vision.evaluate DIR [DIR...]`` prints the figures for ours and the baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import pathlib
+import sys
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.reading import Box, Reading
+
+Reader = Callable[[np.ndarray], Reading]
+
+
+@dataclass(frozen=True)
+class Label:
+    value: int
+    box: tuple[float, float, float, float]  # x, y, w, h in pixels
+
+
+@dataclass
+class Score:
+    """Counts over a set of pictures; ``failures`` names the picture of every non-right label."""
+
+    labels: int = 0
+    right: int = 0
+    wrong: int = 0
+    unsure: int = 0
+    missed: int = 0
+    extra: int = 0
+    extra_unsure: int = 0
+    pictures: int = 0
+    seconds: float = 0.0
+    failures: list[str] = field(default_factory=list)
+
+    @property
+    def recall(self) -> float:
+        return self.right / self.labels if self.labels else 1.0
+
+    @property
+    def wrong_rate(self) -> float:
+        return self.wrong / self.labels if self.labels else 0.0
+
+    def add(self, other: Score) -> None:
+        for name in ("labels", "right", "wrong", "unsure", "missed", "extra", "extra_unsure",
+                     "pictures"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.seconds += other.seconds
+        self.failures.extend(other.failures)
+
+    def summary(self) -> str:
+        return (
+            f"{self.pictures} pictures, {self.labels} dice: right {self.right} "
+            f"({100 * self.recall:.1f}% recall), wrong value {self.wrong} "
+            f"({100 * self.wrong_rate:.2f}%), unsure {self.unsure}, missed {self.missed}, "
+            f"extra dice {self.extra}, extra unsure {self.extra_unsure}"
+        )
+
+
+def load_labels(path: pathlib.Path, width: int, height: int) -> list[Label]:
+    """Labels of one picture from its YOLO ``.txt`` (missing file: no dice)."""
+    labels = []
+    if not path.exists():
+        return labels
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        if len(parts) != 5:
+            raise ValueError(f"{path}:{number}: expected 'CLASS XC YC W H', got {line!r}.")
+        cls, xc, yc, w, h = int(parts[0]), *map(float, parts[1:])
+        if not 0 <= cls <= 5:
+            raise ValueError(f"{path}:{number}: class {cls} is not a die value 0-5 (value - 1).")
+        bw, bh = w * width, h * height
+        labels.append(Label(cls + 1, (xc * width - bw / 2, yc * height - bh / 2, bw, bh)))
+    return labels
+
+
+def score_reading(
+    reading: Reading, labels: list[Label], *, margin: float = 0.5, min_margin_px: float = 6.0
+) -> Score:
+    """Match one reading to one picture's labels (rule in the module docstring)."""
+    score = Score(labels=len(labels), pictures=1)
+    used_dice: set[int] = set()
+    used_unsure: set[int] = set()
+
+    def centre(box: Box) -> tuple[float, float]:
+        return box[0] + box[2] / 2, box[1] + box[3] / 2
+
+    def matches(label: Label, box: Box) -> float | None:
+        x, y, w, h = label.box
+        mx, my = max(margin * w, min_margin_px), max(margin * h, min_margin_px)
+        cx, cy = centre(box)
+        if x - mx <= cx <= x + w + mx and y - my <= cy <= y + h + my:
+            return float(np.hypot(cx - (x + w / 2), cy - (y + h / 2)))
+        return None
+
+    # labels closest to some die first, so two neighbouring labels do not steal each other's die
+    for label in labels:
+        best, best_d = None, None
+        for i, die in enumerate(reading.dice):
+            if i in used_dice:
+                continue
+            d = matches(label, die.box)
+            if d is not None and (best_d is None or d < best_d):
+                best, best_d = i, d
+        if best is not None:
+            used_dice.add(best)
+            if reading.dice[best].value == label.value:
+                score.right += 1
+            else:
+                score.wrong += 1
+            continue
+        best, best_d = None, None
+        for i, place in enumerate(reading.unsure):
+            if i in used_unsure:
+                continue
+            d = matches(label, place.box)
+            if d is not None and (best_d is None or d < best_d):
+                best, best_d = i, d
+        if best is not None:
+            used_unsure.add(best)
+            score.unsure += 1
+        else:
+            score.missed += 1
+    score.extra = len(reading.dice) - len(used_dice)
+    score.extra_unsure = len(reading.unsure) - len(used_unsure)
+    return score
+
+
+def pictures(dirs: Iterable[pathlib.Path]) -> list[pathlib.Path]:
+    """Every .jpg/.png picture in the folders, sorted."""
+    found: list[pathlib.Path] = []
+    for d in dirs:
+        found.extend(p for p in d.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
+    return sorted(found)
+
+
+def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Score:
+    """Run ``reader`` on each labelled picture and add up the score."""
+    total = Score()
+    for path in paths:
+        image = cv2.imread(str(path))
+        if image is None:
+            raise ValueError(f"{path} is not a picture OpenCV can read.")
+        labels = load_labels(path.with_suffix(".txt"), image.shape[1], image.shape[0])
+        start = time.perf_counter()
+        reading = reader(image)
+        elapsed = time.perf_counter() - start
+        score = score_reading(reading, labels)
+        score.seconds = elapsed
+        if score.right != score.labels or score.extra:
+            score.failures.append(
+                f"{path.name}: right {score.right}/{score.labels}, wrong {score.wrong}, "
+                f"unsure {score.unsure}, missed {score.missed}, extra {score.extra}"
+            )
+        total.add(score)
+    return total
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m vision.evaluate",
+        description="Score the dice reader and the baseline on folders of labelled pictures.",
+    )
+    parser.add_argument("dirs", nargs="+", type=pathlib.Path, help="folders of NAME.jpg + NAME.txt")
+    parser.add_argument("--failures", action="store_true", help="list every picture not all right")
+    parser.add_argument("--ours-only", action="store_true", help="skip the baseline")
+    args = parser.parse_args(argv)
+    from vision.reader import read_dice
+
+    for d in args.dirs:
+        if not d.is_dir():
+            print(f"{d} is not a folder of labelled pictures.", file=sys.stderr)
+            return 2
+    paths = pictures(args.dirs)
+    readers: list[tuple[str, Reader]] = [("ours", read_dice)]
+    if not args.ours_only:
+        from vision.baseline import read_dice_baseline
+
+        readers.append(("baseline", read_dice_baseline))
+    for name, reader in readers:
+        score = evaluate(reader, paths)
+        ms = 1000 * score.seconds / max(score.pictures, 1)
+        print(f"{name:9s} {score.summary()}; {ms:.1f} ms per picture")
+        if args.failures:
+            for line in score.failures:
+                print(f"    {line}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,291 @@
+"""From pip candidates to read faces: group the pips of one top face, then check the pattern.
+
+Why this order: a pip alone says little (a knot in the wood, a screw head, a pip on a side face
+all look like one); a set of pips that lie on one face AND sit exactly on a legal die layout is
+a confident read. The layout check is what keeps a wrong number off the table:
+
+1. Link two pips of the same polarity when they are close (relative to their size), of a
+   similar size, with a similar face level around them, and nothing dark (or bright) on the
+   straight path between them: that path crosses no die edge, so both lie on one face.
+2. Each linked group gets a frame: its four outermost pips are the corners (4, 5, 6), or its
+   two farthest pips are one diagonal (2, 3); a lone pip gets a frame from its own size (1).
+   The frame gives the nine places of the 3x3 pip grid (bilinear in the corners, so mild
+   perspective is fine).
+3. The pips must fill exactly the places of one legal layout, and the contrast map must be
+   quiet at every other place of the grid: a faint mark where the layout has no pip means a
+   pip may be hidden or missed, and the face is reported unsure instead of read.
+4. A group that fits no layout (side-face pips joined it, two touching faces merged) is tried
+   again without one to three of its pips; it is read only if exactly one value fits.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+
+import numpy as np
+
+from vision.pips import PipMaps, Pips
+
+#: grid places (row, col) in -1..1 of each legal layout; 2, 3 and 6 have two orientations.
+LAYOUTS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
+    1: (frozenset({(0, 0)}),),
+    2: (frozenset({(-1, -1), (1, 1)}), frozenset({(-1, 1), (1, -1)})),
+    3: (frozenset({(-1, -1), (0, 0), (1, 1)}), frozenset({(-1, 1), (0, 0), (1, -1)})),
+    4: (frozenset({(-1, -1), (-1, 1), (1, -1), (1, 1)}),),
+    5: (frozenset({(-1, -1), (-1, 1), (1, -1), (1, 1), (0, 0)}),),
+    6: (
+        frozenset({(-1, -1), (-1, 1), (1, -1), (1, 1), (0, -1), (0, 1)}),
+        frozenset({(-1, -1), (-1, 1), (1, -1), (1, 1), (-1, 0), (1, 0)}),
+    ),
+}
+GRID = tuple((r, c) for r in (-1, 0, 1) for c in (-1, 0, 1))
+#: half a face side, in grid units (pip rows sit at +-1; a face edge at about +-1.85).
+FACE_HALF = 1.85
+
+
+@dataclass(frozen=True)
+class FaceRules:
+    """The grouping and layout tolerances (a view of ReaderSettings, in working pixels)."""
+
+    link_reach: float  # pips further apart than this many diameters are never linked
+    size_ratio: float  # largest / smallest diameter of two linked pips
+    face_tolerance: float  # face levels of linked pips differ by at most this x their contrast
+    path_fraction: float  # on the path between linked pips the contrast stays below this x theirs
+    path_step: float  # ... and the grey level varies by at most this x their contrast
+    max_residual: float  # a pip lies within this many grid units of its place
+    absent_fraction: float  # where no pip belongs, contrast stays below this x the weakest pip
+    unit_per_diameter: tuple[float, float]  # plausible grid unit / pip diameter
+    one_unit: float  # grid unit of a lone pip, in its diameters
+    perp_scale: float  # the unseen diagonal of a 2 or 3 is taken as this x the seen one
+    window: float  # a grid place is looked at within this x the grid unit (or pip diameter)
+    one_clear: float  # a lone pip is a 1 only with no other pip within this many diameters
+    glare_level: int  # grey level from which a pixel counts as glare
+    max_salvage: int  # at most this many pips dropped from a group that fits no layout
+
+
+@dataclass(frozen=True)
+class Face:
+    """A read (value set) or unsure (reason set) face, in working pixels."""
+
+    corners: np.ndarray  # 4x2 grid corners (-1,-1), (1,-1), (1,1), (-1,1) -> face extent
+    value: int | None
+    confidence: float
+    reason: str | None
+    pip_count: int
+
+
+def group_pips(pips: Pips, maps: PipMaps, rules: FaceRules) -> list[np.ndarray]:
+    """Indices of the pips of each candidate face (connected groups of linked pips)."""
+    n = len(pips)
+    if n == 0:
+        return []
+    dx = pips.x[:, None] - pips.x[None, :]
+    dy = pips.y[:, None] - pips.y[None, :]
+    dist = np.hypot(dx, dy)
+    dmean = 0.5 * (pips.diameter[:, None] + pips.diameter[None, :])
+    ratio = np.maximum(pips.diameter[:, None], pips.diameter[None, :]) / np.minimum(
+        pips.diameter[:, None], pips.diameter[None, :]
+    )
+    cmin = np.minimum(pips.contrast[:, None], pips.contrast[None, :])
+    candidate = (
+        (pips.polarity[:, None] == pips.polarity[None, :])
+        & (dist <= rules.link_reach * dmean)
+        & (ratio <= rules.size_ratio)
+        & (np.abs(pips.face[:, None] - pips.face[None, :]) <= rules.face_tolerance * cmin)
+    )
+    iu, ju = np.nonzero(np.triu(candidate, 1))
+    parent = np.arange(n)
+
+    def find(a: int) -> int:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    if iu.size:
+        ok = _clear_paths(
+            pips, maps, iu, ju, rules.path_fraction * cmin[iu, ju], rules.path_step * cmin[iu, ju]
+        )
+        for a, b in zip(iu[ok], ju[ok], strict=True):
+            ra, rb = find(int(a)), find(int(b))
+            if ra != rb:
+                parent[ra] = rb
+    roots = np.array([find(i) for i in range(n)])
+    return [np.flatnonzero(roots == r) for r in np.unique(roots)]
+
+
+def _clear_paths(
+    pips: Pips, maps: PipMaps, iu: np.ndarray, ju: np.ndarray, limit: np.ndarray, step: np.ndarray
+) -> np.ndarray:
+    """True where the path between two pips (outside the pips) stays on one flat face.
+
+    On one face the grey level between two pips is flat; a die edge shows as a step (a side
+    face is lit differently) or a line (the gap between touching dice), and a pip-like mark on
+    the way means a pip lies there (the link through it is then made pip by pip).
+    """
+    steps = np.linspace(0.0, 1.0, 9)[None, :]
+    x0, y0, x1, y1 = pips.x[iu], pips.y[iu], pips.x[ju], pips.y[ju]
+    length = np.maximum(np.hypot(x1 - x0, y1 - y0), 1e-6)
+    a = np.clip(0.7 * pips.diameter[iu] / length, 0.0, 0.4)[:, None]
+    b = np.clip(1.0 - 0.7 * pips.diameter[ju] / length, 0.6, 1.0)[:, None]
+    t = a + (b - a) * steps
+    h, w = maps.gray.shape
+    xs = np.clip(np.rint(x0[:, None] + (x1 - x0)[:, None] * t).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(y0[:, None] + (y1 - y0)[:, None] * t).astype(np.intp), 0, h - 1)
+    dark = pips.polarity[iu] == 0
+    peak = np.where(dark, maps.dark[ys, xs].max(axis=1), maps.light[ys, xs].max(axis=1))
+    grey = maps.gray[ys, xs].astype(np.int16)
+    spread = grey.max(axis=1) - grey.min(axis=1)
+    return (peak <= limit) & (spread <= step)
+
+
+def read_group(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> Face:
+    """Read one group of pips, trying without a few of them if the whole group fits no layout."""
+    face = _read_exact(idx, pips, maps, rules)
+    if face.value is not None or len(idx) > 6 + rules.max_salvage or len(idx) < 2:
+        return face
+    found: dict[int, Face] = {}
+    for drop in range(1, min(rules.max_salvage, len(idx) - 1) + 1):
+        for removed in itertools.combinations(range(len(idx)), drop):
+            keep = np.delete(idx, removed)
+            if len(keep) > 6:
+                continue
+            attempt = _read_exact(keep, pips, maps, rules)
+            if attempt.value is not None:
+                best = found.get(attempt.value)
+                if best is None or attempt.confidence > best.confidence:
+                    found[attempt.value] = attempt
+        if found:
+            break
+    if len(found) == 1:
+        return next(iter(found.values()))
+    if len(found) > 1:
+        values = ", ".join(str(v) for v in sorted(found))
+        return Face(face.corners, None, 0.0, f"the pips could be read as {values}", len(idx))
+    return face
+
+
+def _frame(pts: np.ndarray, diam: float, rules: FaceRules) -> np.ndarray | None:
+    """Grid corners (-1,-1), (1,-1), (1,1), (-1,1) for these pips, or None if none fits."""
+    n = len(pts)
+    centre = pts.mean(axis=0)
+    if n == 1:
+        u = rules.one_unit * diam
+        c = pts[0]
+        return np.array([c + (-u, -u), c + (u, -u), c + (u, u), c + (-u, u)])
+    if n in (2, 3):
+        d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+        i, j = np.unravel_index(int(np.argmax(d)), d.shape)
+        a, b = pts[i], pts[j]
+        c = 0.5 * (a + b)
+        half = 0.5 * (b - a)
+        # the other diagonal's length is unknown (perspective shortens it): take it a bit short
+        perp = rules.perp_scale * np.array([-half[1], half[0]])
+        return np.array([a, c + perp, b, c - perp])
+    far = np.argsort(-np.hypot(*(pts - centre).T))[:4]
+    corners = pts[far]
+    c = corners.mean(axis=0)
+    order = np.argsort(np.arctan2(corners[:, 1] - c[1], corners[:, 0] - c[0]))
+    return corners[order]
+
+
+def grid_points(corners: np.ndarray, scale: float = 1.0) -> np.ndarray:
+    """The 3x3 grid places (row-major over GRID) by bilinear interpolation of the corners."""
+    p00, p10, p11, p01 = corners  # (-1,-1), (1,-1), (1,1), (-1,1) as (col, row)
+    out = np.empty((len(GRID), 2))
+    for k, (r, c) in enumerate(GRID):
+        u = 0.5 * (c * scale + 1.0)
+        v = 0.5 * (r * scale + 1.0)
+        out[k] = (1 - u) * (1 - v) * p00 + u * (1 - v) * p10 + u * v * p11 + (1 - u) * v * p01
+    return out
+
+
+def face_outline(corners: np.ndarray) -> np.ndarray:
+    """The face's four corners (the pip grid grown to the face edge)."""
+    c = corners.mean(axis=0)
+    return c + FACE_HALF * (corners - c)
+
+
+def _window_max(image: np.ndarray, pts: np.ndarray, radius: int) -> np.ndarray:
+    h, w = image.shape
+    out = np.zeros(len(pts))
+    for k, (x, y) in enumerate(np.rint(pts).astype(int)):
+        x0, x1 = max(x - radius, 0), min(x + radius + 1, w)
+        y0, y1 = max(y - radius, 0), min(y + radius + 1, h)
+        out[k] = image[y0:y1, x0:x1].max() if x1 > x0 and y1 > y0 else 0
+    return out
+
+
+def _glare(
+    maps: PipMaps, places: np.ndarray, corners: np.ndarray, radius: int, level: int
+) -> bool:
+    """Saturated pixels at a pip place on a face that is not itself saturated: a lamp's glare."""
+    bright = _window_max(maps.gray, places, radius)
+    if not (bright >= level).any():
+        return False
+    between = 0.5 * (places[[1, 3, 5, 7]] + places[4])  # face pixels between the pip places
+    h, w = maps.gray.shape
+    xy = np.rint(between).astype(int)
+    xs = np.clip(xy[:, 0], 0, w - 1)
+    ys = np.clip(xy[:, 1], 0, h - 1)
+    return bool(np.median(maps.gray[ys, xs]) < level)
+
+
+def _neighbours(i: int, pips: Pips, reach: float) -> bool:
+    """Whether another round pip of the same polarity lies within ``reach`` diameters of pip i."""
+    d = np.hypot(pips.x - pips.x[i], pips.y - pips.y[i])
+    near = (d <= reach * pips.diameter[i]) & (pips.polarity == pips.polarity[i])
+    near[i] = False
+    return bool(near.any())
+
+
+def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> Face:
+    pts = np.column_stack([pips.x[idx], pips.y[idx]])
+    n = len(idx)
+    diam = float(np.median(pips.diameter[idx]))
+    frame = _frame(pts, diam, rules)
+    corners = frame if frame is not None else np.repeat(pts.mean(axis=0)[None], 4, axis=0)
+
+    def unsure(reason: str) -> Face:
+        return Face(corners, None, 0.0, reason, n)
+
+    if n > 6:
+        return unsure("more than six pips together: touching dice or side faces")
+    if frame is None:
+        return unsure("the pips do not form a die pattern")
+    h, w = maps.gray.shape
+    outline = face_outline(corners)
+    if (outline < 0).any() or (outline[:, 0] > w - 1).any() or (outline[:, 1] > h - 1).any():
+        return unsure("the face is cut by the edge of the picture")
+    side = 0.25 * float(sum(np.hypot(*(corners[k] - corners[(k + 1) % 4])) for k in range(4)))
+    unit = side / 2.0
+    if n > 1:
+        lo, hi = rules.unit_per_diameter
+        if not lo * diam <= unit <= hi * diam:
+            return unsure("the pips are too far apart or too close for their size")
+    places = grid_points(corners)
+    d = np.hypot(*(pts[:, None, :] - places[None, :, :]).transpose(2, 0, 1))
+    nearest = d.argmin(axis=1)
+    residual = d[np.arange(n), nearest] / unit
+    taken = frozenset(GRID[k] for k in nearest)
+    if len(taken) != n or residual.max() > rules.max_residual:
+        return unsure("the pips do not form a die pattern")
+    if not any(taken == layout for layout in LAYOUTS.get(n, ())):
+        return unsure("the pips do not form a die pattern")
+    polarity = int(pips.polarity[idx[0]])
+    response = maps.response(polarity)
+    radius = max(1, int(round(rules.window * min(unit, diam))))
+    empty = [k for k in range(len(GRID)) if k not in set(nearest.tolist())]
+    weakest = float(pips.contrast[idx].min())
+    quiet = _window_max(response, places[empty], radius) if empty else np.zeros(1)
+    if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear):
+        return unsure("a lone pip with other pips close by")
+    if quiet.max() > rules.absent_fraction * weakest:
+        return unsure("a faint pip-like mark where the pattern has none")
+    if _glare(maps, places, corners, radius, rules.glare_level):
+        return unsure("glare covers part of the face")
+    confidence = float(
+        np.clip(min(1.0 - quiet.max() / weakest, 1.0 - residual.max() / rules.max_residual), 0, 1)
+    )
+    return Face(corners, n, confidence, None, n)

@@ -1,0 +1,166 @@
+"""The dice reader: one pure function from a BGR picture to the dice on it.
+
+Why a pure function: the table calls it on every camera frame, the CLI on files, the tests on
+rendered scenes, and all of them must get the same answer for the same pixels. No I/O, no
+state between calls; every tunable number lives in :class:`ReaderSettings`.
+
+How (see docs/vision.md for the figures): the picture is scaled so its long side is
+``work_size`` pixels; pip candidates of both polarities are found with black-hat / top-hat
+contrast maps (:mod:`vision.pips`); pips that share one face are grouped and the group must
+fill exactly one legal 1-6 layout, with nothing pip-like where the layout has no pip
+(:mod:`vision.faces`). A group that fails is reported as :class:`Unsure` with the reason: a
+wrong number moves chips, "not sure" only asks for another look.
+
+A uniform picture (lens cap, black frame) is an error, not an empty table: the camera is not
+showing the table, and an empty reading would silently say "no dice".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+from engine.errors import VisionError
+from vision.faces import FaceRules, face_outline, group_pips, read_group
+from vision.pips import contrast_maps, find_pips
+from vision.reading import Box, Die, Reading, Unsure
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """Every tunable of the reader; sizes are in working pixels (long side = ``work_size``).
+
+    The defaults are tuned on ``webcam-wood/Train`` only (docs/vision.md). Dice should show a
+    top face about 20-70 working pixels wide: at the default ``work_size`` of 640, a 640x480
+    webcam frame is read as is and a 12 MP frame is scaled down by about 6.
+    """
+
+    work_size: int = 640
+    pip_window: int = 15  # square window of the contrast maps: a bit more than the largest pip
+    min_contrast: int = 40  # grey levels between a pip and its face
+    min_pip_area: int = 6
+    max_pip_area: int = 180
+    max_elongation: float = 1.7
+    min_fill: float = 0.45
+    link_reach: float = 4.6
+    size_ratio: float = 1.4
+    face_tolerance: float = 0.3
+    path_fraction: float = 0.4
+    path_step: float = 0.25
+    max_residual: float = 0.4
+    absent_fraction: float = 0.5
+    unit_per_diameter: tuple[float, float] = (0.9, 2.6)
+    one_unit: float = 1.2
+    one_clear: float = 3.2
+    perp_scale: float = 0.8
+    window: float = 0.3
+    glare_level: int = 250
+    max_salvage: int = 0
+    min_confidence: float = 0.0
+
+    def rules(self) -> FaceRules:
+        return FaceRules(
+            link_reach=self.link_reach,
+            size_ratio=self.size_ratio,
+            face_tolerance=self.face_tolerance,
+            path_fraction=self.path_fraction,
+            path_step=self.path_step,
+            max_residual=self.max_residual,
+            absent_fraction=self.absent_fraction,
+            unit_per_diameter=self.unit_per_diameter,
+            one_unit=self.one_unit,
+            one_clear=self.one_clear,
+            perp_scale=self.perp_scale,
+            window=self.window,
+            glare_level=self.glare_level,
+            max_salvage=self.max_salvage,
+        )
+
+
+def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) -> Reading:  # noqa: B008
+    """Read every die on a BGR (or grey) picture: values, boxes in input pixels, confidence.
+
+    Raises :class:`VisionError` for a missing, empty, wrongly shaped or typed, or uniform image.
+    """
+    gray = _to_gray(image)
+    height, width = gray.shape
+    scale = min(1.0, settings.work_size / max(height, width))
+    if scale < 1.0:
+        size = (max(1, round(width * scale)), max(1, round(height * scale)))
+        gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
+    maps = contrast_maps(gray, settings.pip_window)
+    pips = find_pips(
+        maps,
+        min_contrast=settings.min_contrast,
+        min_area=settings.min_pip_area,
+        max_area=settings.max_pip_area,
+        max_elongation=settings.max_elongation,
+        min_fill=settings.min_fill,
+    )
+    rules = settings.rules()
+    dice: list[Die] = []
+    unsure: list[Unsure] = []
+    for group in group_pips(pips, maps, rules):
+        face = read_group(group, pips, maps, rules)
+        box = _box(face_outline(face.corners), scale, width, height)
+        if face.value is not None and face.confidence >= settings.min_confidence:
+            dice.append(Die(face.value, box, round(face.confidence, 3)))
+        elif face.value is not None:
+            unsure.append(Unsure(box, f"a {face.value} read with too little confidence"))
+        elif face.pip_count >= 2:
+            # a lone mark that is no clean 1 is just a mark, not a place that looks like a die
+            unsure.append(Unsure(box, face.reason or "the pips do not form a die pattern"))
+    dice.sort(key=lambda d: (d.box[1], d.box[0]))
+    unsure.sort(key=lambda u: (u.box[1], u.box[0]))
+    return Reading(dice=tuple(dice), unsure=tuple(unsure), width=width, height=height)
+
+
+def _to_gray(image: np.ndarray) -> np.ndarray:
+    if image is None:
+        raise VisionError("No image was given to the dice reader: pass a BGR picture as a numpy array.")
+    if not isinstance(image, np.ndarray):
+        raise VisionError(
+            f"The dice reader needs a numpy array, not {type(image).__name__}: "
+            "load the picture with cv2.imread or a camera first."
+        )
+    if image.size == 0:
+        raise VisionError("The image is empty (0 pixels): check the camera or the file.")
+    if image.dtype != np.uint8:
+        raise VisionError(
+            f"The image has pixels of type {image.dtype}, the dice reader needs uint8 (8-bit) "
+            "pixels: convert it, e.g. with cv2.convertScaleAbs."
+        )
+    if image.ndim == 3 and image.shape[2] == 3:
+        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    elif image.ndim == 3 and image.shape[2] == 4:
+        gray = cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+    elif image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 1):
+        gray = image.reshape(image.shape[0], image.shape[1])
+    else:
+        raise VisionError(
+            f"The image has shape {image.shape}; the dice reader needs height x width x 3 (BGR) "
+            "or height x width (grey)."
+        )
+    if min(gray.shape) < 16:
+        raise VisionError(
+            f"The image is only {gray.shape[1]}x{gray.shape[0]} pixels; the dice reader needs at "
+            "least 16x16: check the camera resolution."
+        )
+    low, high = cv2.minMaxLoc(gray)[:2]
+    if high - low < 8:
+        raise VisionError(
+            f"The image is blank (every pixel is about grey level {int(low)}): the camera shows "
+            "no table; check the lens cap, the light and the cable."
+        )
+    return np.ascontiguousarray(gray)
+
+
+def _box(outline: np.ndarray, scale: float, width: int, height: int) -> Box:
+    pts = outline / scale
+    x0, y0 = np.floor(pts.min(axis=0)).astype(int)
+    x1, y1 = np.ceil(pts.max(axis=0)).astype(int)
+    x0, y0 = max(x0, 0), max(y0, 0)
+    x1, y1 = min(x1, width), min(y1, height)
+    return (int(x0), int(y0), int(max(x1 - x0, 1)), int(max(y1 - y0, 1)))
