@@ -1,0 +1,126 @@
+"""`bidou-table calibrate`: zones found on a rendered table, saved into the TOML, comments kept."""
+
+from __future__ import annotations
+
+import pathlib
+import tomllib
+
+import cv2
+import pytest
+
+from engine.errors import ConfigError
+from firmware.cli import main
+from hardware.calibrate import save_zones
+from vision.render import render_scene, table_scene
+from vision.zones import Zone, default_zones, parse_zones
+
+SEATS = ["Ann", "Bob", "Cy", "Dee"]
+CONFIG = """\
+# The Red Lion's table: keep this comment
+[table]
+variant = "two-hand"  # the classic game
+players = ["Ann", "Bob", "Cy", "Dee"]
+
+[camera]
+kind = "simulated"
+"""
+
+
+@pytest.fixture
+def config(tmp_path: pathlib.Path) -> pathlib.Path:
+    path = tmp_path / "table.toml"
+    path.write_text(CONFIG)
+    return path
+
+
+@pytest.fixture
+def table_picture(tmp_path: pathlib.Path):
+    """A rendered 640x480 table with three dice in each default zone, and where they are."""
+    zones = default_zones(SEATS, 640, 480)
+    dice = {"Ann": [2, 3, 5], "Bob": [4, 4, 6], "Cy": [5, 6, 2], "Dee": [3, 4, 5]}
+    image, truth = render_scene(table_scene(zones, dice, seed=3, size=(640, 480)), seed=3)
+    path = tmp_path / "table.png"
+    cv2.imwrite(str(path), image)
+    owners = [seat for seat, values in dice.items() for _ in values]
+    return path, list(zip(owners, truth, strict=True))
+
+
+def test_calibrate_from_an_image_writes_zones_and_keeps_comments(config, table_picture,
+                                                                  capsys) -> None:
+    image, truth = table_picture
+    assert main(["calibrate", "--config", str(config), "--image", str(image)]) == 0
+    text = config.read_text()
+    assert text.startswith(CONFIG)  # everything the pub wrote is still there, comments too
+    zones = {z.seat: z for z in parse_zones(tomllib.loads(text)["zones"], frame=(640, 480))}
+    assert list(zones) == SEATS
+    for seat, die in truth:
+        x, y, w, h = die.box
+        assert zones[seat].contains(x + w / 2, y + h / 2), f"{seat}'s die at {die.box}"
+    out = capsys.readouterr().out
+    assert "Saved 4 zones as [zones.SEAT] tables in" in out
+    assert "  Ann: x=" in out
+
+
+def test_calibrate_again_replaces_the_old_zones(config, table_picture) -> None:
+    image, _ = table_picture
+    save_zones(config, [Zone("Zed", 0, 0, 10, 10)])
+    assert main(["calibrate", "--config", str(config), "--image", str(image)]) == 0
+    data = tomllib.loads(config.read_text())
+    assert list(data["zones"]) == SEATS
+
+
+def test_dry_run_changes_nothing(config, table_picture, capsys) -> None:
+    image, _ = table_picture
+    assert main(["calibrate", "--config", str(config), "--image", str(image),
+                 "--dry-run"]) == 0
+    assert config.read_text() == CONFIG
+    assert "Dry run: the config was not changed." in capsys.readouterr().out
+
+
+def test_calibrate_with_the_simulated_camera(config, tmp_path) -> None:
+    annotated = tmp_path / "zones.png"
+    assert main(["calibrate", "--config", str(config), "--seats", "2",
+                 "--annotate", str(annotated)]) == 0
+    assert list(tomllib.loads(config.read_text())["zones"]) == ["Ann", "Bob"]
+    assert cv2.imread(str(annotated)).shape == (480, 640, 3)
+
+
+def test_calibrate_on_an_empty_table_stops_without_saving(config, tmp_path, capsys) -> None:
+    empty, _ = render_scene(table_scene(default_zones(SEATS, 640, 480), {}, seed=1), seed=1)
+    cv2.imwrite(str(tmp_path / "empty.png"), empty)
+    assert main(["calibrate", "--config", str(config), "--image",
+                 str(tmp_path / "empty.png")]) == 1
+    assert config.read_text() == CONFIG
+    assert "bidou-table calibrate: found 0 dice but 4 seats need 3 each" in capsys.readouterr().err
+
+
+def test_default_if_not_found_saves_the_default_layout(config, tmp_path) -> None:
+    empty, _ = render_scene(table_scene(default_zones(SEATS, 640, 480), {}, seed=1), seed=1)
+    cv2.imwrite(str(tmp_path / "empty.png"), empty)
+    assert main(["calibrate", "--config", str(config), "--image", str(tmp_path / "empty.png"),
+                 "--default-if-not-found"]) == 0
+    zones = parse_zones(tomllib.loads(config.read_text())["zones"])
+    assert zones == default_zones(SEATS, 640, 480)
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--image", "/nonexistent.png"], "/nonexistent.png is not a picture OpenCV can read"),
+    (["--seats", "9"], "--seats = '9' is not allowed: a number from 1 to 4"),
+    (["--seats", "Ann,Zed"], "--seats = 'Ann,Zed' is not allowed: players of [table] players"),
+    (["--camera", "usb", "--device", "/dev/video97"], "no USB camera at /dev/video97"),
+])
+def test_calibrate_errors_are_sentences_and_exit_1(config, capsys, args, message) -> None:
+    assert main(["calibrate", "--config", str(config), *args]) == 1
+    assert message in capsys.readouterr().err
+    assert config.read_text() == CONFIG
+
+
+def test_missing_config_file_is_named(tmp_path, capsys) -> None:
+    assert main(["calibrate", "--config", str(tmp_path / "none.toml")]) == 1
+    assert "--config = " in capsys.readouterr().err
+
+
+def test_save_zones_refuses_overlapping_zones_and_keeps_the_file(config) -> None:
+    with pytest.raises(ConfigError, match=r"overlaps Ann's zone"):
+        save_zones(config, [Zone("Ann", 0, 0, 100, 100), Zone("Bob", 50, 50, 100, 100)])
+    assert config.read_text() == CONFIG
