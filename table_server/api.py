@@ -43,7 +43,8 @@ class Refused(Exception):
     def __init__(self, status: int, sentence: str, rule: str | None = None,
                  retry_after: int | None = None) -> None:
         super().__init__(sentence)
-        self.status, self.sentence, self.rule, self.retry_after = status, sentence, rule, retry_after
+        self.status, self.sentence, self.rule = status, sentence, rule
+        self.retry_after = retry_after
 
 
 @bp.errorhandler(Refused)
@@ -117,7 +118,7 @@ def existing_seat(value: Any) -> str:
     """``value`` as a seat of the current game, or 400/404 naming the seats."""
     seats = ctx().seat_names()
     if not isinstance(value, str) or not value:
-        raise Refused(400, f"\"seat\" must be a seat's name, one of {', '.join(seats)}.")
+        raise Refused(400, f"The field \"seat\" must be a seat's name, one of {', '.join(seats)}.")
     if value not in seats:
         raise Refused(404, f"There is no seat named {value!r} at this table; the seats are "
                            f"{', '.join(seats)}.")
@@ -214,7 +215,7 @@ def act() -> Any:
     seat = existing_seat(data.get("seat"))
     verb = data.get("action")
     if not isinstance(verb, str) or verb not in VERBS:
-        raise Refused(400, f"\"action\" must be one of {', '.join(VERBS)}, not {verb!r}.")
+        raise Refused(400, f"The field \"action\" must be one of {', '.join(VERBS)}, not {verb!r}.")
     chips = data.get("chips")
     takes_chips = VERBS[verb][1] == "chips"
     if takes_chips:
@@ -237,10 +238,11 @@ def press() -> Any:
     seat = existing_seat(data.get("seat"))
     button = data.get("button")
     if button not in BUTTONS:
-        raise Refused(400, f"\"button\" must be one of {', '.join(BUTTONS)}, not {button!r}.")
+        raise Refused(400, f"The field \"button\" must be one of {', '.join(BUTTONS)}, "
+                           f"not {button!r}.")
     long = data.get("long", False)
     if not isinstance(long, bool):
-        raise Refused(400, f"\"long\" must be true or false, not {long!r}.")
+        raise Refused(400, f"The field \"long\" must be true or false, not {long!r}.")
     check_may_act(who, seat)
     return submit(commands().Press(seat, button, long, "referee" if who.referee else "web"))
 
@@ -296,8 +298,8 @@ def dice_values(values: Any) -> tuple[int, ...]:
     if (not isinstance(values, list) or len(values) not in (1, 3)
             or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6
                        for v in values)):
-        raise Refused(400, f"\"values\" must be a list of three dice (one for a captain roll), "
-                           f"each 1 to 6, not {values!r}.")
+        raise Refused(400, f"The field \"values\" must be a list of three dice (one for a "
+                           f"captain roll), each 1 to 6, not {values!r}.")
     return tuple(values)
 
 
@@ -313,7 +315,8 @@ def correction_from(data: dict[str, Any]) -> Any:
     """A controller Correct command from a JSON object or form; 400 naming what is wrong."""
     kind = data.get("kind")
     if kind not in CORRECTIONS:
-        raise Refused(400, f"\"kind\" must be one of {', '.join(CORRECTIONS)}, not {kind!r}.")
+        raise Refused(400, f"The field \"kind\" must be one of {', '.join(CORRECTIONS)}, "
+                           f"not {kind!r}.")
     why = data.get("why")
     if not isinstance(why, str) or not why.strip():
         raise Refused(400, "Say why in \"why\": every correction is kept in the log with its "
@@ -329,18 +332,21 @@ def correction_from(data: dict[str, Any]) -> Any:
                                "the game record) or \"seat\" (that seat's latest throw).")
         if position is not None and (isinstance(position, bool)
                                      or not isinstance(position, int) or position < 1):
-            raise Refused(400, "\"position\" must be the number (from 1) of the action to fix "
-                               "in the game record.")
+            raise Refused(400, "The field \"position\" must be the number (from 1) of the "
+                               "action to fix in the game record.")
         if "seat" in data:
             extra["seat"] = existing_seat(data["seat"])
         extra["values"] = dice_values(data.get("values"))
     if kind == "new-game":
         players = data.get("players")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise Refused(400, "\"players\" must be a list of names in seat order.")
-        extra["players"] = tuple(players)
-        if not isinstance(data.get("variant"), str):
-            raise Refused(400, "\"variant\" must be two-hand, multi-hand or montevideo.")
-        if not isinstance(data.get("options", {}), dict):
-            raise Refused(400, "\"options\" must be a JSON object.")
+        if players is not None:
+            if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+                raise Refused(400, "The field \"players\" must be a list of names in seat "
+                                   "order (or left out for the table's usual players).")
+            extra["players"] = tuple(players)
+        if "variant" in data and not isinstance(data["variant"], str):
+            raise Refused(400, "The field \"variant\" must be two-hand, multi-hand or "
+                               "montevideo.")
+        if "options" in data and not isinstance(data["options"], dict):
+            raise Refused(400, "The field \"options\" must be a JSON object.")
     return commands().Correct(kind, "referee", why.strip(), **extra)

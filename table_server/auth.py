@@ -39,7 +39,7 @@ class SeatTokens:
             return self._tokens[seat]
 
     def seat_of(self, token: str) -> str | None:
-        """The seat whose token is ``token``, or None; compares with every token in constant time."""
+        """The seat whose token is ``token``, or None; compares with every token, constant time."""
         with self._lock:
             items = list(self._tokens.items())
         found = None

@@ -28,8 +28,8 @@ from flask import (
 from table_server.api import (
     Refused,
     camera_response,
-    commands,
     client_address,
+    commands,
     correction_from,
     dice_values,
     existing_seat,

@@ -1,0 +1,161 @@
+"""Fixtures for the dashboard tests: the REAL controller on a simulated table (seeded dice,
+simulated camera, real reader, in-memory log) with the dashboard app on top of it.
+
+``Table`` keeps the tests readable (as flaskr's ``AuthActions`` does): it knows the tokens,
+sends requests as a seat or the referee, and plays random legal moves through the API.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from firmware.config import build_config
+from firmware.simulation import simulated_controller
+from table_server.app import create_app
+from table_server.auth import RateLimiter
+from table_server.settings import ServerSettings
+
+REFEREE_TOKEN = "referee-token-for-tests-0123456789"
+PIN = "482913"
+
+
+class FakeClock:
+    """A clock the rate-limit tests move by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+class Table:
+    """A simulated table with its dashboard app and a Flask test client."""
+
+    def __init__(self, controller: Any, sim: Any, app: Any) -> None:
+        self.controller = controller
+        self.sim = sim
+        self.app = app
+        self.client = app.test_client()
+        self.context = app.extensions["bidou"]
+
+    def token(self, seat: str) -> str:
+        return self.context.tokens.token_for(seat)
+
+    def auth(self, who: str) -> dict[str, str]:
+        token = REFEREE_TOKEN if who == "referee" else self.token(who)
+        return {"Authorization": f"Bearer {token}"}
+
+    def act(self, seat: str, action: str, chips: int | None = None, *, as_: str | None = None
+            ) -> Any:
+        body: dict[str, Any] = {"seat": seat, "action": action}
+        if chips is not None:
+            body["chips"] = chips
+        return self.client.post("/api/act", json=body, headers=self.auth(as_ or seat))
+
+    def state(self) -> dict[str, Any]:
+        return self.client.get("/api/state").get_json()
+
+    def login(self, client: Any = None, pin: str = PIN) -> Any:
+        client = client or self.client
+        client.get("/referee")
+        with client.session_transaction() as s:
+            csrf = s["csrf"]
+        return client.post("/referee/login", data={"pin": pin, "csrf": csrf})
+
+    def csrf(self, client: Any = None) -> str:
+        with (client or self.client).session_transaction() as s:
+            return s["csrf"]
+
+    def play_one(self, rng: random.Random) -> Any:
+        """One random legal move through the API (as the seat); the referee enters dice the
+        simulated camera could not read, so the game always moves on."""
+        options = self.controller.game.allowed()
+        stands = [a for a in options if a.verb == "stand"]
+        if stands and rng.random() < 0.4:
+            choice = stands[0]
+        else:
+            choice = rng.choice([a for a in options if a.verb != "stand"] or options)
+        chips = None
+        if choice.min_chips is not None and choice.max_chips is not None:
+            chips = rng.randint(choice.min_chips, min(choice.max_chips, choice.min_chips + 2))
+        response = self.act(choice.player, choice.verb, chips)
+        if response.status_code == 409 and choice.verb in ("throw", "roll"):
+            values = [rng.randint(1, 6) for _ in range(3 if choice.verb == "throw" else 1)]
+            response = self.client.post("/api/referee/dice",
+                                        json={"seat": choice.player, "values": values},
+                                        headers=self.auth("referee"))
+        assert response.status_code == 200, response.get_json()
+        return response
+
+
+def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bob"),
+               seed: int = 7, **settings: Any) -> tuple[Table, Any]:
+    config = build_config({"table": {"variant": variant, "players": list(players)},
+                           "referee": {"pin": PIN, "token": REFEREE_TOKEN}}, simulate=True,
+                          environ={})
+    controller, sim = simulated_controller(seed=seed, config=config, panels=False)
+    options = dict(referee_token=REFEREE_TOKEN, referee_pin=PIN, keepalive=0.2)
+    options.update(settings)
+    limiter = options.pop("limiter", None)
+    app = create_app(controller, ServerSettings(**options), limiter=limiter)
+    app.config["TESTING"] = True
+    return Table(controller, sim, app), (controller, sim)
+
+
+@pytest.fixture
+def table() -> Iterator[Table]:
+    t, (controller, sim) = make_table()
+    try:
+        yield t
+    finally:
+        controller.stop()
+        sim.close()
+
+
+@pytest.fixture
+def clock() -> FakeClock:
+    return FakeClock()
+
+
+@pytest.fixture
+def limited_table(clock: FakeClock) -> Iterator[Table]:
+    t, (controller, sim) = make_table(limiter=RateLimiter(max_failures=3, window=60.0,
+                                                          clock=clock))
+    try:
+        yield t
+    finally:
+        controller.stop()
+        sim.close()
+
+
+@pytest.fixture
+def table_factory() -> Iterator[Any]:
+    """Build tables of any variant; every one is stopped at the end of the test."""
+    made: list[tuple[Any, Any]] = []
+
+    def factory(**kwargs: Any) -> Table:
+        t, parts = make_table(**kwargs)
+        made.append(parts)
+        return t
+
+    try:
+        yield factory
+    finally:
+        for controller, sim in made:
+            controller.stop()
+            sim.close()
+
+
+@pytest.fixture
+def pin() -> str:
+    return PIN
+
+
+@pytest.fixture
+def referee_token() -> str:
+    return REFEREE_TOKEN
