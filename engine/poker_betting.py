@@ -160,6 +160,11 @@ class BettingRound:
                 "only the player opening the betting may bet the pot; it is open already",
                 POT_RULE,
             )
+        if verb == "callpot" and self.pot_bettor is None:
+            raise RuleViolation(
+                f"nobody has bet the pot, so {p} cannot call it: call {owed}, raise or drop",
+                POT_RULE,
+            )
         if verb == "callpot" and owed > 0:
             raise RuleViolation(
                 f"{self._raiser()} has raised after the pot bet: {p} must call {owed}, "
