@@ -63,7 +63,7 @@ class SeatReading:
     """
 
     seat: str
-    values: tuple[int, int, int] | None
+    values: tuple[int, int, int] | None  # a 1-tuple when read with needed=1
     dice: tuple[Die, ...]
     unsure: tuple[Unsure, ...]
     reason: str | None
@@ -150,8 +150,14 @@ def _count(n: int) -> str:
     return "1 die" if n == 1 else f"{n} dice"
 
 
-def read_seat(reading: Reading, zone: Zone, *, bottom_faces: bool = False) -> SeatReading:
-    """The dice of one seat, and whether they make a throw (exactly three, all sure)."""
+def read_seat(
+    reading: Reading, zone: Zone, *, bottom_faces: bool = False, needed: int = NEEDED
+) -> SeatReading:
+    """The dice of one seat, and whether they make a throw (exactly three, all sure).
+
+    ``needed`` is 3 for a throw; 1 reads a single die (a captain's roll): ``values`` is then
+    a 1-tuple.
+    """
     dice = tuple(d for d in reading.dice if zone.holds(d.box))
     if bottom_faces:
         dice = tuple(Die(7 - d.value, d.box, d.confidence) for d in dice)
@@ -164,11 +170,12 @@ def read_seat(reading: Reading, zone: Zone, *, bottom_faces: bool = False) -> Se
             reasons = "; ".join(u.reason for u in unsure)
             reason = f"{len(unsure)} dice in {owner} cannot be read: {reasons}"
         return SeatReading(zone.seat, None, dice, unsure, reason)
-    if len(dice) != NEEDED:
-        reason = f"{_count(len(dice))} in {owner}; {NEEDED} are needed"
+    if len(dice) != needed:
+        wanted = "1 is needed" if needed == 1 else f"{needed} are needed"
+        reason = f"{_count(len(dice))} in {owner}; {wanted}"
         return SeatReading(zone.seat, None, dice, unsure, reason)
-    a, b, c = sorted((d.value for d in dice), reverse=True)
-    return SeatReading(zone.seat, (a, b, c), dice, unsure, None)
+    values = tuple(sorted((d.value for d in dice), reverse=True))
+    return SeatReading(zone.seat, values, dice, unsure, None)  # type: ignore[arg-type]
 
 
 def read_seats(

@@ -144,6 +144,13 @@ def test_bottom_faces_turn_each_value_into_seven_minus_it():
     assert [d.value for d in seat.dice] == [6, 1, 4]
 
 
+def test_a_captains_roll_needs_exactly_one_die():
+    one = Reading(dice=(die(4, 50, 50),))
+    assert read_seat(one, ANN, needed=1).values == (4,)
+    two = Reading(dice=(die(4, 50, 50), die(2, 150, 50)))
+    assert read_seat(two, ANN, needed=1).reason == "2 dice in Ann's zone; 1 is needed"
+
+
 def test_read_seats_reads_every_zone_in_order():
     reading = Reading(dice=(die(2, 50, 50),))
     assert [s.seat for s in read_seats(reading, [BOB, ANN])] == ["Bob", "Ann"]
