@@ -88,8 +88,11 @@ def group_pips(pips: Pips, maps: PipMaps, rules: FaceRules) -> list[np.ndarray]:
         pips.diameter[:, None], pips.diameter[None, :]
     )
     cmin = np.minimum(pips.contrast[:, None], pips.contrast[None, :])
+    usable = ~pips.glint
     candidate = (
-        (pips.polarity[:, None] == pips.polarity[None, :])
+        usable[:, None]
+        & usable[None, :]
+        & (pips.polarity[:, None] == pips.polarity[None, :])
         & (dist <= rules.link_reach * dmean)
         & (ratio <= rules.size_ratio)
         & (np.abs(pips.face[:, None] - pips.face[None, :]) <= rules.face_tolerance * cmin)
@@ -112,7 +115,7 @@ def group_pips(pips: Pips, maps: PipMaps, rules: FaceRules) -> list[np.ndarray]:
             if ra != rb:
                 parent[ra] = rb
     roots = np.array([find(i) for i in range(n)])
-    return [np.flatnonzero(roots == r) for r in np.unique(roots)]
+    return [np.flatnonzero(roots == r) for r in np.unique(roots[usable])]
 
 
 def _clear_paths(
@@ -233,11 +236,24 @@ def _glare(
 
 
 def _neighbours(i: int, pips: Pips, reach: float) -> bool:
-    """Whether another round pip of the same polarity lies within ``reach`` diameters of pip i."""
+    """Whether another pip candidate (either polarity) lies within ``reach`` diameters of pip i."""
     d = np.hypot(pips.x - pips.x[i], pips.y - pips.y[i])
-    near = (d <= reach * pips.diameter[i]) & (pips.polarity == pips.polarity[i])
-    near[i] = False
+    near = (d <= reach * pips.diameter[i]) & (d >= 0.8 * pips.diameter[i])  # not its own glint
     return bool(near.any())
+
+
+_RING = np.exp(1j * np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False))
+
+
+def _clean_ring(i: int, pips: Pips, maps: PipMaps, spread: float) -> bool:
+    """A lone pip sits on a plain face: the grey level just around it is flat (a die face), not a
+    shadow, an edge or a highlight beside something dark."""
+    radii = np.concatenate([_RING * 1.0, _RING * 1.5]) * pips.diameter[i]
+    h, w = maps.gray.shape
+    xs = np.clip(np.rint(pips.x[i] + radii.real).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(pips.y[i] + radii.imag).astype(np.intp), 0, h - 1)
+    ring = maps.gray[ys, xs].astype(np.int16)
+    return int(ring.max() - ring.min()) <= spread * pips.contrast[i]
 
 
 def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> Face:
@@ -281,6 +297,8 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     quiet = _window_max(response, places[empty], radius) if empty else np.zeros(1)
     if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear):
         return unsure("a lone pip with other pips close by")
+    if n == 1 and not _clean_ring(int(idx[0]), pips, maps, rules.path_step):
+        return unsure("a lone pip not on a plain face")
     if quiet.max() > rules.absent_fraction * weakest:
         return unsure("a faint pip-like mark where the pattern has none")
     if _glare(maps, places, corners, radius, rules.glare_level):

@@ -47,6 +47,7 @@ class Pips:
     contrast: np.ndarray  # response at the pip (grey levels)
     face: np.ndarray  # face level around the pip (grey levels)
     elongation: np.ndarray  # long / short axis of the component's inertia ellipse (>= 1)
+    glint: np.ndarray  # bool: inside a bigger mark of the other polarity (a glint in a pip)
 
     def __len__(self) -> int:
         return int(self.x.size)
@@ -115,10 +116,9 @@ def find_pips(
         )
     if not parts:
         empty = np.zeros(0)
-        return Pips(empty, empty, empty, np.zeros(0, np.int8), empty, empty, empty)
+        return Pips(empty, empty, empty, np.zeros(0, np.int8), empty, empty, empty, empty > 0)
     cols = [np.concatenate([p[i] for p in parts]) for i in range(7)]
-    pips = Pips(*cols)
-    return _drop_glints(pips)
+    return Pips(*cols, glint=_glints(*cols[:4]))
 
 
 def _elongation(labels: np.ndarray, n: int) -> np.ndarray:
@@ -140,18 +140,14 @@ def _elongation(labels: np.ndarray, n: int) -> np.ndarray:
     return np.sqrt(big / small)
 
 
-def _drop_glints(pips: Pips) -> Pips:
-    """Drop a candidate that sits inside one of the other polarity (a lamp's glint in a pip)."""
-    if len(pips) < 2:
-        return pips
-    dx = pips.x[:, None] - pips.x[None, :]
-    dy = pips.y[:, None] - pips.y[None, :]
-    dist = np.hypot(dx, dy)
-    other = pips.polarity[:, None] != pips.polarity[None, :]
-    inside = other & (dist < 0.5 * pips.diameter[None, :]) & (
-        pips.diameter[:, None] < pips.diameter[None, :]
-    )
-    keep = ~inside.any(axis=1)
-    if keep.all():
-        return pips
-    return Pips(*(getattr(pips, f)[keep] for f in Pips.__dataclass_fields__))
+def _glints(x: np.ndarray, y: np.ndarray, diameter: np.ndarray, polarity: np.ndarray) -> np.ndarray:
+    """True for a candidate inside a bigger one of the other polarity (a lamp's glint in a pip).
+
+    Glints are kept (a lone pip with a glint beside it is not a clean 1) but never read.
+    """
+    if x.size < 2:
+        return np.zeros(x.size, dtype=bool)
+    dist = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
+    other = polarity[:, None] != polarity[None, :]
+    inside = other & (dist < 0.8 * diameter[None, :]) & (diameter[:, None] < diameter[None, :])
+    return inside.any(axis=1)

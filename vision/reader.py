@@ -51,7 +51,7 @@ class ReaderSettings:
     path_step: float = 0.25
     max_residual: float = 0.4
     absent_fraction: float = 0.5
-    unit_per_diameter: tuple[float, float] = (0.9, 2.6)
+    unit_per_diameter: tuple[float, float] = (0.6, 2.6)
     one_unit: float = 1.2
     one_clear: float = 3.2
     perp_scale: float = 0.8
