@@ -143,20 +143,21 @@ class GameLog:
         """
         if kind not in KINDS:
             raise ValueError(f"entry kind must be one of {', '.join(KINDS)}, not {kind!r}")
-        seq = self.next_seq(game)
-        statements: list[tuple[str, tuple[Any, ...]]] = [(
-            "INSERT INTO entries (game, seq, kind, text, by, why, at) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?)",
-            (game, seq, kind, text, by, why, at),
-        )]
+        statements: list[tuple[str, tuple[Any, ...]]] = []
         if finish is not None:
             status, result = finish
             statements.append((
                 "UPDATE games SET finished = ?, status = ?, result = ? WHERE id = ?",
                 (at, status, json.dumps(result, sort_keys=True), game),
             ))
-        self._write(statements)
-        return seq
+        statements.append((
+            "INSERT INTO entries (game, seq, kind, text, by, why, at) VALUES "
+            "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game = ?), ?, ?, ?, ?, ?)",
+            (game, game, kind, text, by, why, at),
+        ))
+        row = self._write(statements)
+        (seq,), = self._rows("SELECT seq FROM entries WHERE id = ?", (row,))
+        return int(seq)
 
     def finish_game(self, game: int, status: str, result: dict[str, Any] | None,
                     at: str | None) -> None:
@@ -170,6 +171,8 @@ class GameLog:
     # --- reading -----------------------------------------------------------------------
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
         with self._lock:
+            if self._closed:
+                raise LogError("The game log is closed; the table is shutting down.")
             return list(self._db.execute(sql, params))
 
     def next_seq(self, game: int) -> int:

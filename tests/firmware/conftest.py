@@ -1,0 +1,72 @@
+"""Fixtures for the controller tests: a fake dice camera (exact dice, no rendering) and the
+real simulated table (rendered dice read by the real reader)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+import numpy as np
+import pytest
+
+from firmware.controller import TableController
+from firmware.log import GameLog
+from firmware.throws import DiceWatcher
+from vision.reading import Die, Reading, Unsure
+from vision.zones import Zone
+
+ZONES = {"Ann": Zone("Ann", 0, 0, 100, 100), "Bob": Zone("Bob", 100, 0, 100, 100),
+         "Cid": Zone("Cid", 200, 0, 100, 100)}
+
+
+@dataclass
+class FakeTable:
+    """A camera + reader pair whose reading is set by the test: what each zone shows."""
+
+    shown: dict[str, list[Die]]
+    unsure: dict[str, list[Unsure]]
+    fail: Exception | None = None
+
+    def read(self) -> np.ndarray:
+        if self.fail is not None:
+            raise self.fail
+        return np.zeros((100, 300, 3), np.uint8)
+
+    name = "fake"
+
+    def close(self) -> None:
+        pass
+
+    def reader(self, frame: np.ndarray) -> Reading:
+        dice = tuple(d for ds in self.shown.values() for d in ds)
+        unsure = tuple(u for us in self.unsure.values() for u in us)
+        return Reading(dice, unsure, 300, 100)
+
+    def put(self, seat: str, values, at: int = 10, unsure: tuple[str, ...] = ()) -> None:
+        """Lay ``values`` in ``seat``'s zone starting ``at`` pixels in (positions differ by
+        ``at``, so a new throw lands elsewhere unless the same ``at`` is given)."""
+        x0 = ZONES[seat].x
+        self.shown[seat] = [Die(v, (x0 + at + 20 * i, 10 + at, 15, 15), 0.99)
+                            for i, v in enumerate(values)]
+        self.unsure[seat] = [Unsure((x0 + 5, 70, 15, 15), why) for why in unsure]
+
+
+@pytest.fixture
+def fake() -> FakeTable:
+    return FakeTable({}, {})
+
+
+def make_controller(fake: FakeTable, db: str = ":memory:", *, variant: str = "two-hand",
+                    players=("Ann", "Bob"), leds=None, before_read=None) -> TableController:
+    zones = {p: ZONES[p] for p in players}
+    watcher = DiceWatcher(fake, zones, fake.reader, frame_pause=0.0)
+    return TableController(GameLog(db), variant=variant, players=players, watcher=watcher,
+                           leds=leds, before_read=before_read,
+                           wall_clock=lambda: "2026-01-01T00:00:00Z").start()
+
+
+@pytest.fixture
+def controller(fake: FakeTable) -> Iterator[TableController]:
+    c = make_controller(fake)
+    yield c
+    c.stop()
