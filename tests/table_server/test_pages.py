@@ -1,0 +1,95 @@
+"""The public pages: table view, seat controller, history, errors, and safe headers."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+
+def initial_state(html: str) -> dict:
+    found = re.search(r'<script id="initial-state" type="application/json">(.*?)</script>',
+                      html, flags=re.S)
+    assert found
+    return json.loads(found.group(1))
+
+
+def test_table_view_embeds_the_public_state(table) -> None:
+    page = table.client.get("/").get_data(as_text=True)
+    assert "Ann to roll for captain." in page
+    assert initial_state(page)["seats"][0]["name"] == "Ann"
+
+
+def test_pages_need_nothing_from_the_internet(table) -> None:
+    for path in ("/", "/seat/Ann", "/history", "/referee"):
+        page = table.client.get(path).get_data(as_text=True)
+        assert not re.search(r'(src|href)="(https?:)?//', page), path
+
+
+def test_static_assets_are_served(table) -> None:
+    for name in ("style.css", "bidou.js", "table.js", "seat.js", "referee.js"):
+        assert table.client.get(f"/static/{name}").status_code == 200
+
+
+def test_seat_page_carries_no_token_and_no_dice(table) -> None:
+    page = table.client.get("/seat/Ann").get_data(as_text=True)
+    assert table.token("Ann") not in page and table.token("Bob") not in page
+    assert "dice" not in initial_state(page)
+
+
+def test_unknown_seat_page_is_404_with_a_sentence(table) -> None:
+    response = table.client.get("/seat/Zed")
+    assert response.status_code == 404
+    assert ("There is no seat named &#39;Zed&#39; at this table; the seats are Ann, Bob."
+            in response.get_data(as_text=True))
+
+
+def test_security_headers(table) -> None:
+    response = table.client.get("/")
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert "frame-ancestors 'none'" in response.headers["Content-Security-Policy"]
+    assert table.client.get("/api/state").headers["Cache-Control"] == "no-store"
+
+
+def test_player_names_are_escaped(table) -> None:
+    table.client.post("/api/referee/correct", json={
+        "kind": "new-game", "why": "x", "variant": "two-hand",
+        "players": ["<b>Ann</b>", "Bob"]}, headers=table.auth("referee"))
+    page = table.client.get("/").get_data(as_text=True)
+    assert "<b>Ann</b>" not in page
+
+
+def test_history_lists_finished_games_with_a_chart(table_factory) -> None:
+    t = table_factory(seed=11)
+    rng = random.Random(11)
+    while not t.state()["over"]:
+        t.play_one(rng)
+    game_id = t.state()["game_id"]
+    listing = t.client.get("/history").get_data(as_text=True)
+    assert f"Game {game_id}" in listing and "lost." in listing
+    page = t.client.get(f"/history/{game_id}").get_data(as_text=True)
+    assert '<svg xmlns="http://www.w3.org/2000/svg"' in page and "<polyline" in page
+    record = json.loads(t.client.get(f"/history/{game_id}/record.json").data)
+    assert record["format"] == "bidou-record/1"
+
+
+def test_history_of_a_game_in_progress_is_404(table) -> None:
+    table.act("Ann", "roll")
+    response = table.client.get(f"/history/{table.state()['game_id']}")
+    assert response.status_code == 404
+    assert table.client.get(f"/history/{table.state()['game_id']}/record.json"
+                            ).status_code == 404
+
+
+def test_chips_by_hand_starts_and_ends_with_the_engine_state() -> None:
+    from engine.autoplay import play_random
+    from engine.record import record_of
+    from engine.variants import new_game
+    from table_server.history import chips_by_hand
+
+    game = new_game("multi-hand", ["Ann", "Bob", "Cy"])
+    play_random(game, random.Random(5))
+    points = chips_by_hand(record_of(game).to_dict())
+    assert points[0] == {"Ann": 6, "Bob": 6, "Cy": 6}
+    assert points[-1] == game.state()["chips"]
+    assert len(points) > 2

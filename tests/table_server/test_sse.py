@@ -1,0 +1,91 @@
+"""/api/events: the current state first, one event per state change, keep-alive comments when
+idle, and the controller subscription closed when the client goes."""
+
+from __future__ import annotations
+
+import json
+import time
+
+from table_server.sse import format_event
+
+
+def read_events(response, count: int, timeout: float = 10.0) -> tuple[list[dict], list[str]]:
+    """Read ``count`` state events (and any comments) from a streamed response, or fail."""
+    states: list[dict] = []
+    comments: list[str] = []
+    deadline = time.monotonic() + timeout
+    buffer = ""
+    chunks = iter(response.response)
+    while len(states) < count:
+        assert time.monotonic() < deadline, f"only {len(states)} of {count} events arrived"
+        buffer += next(chunks).decode()
+        while "\n\n" in buffer:
+            message, buffer = buffer.split("\n\n", 1)
+            if message.startswith(":"):
+                comments.append(message)
+                continue
+            fields = dict(line.split(": ", 1) for line in message.split("\n"))
+            if fields.get("event") == "state":
+                state = json.loads(fields["data"])
+                assert fields["id"] == str(state["version"])
+                states.append(state)
+    return states, comments
+
+
+def test_format_event_is_one_sse_message() -> None:
+    text = format_event({"version": 3, "to_act": "Ann"})
+    assert text == 'id: 3\nevent: state\ndata: {"version":3,"to_act":"Ann"}\n\n'
+
+
+def test_stream_starts_with_the_current_state(table) -> None:
+    response = table.client.get("/api/events")
+    try:
+        assert response.mimetype == "text/event-stream"
+        assert response.headers["Cache-Control"] == "no-store"
+        (state,), _ = read_events(response, 1)
+        assert state["version"] == table.state()["version"]
+        assert state["prompt"] == "Ann to roll for captain."
+    finally:
+        response.close()
+
+
+def test_one_event_per_state_change(table) -> None:
+    response = table.client.get("/api/events")
+    try:
+        read_events(response, 1)
+        table.act("Ann", "roll")
+        (event,), _ = read_events(response, 1)
+        assert event["to_act"] == "Bob"
+        assert event["events"][-2].startswith("Ann rolls a ")
+    finally:
+        response.close()
+
+
+def test_idle_stream_sends_keep_alive_comments(table) -> None:
+    response = table.client.get("/api/events")
+    try:
+        read_events(response, 1)
+        chunks = iter(response.response)
+        assert next(chunks) == b": keep-alive\n\n"  # keepalive is 0.2 s in these tests
+    finally:
+        response.close()
+
+
+def test_closing_the_stream_unsubscribes(table) -> None:
+    subs = table.controller._subs
+    before = len(subs)
+    response = table.client.get("/api/events")
+    read_events(response, 1)
+    assert len(subs) == before + 1
+    response.close()
+    assert len(subs) == before
+
+
+def test_stopping_ends_open_streams(table) -> None:
+    response = table.client.get("/api/events")
+    read_events(response, 1)
+    table.context.stopping.set()
+    deadline = time.monotonic() + 5.0
+    for _chunk in response.response:  # ends by itself within one keep-alive period
+        assert time.monotonic() < deadline, "the stream did not end after stopping"
+    response.close()
