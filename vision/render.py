@@ -465,6 +465,8 @@ def random_scene(
     """A scene of ``n_dice`` dice at random places and angles, none overlapping.
 
     ``touching_pairs`` of them are set edge to edge in pairs; ``glare`` spots fall on dice;
+    with ``side`` > 0 the side faces show towards ``side_dir_deg`` (90 = down the image, as a
+    tilted camera sees them), or, when None, away from the image centre (a wide lens above);
     ``colour`` names the dice (:data:`DICE_COLOURS`) or is ``"mixed"`` for a random colour each.
     The die size defaults to what fits: about a tenth of the short side, less for many dice.
     """
@@ -479,7 +481,6 @@ def random_scene(
     w, h = size
     base = die_size or min(0.1 * min(w, h), math.sqrt(w * h / (max(n_dice, 1) * 10.0)))
     vals = list(values) if values is not None else [int(v) for v in rng.integers(1, 7, n_dice)]
-    direction = 90.0 if side_dir_deg is None else side_dir_deg
 
     # units: a touching pair or a single die; each with a footprint radius
     units: list[int] = [2] * touching_pairs + [1] * (n_dice - 2 * touching_pairs)
@@ -503,6 +504,10 @@ def random_scene(
             dx, dy = 0.5 * s * math.cos(a), 0.5 * s * math.sin(a)
             spots = [(x - dx, y - dy), (x + dx, y + dy)]
         for cx, cy in spots:
+            if side_dir_deg is None:  # a wide lens above the middle sees the outer sides
+                direction = math.degrees(math.atan2(cy - h / 2, cx - w / 2))
+            else:
+                direction = side_dir_deg
             dice.append(DieSpec(vals[k], (float(cx), float(cy)), float(s), angle, body, pips,
                                 side, direction))
             k += 1
