@@ -338,20 +338,14 @@ class MontevideoGame(Game):
     def _next_hand(self, captain: str) -> list[Effect]:
         holders = [p for p in self.players if self.chips[p] > 0]
         if len(holders) == 1:
+            # Odd chips stay in the pot only after a split, and every winner of a split gets
+            # at least one chip; so the winner here holds every chip (D-V12).
             w = holders[0]
-            effects = []
-            if self.pot:
-                effects.append(Effect("move", f"{w} takes the {_chips(self.pot)} left in the "
-                                      "pot (D-V12)", "D-V12", player=w, chips=self.pot,
-                                      source="pot", dest=w))
-                self.chips[w] += self.pot
-                self.pot = self.carried = 0
             self.winner = w
             self.in_hand = []
             self.betting = None
-            effects.append(Effect("game", f"{w} holds every chip and wins the game (V1)", "V1",
-                                  player=w))
-            return effects
+            return [Effect("game", f"{w} holds every chip and wins the game (V1)", "V1",
+                           player=w)]
         self.captain = captain
         effects = [Effect("captain", f"{captain} is captain (M9)", "M9", player=captain)]
         effects += self._take_antes()
