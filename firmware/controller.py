@@ -247,6 +247,7 @@ class TableController:
                 assert row is not None
             self._load(row)
             self._publish()
+            self._update_leds()
         self._thread = threading.Thread(target=self._work, name="table-controller",
                                         daemon=True)
         self._thread.start()
@@ -550,6 +551,8 @@ class TableController:
             self._hand_starts.append(len(self.game.history))
         self._offered.clear()
         self._refusals.pop(action.player, None)
+        if self.game.to_act is not None:  # its light now says "your turn", not "refused"
+            self._refusals.pop(self.game.to_act, None)
         self._needs_look.pop(action.player, None)
         self._pending_read.pop(action.player, None)
         said = self._say(action)

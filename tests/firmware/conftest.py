@@ -66,6 +66,12 @@ def make_controller(fake: FakeTable, db: str = ":memory:", *, variant: str = "tw
 
 
 @pytest.fixture
+def make():
+    """``make(fake, db=":memory:", **kw)`` -> a started controller over the fake camera."""
+    return make_controller
+
+
+@pytest.fixture
 def controller(fake: FakeTable) -> Iterator[TableController]:
     c = make_controller(fake)
     yield c
