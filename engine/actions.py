@@ -73,6 +73,9 @@ class Action:
                 f"{text!r} is not an action: write NAME VERB [NUMBERS] with single spaces"
             )
         player, verb, raw = parts[0], parts[1], parts[2:]
+        if not player.isprintable() or any(ch.isspace() for ch in player):
+            raise RecordError(f"{player!r} is not a player name: names have no spaces, tabs "
+                              f"or line breaks, in {text!r}")
         if verb not in VERBS:
             raise RecordError(
                 f"{verb!r} is not a verb; the verbs are {', '.join(VERBS)}"
