@@ -50,6 +50,7 @@ class FaceRules:
 
     link_reach: float  # pips further apart than this many diameters are never linked
     size_ratio: float  # largest / smallest diameter of two linked pips
+    ring_tolerance: float  # the face colours around linked pips differ by at most this (levels)
     face_tolerance: float  # face levels of linked pips differ by at most this x their contrast
     path_fraction: float  # on the path between linked pips the contrast stays below this x theirs
     path_step: float  # ... and the grey level varies by at most this x their contrast
@@ -96,6 +97,8 @@ def group_pips(pips: Pips, maps: PipMaps, rules: FaceRules) -> list[np.ndarray]:
         & (dist <= rules.link_reach * dmean)
         & (ratio <= rules.size_ratio)
         & (np.abs(pips.face[:, None] - pips.face[None, :]) <= rules.face_tolerance * cmin)
+        & (np.abs(pips.ring[:, None, :] - pips.ring[None, :, :]).max(axis=2)
+           <= rules.ring_tolerance)
     )
     iu, ju = np.nonzero(np.triu(candidate, 1))
     parent = np.arange(n)

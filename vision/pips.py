@@ -27,6 +27,7 @@ class PipMaps:
     """The working-scale grey image and the two contrast maps (uint8)."""
 
     gray: np.ndarray
+    colour: np.ndarray  # the working-scale picture (BGR, or grey as h x w x 1)
     dark: np.ndarray  # black-hat: how much darker than the surroundings
     light: np.ndarray  # top-hat: how much brighter than the surroundings
     face_dark: np.ndarray  # closing: the face level around a dark pip
@@ -48,18 +49,20 @@ class Pips:
     face: np.ndarray  # face level around the pip (grey levels)
     elongation: np.ndarray  # long / short axis of the component's inertia ellipse (>= 1)
     glint: np.ndarray  # bool: inside a bigger mark of the other polarity (a glint in a pip)
+    ring: np.ndarray  # n x 3: median colour just around the pip (the face it lies on)
 
     def __len__(self) -> int:
         return int(self.x.size)
 
 
-def contrast_maps(gray: np.ndarray, window: int) -> PipMaps:
+def contrast_maps(gray: np.ndarray, window: int, colour: np.ndarray | None = None) -> PipMaps:
     """Black-hat / top-hat maps with a square window of ``window`` working pixels."""
     kernel = cv2.getStructuringElement(cv2.MORPH_RECT, (window, window))
     closed = cv2.morphologyEx(gray, cv2.MORPH_CLOSE, kernel)
     opened = cv2.morphologyEx(gray, cv2.MORPH_OPEN, kernel)
     return PipMaps(
         gray=gray,
+        colour=gray[:, :, None] if colour is None else colour,
         dark=cv2.subtract(closed, gray),
         light=cv2.subtract(gray, opened),
         face_dark=closed,
@@ -116,9 +119,13 @@ def find_pips(
         )
     if not parts:
         empty = np.zeros(0)
-        return Pips(empty, empty, empty, np.zeros(0, np.int8), empty, empty, empty, empty > 0)
+        return Pips(
+            empty, empty, empty, np.zeros(0, np.int8), empty, empty, empty, empty > 0,
+            np.zeros((0, 3)),
+        )
     cols = [np.concatenate([p[i] for p in parts]) for i in range(7)]
-    return Pips(*cols, glint=_glints(*cols[:4]))
+    ring = _ring_colour(maps.colour, cols[0], cols[1], cols[2])
+    return Pips(*cols, glint=_glints(*cols[:4]), ring=ring)
 
 
 def _elongation(labels: np.ndarray, n: int) -> np.ndarray:
@@ -138,6 +145,19 @@ def _elongation(labels: np.ndarray, n: int) -> np.ndarray:
     big = half + root
     small = np.maximum(half - root, 1e-6)
     return np.sqrt(big / small)
+
+
+_RING = np.exp(1j * np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False))
+
+
+def _ring_colour(colour: np.ndarray, x: np.ndarray, y: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """Median colour on a circle just outside each pip: the colour of the face it lies on."""
+    h, w = colour.shape[:2]
+    pts = (x + 1j * y)[:, None] + 0.9 * d[:, None] * _RING[None, :]
+    xs = np.clip(np.rint(pts.real).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(pts.imag).astype(np.intp), 0, h - 1)
+    samples = colour[ys, xs].reshape(x.size, _RING.size, -1).astype(np.float64)
+    return np.median(samples, axis=1)
 
 
 def _glints(x: np.ndarray, y: np.ndarray, diameter: np.ndarray, polarity: np.ndarray) -> np.ndarray:

@@ -47,6 +47,7 @@ class ReaderSettings:
     link_reach: float = 4.6
     size_ratio: float = 1.4
     face_tolerance: float = 0.3
+    ring_tolerance: float = 8.0
     path_fraction: float = 0.4
     path_step: float = 0.25
     max_residual: float = 0.4
@@ -65,6 +66,7 @@ class ReaderSettings:
             link_reach=self.link_reach,
             size_ratio=self.size_ratio,
             face_tolerance=self.face_tolerance,
+            ring_tolerance=self.ring_tolerance,
             path_fraction=self.path_fraction,
             path_step=self.path_step,
             max_residual=self.max_residual,
@@ -84,13 +86,18 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
 
     Raises :class:`VisionError` for a missing, empty, wrongly shaped or typed, or uniform image.
     """
-    gray = _to_gray(image)
-    height, width = gray.shape
+    colour = _checked(image)
+    height, width = colour.shape[:2]
     scale = min(1.0, settings.work_size / max(height, width))
     if scale < 1.0:
         size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
-    maps = contrast_maps(gray, settings.pip_window)
+        colour = cv2.resize(colour, size, interpolation=cv2.INTER_AREA)
+    if colour.ndim == 2:
+        gray = colour
+        colour = colour[:, :, None]
+    else:
+        gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
+    maps = contrast_maps(gray, settings.pip_window, colour)
     pips = find_pips(
         maps,
         min_contrast=settings.min_contrast,
@@ -117,9 +124,12 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
     return Reading(dice=tuple(dice), unsure=tuple(unsure), width=width, height=height)
 
 
-def _to_gray(image: np.ndarray) -> np.ndarray:
+def _checked(image: np.ndarray) -> np.ndarray:
+    """The picture as h x w x 3 BGR or h x w grey uint8, or a VisionError saying what is wrong."""
     if image is None:
-        raise VisionError("No image was given to the dice reader: pass a BGR picture as a numpy array.")
+        raise VisionError(
+            "No image was given to the dice reader: pass a BGR picture as a numpy array."
+        )
     if not isinstance(image, np.ndarray):
         raise VisionError(
             f"The dice reader needs a numpy array, not {type(image).__name__}: "
@@ -133,28 +143,28 @@ def _to_gray(image: np.ndarray) -> np.ndarray:
             "pixels: convert it, e.g. with cv2.convertScaleAbs."
         )
     if image.ndim == 3 and image.shape[2] == 3:
-        gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        picture = image
     elif image.ndim == 3 and image.shape[2] == 4:
-        gray = cv2.cvtColor(image, cv2.COLOR_BGRA2GRAY)
+        picture = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
     elif image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 1):
-        gray = image.reshape(image.shape[0], image.shape[1])
+        picture = image.reshape(image.shape[0], image.shape[1])
     else:
         raise VisionError(
             f"The image has shape {image.shape}; the dice reader needs height x width x 3 (BGR) "
             "or height x width (grey)."
         )
-    if min(gray.shape) < 16:
+    if min(picture.shape[:2]) < 16:
         raise VisionError(
-            f"The image is only {gray.shape[1]}x{gray.shape[0]} pixels; the dice reader needs at "
-            "least 16x16: check the camera resolution."
+            f"The image is only {picture.shape[1]}x{picture.shape[0]} pixels; the dice reader "
+            "needs at least 16x16: check the camera resolution."
         )
-    low, high = cv2.minMaxLoc(gray)[:2]
+    low, high = cv2.minMaxLoc(picture.reshape(picture.shape[0], -1))[:2]
     if high - low < 8:
         raise VisionError(
-            f"The image is blank (every pixel is about grey level {int(low)}): the camera shows "
+            f"The image is blank (every pixel is about level {int(low)}): the camera shows "
             "no table; check the lens cap, the light and the cable."
         )
-    return np.ascontiguousarray(gray)
+    return np.ascontiguousarray(picture)
 
 
 def _box(outline: np.ndarray, scale: float, width: int, height: int) -> Box:
