@@ -65,6 +65,30 @@ class MultiHandGame(Game):
         self.duel: HeadsUpBetting | None = None
         self.open: OpenThrow | None = None
 
+    @classmethod
+    def from_position(
+        cls,
+        players: tuple[str, ...],
+        chips: dict[str, int],
+        captain: str,
+        options: dict[str, Any] | None = None,
+    ) -> MultiHandGame:
+        """A game resumed at the start of a hand from a chip position, ``captain`` to throw.
+
+        Chips missing from the 6 per player count as removed. For tests of late-game positions
+        and for a referee restarting a game by hand; such a game has no full record.
+        """
+        game = cls(players, options)
+        if set(chips) != set(game.players) or any(n < 0 for n in chips.values()):
+            raise ValueError("chips must give a count of 0 or more for every player")
+        if sum(chips.values()) > START_CHIPS * len(game.players):
+            raise ValueError(f"the players hold at most {START_CHIPS} chips each together")
+        game.chips = {p: chips[p] for p in game.players}
+        game.removed = START_CHIPS * len(game.players) - sum(chips.values())
+        game.hand_players = list(game.players)
+        game._end_hand(captain)
+        return game
+
     # --- the abstract properties ---------------------------------------------------------
     @property
     def over(self) -> bool:
