@@ -224,9 +224,14 @@ class SeatPanels:
                 finally:
                     led.close()
         # Outside the lock: closing a Button joins its hold thread, which may be waiting
-        # for the lock in _held.
-        for button in self._buttons.values():
-            button.close()
+        # for the lock in _held. Each join can take up to gpiozero's 0.1 s poll, so the
+        # buttons are closed side by side rather than one after another.
+        closers = [threading.Thread(target=button.close, name=f"close-{seat}-{name}")
+                   for (seat, name), button in self._buttons.items()]
+        for closer in closers:
+            closer.start()
+        for closer in closers:
+            closer.join()
 
     def __enter__(self) -> SeatPanels:
         return self

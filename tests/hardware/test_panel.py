@@ -1,4 +1,9 @@
-"""Seat panels on real gpiozero devices over MockFactory pins, driven like fingers would."""
+"""Seat panels on real gpiozero devices over MockFactory pins, driven like fingers would.
+
+Press lengths are measured on an injected clock the test moves forward (``Finger``), so contact
+bounce and short presses do not depend on how busy the machine is; only the long press waits
+for gpiozero's real hold timer, on the queue with a timeout.
+"""
 
 from __future__ import annotations
 
@@ -13,14 +18,35 @@ from hardware.panel import BUTTONS, SeatEvent, SeatPanels
 from hardware.pinmap import DEFAULT_PIN_MAP
 
 PIN_MAP = DEFAULT_PIN_MAP.renamed(["Ann", "Bob", "Cy", "Dee"])
-HOLD = 0.15
-BOUNCE = 0.03
+HOLD = 0.5  # real seconds: far longer than any short press below takes in real time
+BOUNCE = 0.03  # seconds of the panel clock
+
+
+class Clock:
+    """The panel's clock, moved forward by the test."""
+
+    def __init__(self) -> None:
+        self.now = 100.0
+        self.lock = threading.Lock()
+
+    def __call__(self) -> float:
+        with self.lock:
+            return self.now
+
+    def advance(self, seconds: float) -> None:
+        with self.lock:
+            self.now += seconds
 
 
 @pytest.fixture
-def panels(mock_factory: MockFactory, events: queue.Queue):
+def clock() -> Clock:
+    return Clock()
+
+
+@pytest.fixture
+def panels(mock_factory: MockFactory, events: queue.Queue, clock: Clock):
     with SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=HOLD,
-                    bounce_time=BOUNCE) as made:
+                    bounce_time=BOUNCE, clock=clock) as made:
         yield made
 
 
@@ -28,16 +54,18 @@ def pin(factory: MockFactory, seat: str, button: str):
     return factory.pin(PIN_MAP.button_pin(seat, button))
 
 
-def press_for(factory: MockFactory, seat: str, button: str, seconds: float) -> None:
-    """Hold a button down for ``seconds`` of real time (what a finger does), then release."""
+def press_for(factory: MockFactory, clock: Clock, seat: str, button: str,
+              seconds: float = 0.12) -> None:
+    """A finger press lasting ``seconds`` of panel clock (a quick human press: ~0.1 s)."""
     p = pin(factory, seat, button)
-    released = threading.Event()
     p.drive_low()
-    released.wait(seconds)  # nothing sets it: this is how long the finger stays down
+    clock.advance(seconds)
     p.drive_high()
 
 
-def no_more(events: queue.Queue, wait: float = HOLD * 2) -> bool:
+def no_more(events: queue.Queue, wait: float = 0.1) -> bool:
+    """True if no further event arrives (mock pin callbacks run in the driving thread, so a
+    short press is already on the queue when drive_high returns)."""
     try:
         extra = events.get(timeout=wait)
     except queue.Empty:
@@ -45,37 +73,43 @@ def no_more(events: queue.Queue, wait: float = HOLD * 2) -> bool:
     raise AssertionError(f"unexpected event {extra}")
 
 
-def test_short_press_on_throw_is_one_short_throw_event(panels, mock_factory, events) -> None:
-    press_for(mock_factory, "Ann", "THROW", BOUNCE * 2)
+def test_short_press_on_throw_is_one_short_throw_event(panels, mock_factory, events,
+                                                        clock) -> None:
+    press_for(mock_factory, clock, "Ann", "THROW")
     event = events.get(timeout=2)
     assert (event.seat, event.button, event.long) == ("Ann", "THROW", False)
     assert no_more(events)
 
 
-def test_short_press_is_reported_on_release_not_before(panels, mock_factory, events) -> None:
+def test_short_press_is_reported_on_release_not_before(panels, mock_factory, events,
+                                                        clock) -> None:
     p = pin(mock_factory, "Bob", "CALL")
     p.drive_low()
-    with pytest.raises(queue.Empty):
-        events.get(timeout=BOUNCE * 2)
+    clock.advance(0.1)
+    assert events.empty()  # still down: it might yet become a long press
     p.drive_high()
     event = events.get(timeout=2)
     assert (event.seat, event.button, event.long) == ("Bob", "CALL", False)
 
 
-def test_every_button_reports_its_own_name(panels, mock_factory, events) -> None:
+def test_every_button_reports_its_own_name(panels, mock_factory, events, clock) -> None:
     for button in BUTTONS:
-        press_for(mock_factory, "Cy", button, BOUNCE * 2)
+        press_for(mock_factory, clock, "Cy", button)
     assert [events.get(timeout=2).button for _ in BUTTONS] == list(BUTTONS)
 
 
-def test_bounce_within_bounce_time_is_one_event(panels, mock_factory, events) -> None:
+def test_bounce_within_bounce_time_is_one_event(panels, mock_factory, events, clock) -> None:
     p = pin(mock_factory, "Ann", "BET")
-    for _ in range(4):  # the contacts chatter as the button goes down
+    for _ in range(4):  # the contacts chatter as the button goes down: 2 ms contacts
         p.drive_low()
+        clock.advance(0.002)
         p.drive_high()
-    press_for(mock_factory, "Ann", "BET", BOUNCE * 2)
+        clock.advance(0.002)
+    press_for(mock_factory, clock, "Ann", "BET")
     for _ in range(3):  # and again as it comes up
+        clock.advance(0.003)
         p.drive_low()
+        clock.advance(0.003)
         p.drive_high()
     event = events.get(timeout=2)
     assert (event.seat, event.button, event.long) == ("Ann", "BET", False)
@@ -103,12 +137,12 @@ def test_event_time_is_when_the_button_went_down(mock_factory, events) -> None:
 
 
 def test_two_seats_pressing_at_once_give_two_events_for_the_right_seats(
-        panels, mock_factory, events) -> None:
+        panels, mock_factory, events, clock) -> None:
     go = threading.Barrier(2)
 
     def finger(seat: str) -> None:
         go.wait(timeout=2)
-        press_for(mock_factory, seat, "THROW", BOUNCE * 2)
+        press_for(mock_factory, clock, seat, "THROW")
 
     fingers = [threading.Thread(target=finger, args=(seat,)) for seat in ("Ann", "Cy")]
     for f in fingers:
@@ -120,19 +154,19 @@ def test_two_seats_pressing_at_once_give_two_events_for_the_right_seats(
     assert no_more(events)
 
 
-def test_press_after_close_is_dropped_without_error(mock_factory, events) -> None:
+def test_press_after_close_is_dropped_without_error(mock_factory, events, clock) -> None:
     panels = SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=HOLD,
-                        bounce_time=BOUNCE)
+                        bounce_time=BOUNCE, clock=clock)
     panels.close()
-    press_for(mock_factory, "Ann", "THROW", BOUNCE * 2)
+    press_for(mock_factory, clock, "Ann", "THROW")
     assert no_more(events)
     panels.close()  # idempotent
     assert panels.closed
 
 
-def test_press_down_while_closing_reports_nothing(mock_factory, events) -> None:
+def test_press_down_while_closing_reports_nothing(mock_factory, events, clock) -> None:
     panels = SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=HOLD,
-                        bounce_time=BOUNCE)
+                        bounce_time=BOUNCE, clock=clock)
     p = pin(mock_factory, "Bob", "BET")
     p.drive_low()  # the finger is down when the program shuts down
     panels.close()
@@ -140,9 +174,9 @@ def test_press_down_while_closing_reports_nothing(mock_factory, events) -> None:
     assert no_more(events)
 
 
-def test_presses_racing_close_never_raise(mock_factory, events) -> None:
+def test_presses_racing_close_never_raise(mock_factory, events, clock) -> None:
     panels = SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=HOLD,
-                        bounce_time=0.0001)
+                        bounce_time=BOUNCE, clock=clock)
     errors: list[BaseException] = []
     started = threading.Event()
 
@@ -152,6 +186,7 @@ def test_presses_racing_close_never_raise(mock_factory, events) -> None:
         try:
             for _ in range(300):
                 p.drive_low()
+                clock.advance(0.1)
                 p.drive_high()
         except BaseException as exc:  # noqa: BLE001 - the test reports it
             errors.append(exc)
@@ -164,7 +199,7 @@ def test_presses_racing_close_never_raise(mock_factory, events) -> None:
     assert errors == []
     while not events.empty():
         events.get_nowait()
-    press_for(mock_factory, "Ann", "CALL", BOUNCE * 2)
+    press_for(mock_factory, clock, "Ann", "CALL")
     assert no_more(events)
 
 
