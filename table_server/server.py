@@ -8,6 +8,7 @@ cleanly and a test can start another dashboard on the same machine at once.
 
 from __future__ import annotations
 
+import errno
 import threading
 from typing import Any
 from urllib.parse import quote
@@ -36,8 +37,14 @@ class Dashboard:
         """Listen (OSError if the address is taken) and serve in a daemon thread."""
         if self._server is not None:
             return self
-        self._server = make_server(self.settings.host, self.settings.port, self.app,
-                                   threaded=True)
+        try:
+            self._server = make_server(self.settings.host, self.settings.port, self.app,
+                                       threaded=True)
+        except SystemExit:  # werkzeug exits when the port is taken; a library must not
+            raise OSError(errno.EADDRINUSE,
+                          f"Port {self.settings.port} on {self.settings.host} is in use by "
+                          "another program; stop it, or choose a free port with --port or "
+                          "[server] port.") from None
         self._server.daemon_threads = True  # type: ignore[attr-defined]
         self._thread = threading.Thread(target=self._server.serve_forever,
                                         kwargs={"poll_interval": 0.1},
