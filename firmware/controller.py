@@ -197,15 +197,17 @@ class TableController:
     ``log`` is the durable log; ``variant``, ``players`` and ``options`` are the game to start
     when the log has none (and the default of ``new-game``). ``watcher`` reads dice (None: no
     camera, every throw needs the referee). ``leds(seat, mode)`` drives a seat's LED (mode
-    "off", "on", "blink"). ``before_read(seat, kind)`` runs before a throw or roll is read:
-    the simulation renders the dice there. ``seat_names`` maps panel seat ids (the pin map's
-    keys) to player names, for ``SeatEvent``s put on :attr:`events`.
+    "off", "on", "blink"). ``before_read(seat, kind, again)`` runs before a throw or roll is
+    read (``again``: a re-read of one that needed a look): the simulation renders dice there.
+    ``seat_names`` maps panel seat ids (the pin map's keys) to player names, for
+    ``SeatEvent``s put on :attr:`events` (the pin map is keyed by player name already, so
+    this is only needed for panels wired under other names).
     """
 
     def __init__(self, log: GameLog, *, variant: str, players: tuple[str, ...] | list[str],
                  options: dict[str, Any] | None = None, watcher: DiceWatcher | None = None,
                  leds: Callable[[str, str], None] | None = None,
-                 before_read: Callable[[str, str], None] | None = None,
+                 before_read: Callable[[str, str, bool], None] | None = None,
                  seat_names: dict[Any, str] | None = None,
                  wall_clock: Callable[[], str] = _now) -> None:
         self.log = log
@@ -582,8 +584,8 @@ class TableController:
 
     def _read_and_play(self, seat: str, kind: str, by: str, again: bool = False) -> Outcome:
         count = 3 if kind == "throw" else 1
-        if not again and self.before_read is not None:
-            self.before_read(seat, kind)
+        if self.before_read is not None:
+            self.before_read(seat, kind, again)
         if self.watcher is None:
             read = SeatRead(seat, None, "there is no camera")
         else:

@@ -44,10 +44,17 @@ class SimulatedTable:
         self.thrown: list[tuple[str, str, tuple[int, ...]]] = []
 
     # --- dice --------------------------------------------------------------------------
-    def before_read(self, seat: str, kind: str) -> None:
-        """Throw ``seat``'s dice: three random values for a throw, one for a captain roll."""
-        values = tuple(self.rng.randint(1, 6) for _ in range(3 if kind == "throw" else 1))
-        self.thrown.append((seat, kind, values))
+    def before_read(self, seat: str, kind: str, again: bool = False) -> None:
+        """Throw ``seat``'s dice: three random values for a throw, one for a captain roll.
+
+        ``again`` (a re-read after "needs a look"): the same dice, laid out afresh, as a
+        player straightens dice the camera could not read.
+        """
+        if again and self.thrown and self.thrown[-1][0] == seat:
+            values = self.thrown[-1][2]
+        else:
+            values = tuple(self.rng.randint(1, 6) for _ in range(3 if kind == "throw" else 1))
+            self.thrown.append((seat, kind, values))
         self.camera.set_dice(seat, values)
 
     # --- panels ------------------------------------------------------------------------

@@ -157,7 +157,7 @@ def test_not_a_command_is_refused_not_raised(controller):
 
 
 def test_an_error_inside_a_command_is_an_outcome_and_the_table_keeps_running(fake, make):
-    def broken(seat, kind):
+    def broken(seat, kind, again):
         raise RuntimeError("renderer crashed")
 
     c = make(fake, before_read=broken)

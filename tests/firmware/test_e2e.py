@@ -1,0 +1,85 @@
+"""End to end: gpiozero mock pins + rendered camera frames + the real reader, engine and SQLite.
+
+Whole games are played by pressing panel buttons alone: each move is chosen at random among
+what the game allows, turned into presses (``firmware.simulation.presses_for``) and pressed on
+the mock pins; a throw the camera cannot read is read again by pressing THROW (the simulated
+player straightens the dice). The record exported from the log must replay to the same state.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine import replay
+from firmware.config import build_config
+from firmware.simulation import random_presses, simulated_controller
+
+
+def play_by_presses(tmp_path, variant, players, seed):
+    config = build_config({"table": {"variant": variant, "players": players}}, environ={})
+    c, table = simulated_controller(str(tmp_path / "e2e.db"), seed=seed, config=config,
+                                    hold_time=0.12, bounce_time=0.005)
+    rng = random.Random(seed)
+    lit = set()
+    presses = 0
+    try:
+        while not c.game.over:
+            assert presses < 2000, "the game should be over by now"
+            seat, moves = random_presses(c, rng, stand_chance=0.6)
+            lit.add(table.panels.led_state(seat))
+            for button, long in moves:
+                before = len(c.game.history)
+                table.press(seat, button, long)
+                presses += 1
+                retries = 0
+                while c.public_state()["seats"][players.index(seat)]["needs_look"]:
+                    retries += 1
+                    assert retries < 8, c.referee_state()["needs_look"]
+                    table.press(seat, "THROW")
+                    presses += 1
+                refusal = c.public_state()["seats"][players.index(seat)]["refusal"]
+                assert refusal is None, refusal
+                if button in ("BET",) and not long:
+                    assert len(c.game.history) == before  # an offered stake is not an action
+        state = c.game.state()
+        record = c.record(c.public_state()["game_id"])
+        assert replay(record).state() == state
+        assert [g["status"] for g in c.games()] == ["over"]
+        assert all(e.by == "panel" for e in c.log.entries(1))
+        assert lit == {"on"}  # the seat to act always had its light on
+        return state, presses
+    finally:
+        c.stop()
+        table.close()
+
+
+def test_whole_two_hand_match_played_by_presses_alone(tmp_path):
+    state, presses = play_by_presses(tmp_path, "two-hand", ["Ann", "Bob"], seed=11)
+    assert state["over"] and state["loser"] in ("Ann", "Bob")
+    assert max(state["rounds_lost"].values()) == 2  # T1: two rounds lost
+    assert sum(state["chips"].values()) + state["centre"] + state["pot"] + state["removed"] == 9
+    print(f"two-hand match: {presses} presses")
+
+
+def test_whole_multi_hand_game_played_by_presses_alone(tmp_path):
+    state, presses = play_by_presses(tmp_path, "multi-hand", ["Ann", "Bob", "Cid"], seed=5)
+    assert state["over"] and state["loser"] in ("Ann", "Bob", "Cid")
+    assert sum(state["chips"].values()) + state["pot"] + state["removed"] == 18  # M1
+    print(f"multi-hand game: {presses} presses")
+
+
+@pytest.mark.parametrize("button", ["BET", "CALL", "PASS"])
+def test_a_refused_panel_press_blinks_that_seats_led(tmp_path, button):
+    c, table = simulated_controller(str(tmp_path / "r.db"), seed=1, hold_time=0.12,
+                                    bounce_time=0.005)
+    try:
+        assert table.panels.led_state("Ann") == "on"
+        table.press("Bob", button)
+        assert table.panels.led_state("Bob") == "blink"
+        assert c.public_state()["seats"][1]["refusal"].startswith("It is Ann's turn")
+    finally:
+        c.stop()
+        table.close()
+    assert table.panels.led_state("Ann") == "off"
