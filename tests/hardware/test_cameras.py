@@ -300,3 +300,18 @@ def test_open_camera_opens_each_kind(folder) -> None:
         open_camera(CameraSettings())
     with pytest.raises(CameraError, match=r"no USB camera at /dev/video98"):
         open_camera(CameraSettings(kind="usb", device="/dev/video98"))
+
+
+def test_usb_camera_that_stops_giving_frames_says_unplugged(tmp_path) -> None:
+    # cv2.VideoCapture opens a file as it opens /dev/videoN: reading past its end is what a
+    # camera pulled out mid-game looks like to OpenCV (read() returns False).
+    path = tmp_path / "last-frames.avi"
+    write_video(path, 1)
+    with UsbCamera(str(path)) as camera:
+        assert camera.read().shape == (48, 64, 3)
+        with pytest.raises(CameraError) as caught:
+            camera.read()
+    assert str(caught.value) == (
+        f"camera 'usb:{path}' at {path} stopped giving frames: camera unplugged? check the USB "
+        "cable, then `v4l2-ctl --list-devices`"
+    )

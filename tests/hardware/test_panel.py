@@ -12,6 +12,8 @@ import threading
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.errors import ConfigError
 from hardware.panel import BUTTONS, SeatEvent, SeatPanels
@@ -264,3 +266,28 @@ def test_pin_already_in_use_is_a_config_error_and_frees_the_rest(mock_factory, e
 def test_hold_time_must_exceed_bounce_time(mock_factory, events) -> None:
     with pytest.raises(ValueError, match=r"hold_time \(0.01s\) must be longer"):
         SeatPanels(PIN_MAP, events, pin_factory=mock_factory, hold_time=0.01, bounce_time=0.03)
+
+
+ONE_SEAT = DEFAULT_PIN_MAP.renamed(["Ann"])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(BUTTONS),
+                          st.floats(0.0, 0.4).filter(lambda s: abs(s - BOUNCE) > 1e-6)),
+                max_size=12))
+def test_every_press_longer_than_a_bounce_is_one_event_in_order(presses) -> None:
+    factory = MockFactory()
+    events: queue.Queue = queue.Queue()
+    clock = Clock()
+    with SeatPanels(ONE_SEAT, events, pin_factory=factory, hold_time=HOLD,
+                    bounce_time=BOUNCE, clock=clock):
+        for button, seconds in presses:
+            p = factory.pin(ONE_SEAT.button_pin("Ann", button))
+            start = clock()
+            p.drive_low()
+            clock.advance(seconds)
+            p.drive_high()
+            clock.advance(0.05)
+            if seconds >= BOUNCE:
+                assert events.get_nowait() == SeatEvent("Ann", button, False, start)
+            assert events.empty()
