@@ -59,7 +59,6 @@ class FaceRules:
     unit_per_diameter: tuple[float, float]  # plausible grid unit / pip diameter
     one_unit: float  # grid unit of a lone pip, in its diameters
     perp_scale: float  # the unseen diagonal of a 2 or 3 is taken as this x the seen one
-    window: float  # a grid place is looked at within this x the grid unit (or pip diameter)
     one_clear: float  # a lone pip is a 1 only with no other pip within this many diameters
     glare_level: int  # grey level from which a pixel counts as glare
     max_salvage: int  # at most this many pips dropped from a group that fits no layout
@@ -196,15 +195,23 @@ def _frame(pts: np.ndarray, diam: float, rules: FaceRules) -> np.ndarray | None:
     return corners[order]
 
 
-def grid_points(corners: np.ndarray, scale: float = 1.0) -> np.ndarray:
-    """The 3x3 grid places (row-major over GRID) by bilinear interpolation of the corners."""
-    p00, p10, p11, p01 = corners  # (-1,-1), (1,-1), (1,1), (-1,1) as (col, row)
-    out = np.empty((len(GRID), 2))
+def _bilinear(scale: float) -> np.ndarray:
+    """9 x 4 weights: grid place (row-major over GRID) from the four corners."""
+    weights = np.empty((len(GRID), 4))
     for k, (r, c) in enumerate(GRID):
         u = 0.5 * (c * scale + 1.0)
         v = 0.5 * (r * scale + 1.0)
-        out[k] = (1 - u) * (1 - v) * p00 + u * (1 - v) * p10 + u * v * p11 + (1 - u) * v * p01
-    return out
+        weights[k] = ((1 - u) * (1 - v), u * (1 - v), u * v, (1 - u) * v)
+    return weights
+
+
+_PLACES = _bilinear(1.0)
+
+
+def grid_points(corners: np.ndarray) -> np.ndarray:
+    """The 3x3 grid places (row-major over GRID) by bilinear interpolation of the corners
+    (-1,-1), (1,-1), (1,1), (-1,1)."""
+    return _PLACES @ corners
 
 
 def face_outline(corners: np.ndarray) -> np.ndarray:
@@ -213,29 +220,19 @@ def face_outline(corners: np.ndarray) -> np.ndarray:
     return c + FACE_HALF * (corners - c)
 
 
-def _window_max(image: np.ndarray, pts: np.ndarray, radius: int) -> np.ndarray:
+def _sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
     h, w = image.shape
-    out = np.zeros(len(pts))
-    for k, (x, y) in enumerate(np.rint(pts).astype(int)):
-        x0, x1 = max(x - radius, 0), min(x + radius + 1, w)
-        y0, y1 = max(y - radius, 0), min(y + radius + 1, h)
-        out[k] = image[y0:y1, x0:x1].max() if x1 > x0 and y1 > y0 else 0
-    return out
+    xs = np.clip(np.rint(pts[:, 0]).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(pts[:, 1]).astype(np.intp), 0, h - 1)
+    return image[ys, xs]
 
 
-def _glare(
-    maps: PipMaps, places: np.ndarray, corners: np.ndarray, radius: int, level: int
-) -> bool:
+def _glare(maps: PipMaps, places: np.ndarray, level: int) -> bool:
     """Saturated pixels at a pip place on a face that is not itself saturated: a lamp's glare."""
-    bright = _window_max(maps.gray, places, radius)
-    if not (bright >= level).any():
+    if not (_sample(maps.gray_max, places) >= level).any():
         return False
     between = 0.5 * (places[[1, 3, 5, 7]] + places[4])  # face pixels between the pip places
-    h, w = maps.gray.shape
-    xy = np.rint(between).astype(int)
-    xs = np.clip(xy[:, 0], 0, w - 1)
-    ys = np.clip(xy[:, 1], 0, h - 1)
-    return bool(np.median(maps.gray[ys, xs]) < level)
+    return bool(np.median(_sample(maps.gray, between)) < level)
 
 
 def _neighbours(i: int, pips: Pips, reach: float) -> bool:
@@ -263,7 +260,7 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     pts = np.column_stack([pips.x[idx], pips.y[idx]])
     n = len(idx)
     diam = float(np.median(pips.diameter[idx]))
-    frame = _frame(pts, diam, rules)
+    frame = _frame(pts, diam, rules) if n <= 6 else None
     corners = frame if frame is not None else np.repeat(pts.mean(axis=0)[None], 4, axis=0)
 
     def unsure(reason: str) -> Face:
@@ -273,12 +270,15 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         return unsure("more than six pips together: touching dice or side faces")
     if frame is None:
         return unsure("the pips do not form a die pattern")
+    if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear):
+        return unsure("a lone pip with other pips close by")
+    if n == 1 and not _clean_ring(int(idx[0]), pips, maps, rules.path_step):
+        return unsure("a lone pip not on a plain face")
     h, w = maps.gray.shape
     outline = face_outline(corners)
     if (outline < 0).any() or (outline[:, 0] > w - 1).any() or (outline[:, 1] > h - 1).any():
         return unsure("the face is cut by the edge of the picture")
-    side = 0.25 * float(sum(np.hypot(*(corners[k] - corners[(k + 1) % 4])) for k in range(4)))
-    unit = side / 2.0
+    unit = 0.125 * float(np.hypot(*(corners - np.roll(corners, -1, axis=0)).T).sum())
     if n > 1:
         lo, hi = rules.unit_per_diameter
         if not lo * diam <= unit <= hi * diam:
@@ -293,20 +293,15 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     if not any(taken == layout for layout in LAYOUTS.get(n, ())):
         return unsure("the pips do not form a die pattern")
     polarity = int(pips.polarity[idx[0]])
-    response = maps.response(polarity)
-    radius = max(1, int(round(rules.window * min(unit, diam))))
-    empty = [k for k in range(len(GRID)) if k not in set(nearest.tolist())]
+    empty = np.ones(len(GRID), dtype=bool)
+    empty[nearest] = False
     weakest = float(pips.contrast[idx].min())
-    quiet = _window_max(response, places[empty], radius) if empty else np.zeros(1)
-    if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear):
-        return unsure("a lone pip with other pips close by")
-    if n == 1 and not _clean_ring(int(idx[0]), pips, maps, rules.path_step):
-        return unsure("a lone pip not on a plain face")
-    if quiet.max() > rules.absent_fraction * weakest:
+    quiet = float(_sample(maps.response_max(polarity), places[empty]).max())
+    if quiet > rules.absent_fraction * weakest:
         return unsure("a faint pip-like mark where the pattern has none")
-    if _glare(maps, places, corners, radius, rules.glare_level):
+    if _glare(maps, places, rules.glare_level):
         return unsure("glare covers part of the face")
     confidence = float(
-        np.clip(min(1.0 - quiet.max() / weakest, 1.0 - residual.max() / rules.max_residual), 0, 1)
+        np.clip(min(1.0 - quiet / weakest, 1.0 - residual.max() / rules.max_residual), 0, 1)
     )
     return Face(corners, n, confidence, None, n)

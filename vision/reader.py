@@ -56,7 +56,7 @@ class ReaderSettings:
     one_unit: float = 1.2
     one_clear: float = 3.2
     perp_scale: float = 0.8
-    window: float = 0.3
+    place_radius: int = 2  # a grid place is looked at within this many working pixels
     glare_level: int = 250
     max_salvage: int = 0
     min_confidence: float = 0.0
@@ -75,7 +75,6 @@ class ReaderSettings:
             one_unit=self.one_unit,
             one_clear=self.one_clear,
             perp_scale=self.perp_scale,
-            window=self.window,
             glare_level=self.glare_level,
             max_salvage=self.max_salvage,
         )
@@ -97,7 +96,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         colour = colour[:, :, None]
     else:
         gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
-    maps = contrast_maps(gray, settings.pip_window, colour)
+    maps = contrast_maps(gray, settings.pip_window, colour, settings.place_radius)
     pips = find_pips(
         maps,
         min_contrast=settings.min_contrast,
