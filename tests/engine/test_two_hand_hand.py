@@ -330,3 +330,10 @@ def test_T8_drop_sends_own_chips_back_to_their_owner(two_hand, play) -> None:
     effects = play(g2, "Ann drop")
     assert "2 chips of Bob's stake go back to Bob" in [e.text for e in effects]
     assert (g2.state()["chips"], g2.state()["centre"]) == ({"Ann": 1, "Bob": 2}, 6)
+
+
+def test_source_a_player_need_not_have_a_strong_hand_to_bet_he_may_bluff(two_hand) -> None:
+    # Ann holds 3-2-2, the lowest throw of all, and may still bet; Bob believes her and drops.
+    g = two_hand(*ANN_CAPTAIN, *stand_each("Ann", "3 2 2", "Bob", "2 1 1"), "Ann bet 1",
+                 "Bob drop")
+    assert g.state()["chips"] == {"Ann": 0, "Bob": 1}

@@ -222,3 +222,17 @@ def test_refusal_of_dice_that_are_not_one_to_six_built_in_code(two_hand) -> None
     with pytest.raises(RuleViolation, match=r"^Carl is not a player in this game$"):
         g.apply(Action("Carl", "throw", (6, 1, 1)))
     assert g.history == [Action.parse(a) for a in rolls("Ann")]
+
+
+def test_source_open_throw_follows_the_rules_of_the_round_being_played(two_hand) -> None:
+    # Round 2: the short player keeps 2-1 aside; exposed, the values are simply recorded (D-T1).
+    g = two_hand(*lose_round("Bob", "Ann"), *to_eight("Ann", "Bob"),
+                 "Bob throw 2 1 6", "Bob throw 2 1 1")
+    assert g.state()["round"] == 2
+    assert [v.exposed for v in g.views()] == [None, (2, 1, 1)]
+
+
+def test_source_second_round_dice_put_aside_stay_hidden(two_hand) -> None:
+    g = two_hand(*lose_round("Ann", "Bob"), *rolls("Ann"), "Ann throw 2 1 5", "Ann throw 2 1 1")
+    assert [v.exposed for v in g.views()] == [None, None]
+    assert g.views()[0].throws == 2
