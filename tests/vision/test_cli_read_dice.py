@@ -150,3 +150,14 @@ def test_needs_at_least_one_image(capsys):
         main(["read-dice", "--json"])
     assert e.value.code == 2
     assert "the following arguments are required: IMAGE" in capsys.readouterr().err
+
+
+def test_a_blank_picture_and_a_directory_are_unreadable_too(tmp_path, capsys):
+    blank = tmp_path / "blank.png"
+    cv2.imwrite(str(blank), np.full((480, 640, 3), 128, np.uint8))
+    assert main(["read-dice", "--json", str(blank), str(tmp_path)]) == 1
+    captured = capsys.readouterr()
+    first, second = captured.err.splitlines()
+    assert first.startswith(f"{blank}: cannot read image: ") and "blank" in first
+    assert second == f"{tmp_path}: cannot read image: Is a directory"
+    assert captured.out == ""
