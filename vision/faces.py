@@ -73,6 +73,65 @@ class Face:
     confidence: float
     reason: str | None
     pip_count: int
+    pip_size: float = 0.0  # median pip diameter (working pixels)
+
+    @property
+    def centre(self) -> np.ndarray:
+        return self.corners.mean(axis=0)
+
+    @property
+    def side(self) -> float:
+        """The face's side length (working pixels), from the pip grid."""
+        c = self.corners
+        return 0.25 * FACE_HALF * float(np.hypot(*(c - np.roll(c, -1, axis=0)).T).sum())
+
+
+def _dark_gap(a: Face, b: Face, maps: PipMaps) -> float:
+    """The strongest dark line across the middle of the segment between two face centres."""
+    t = np.linspace(0.3, 0.7, 9)[:, None]
+    pts = a.centre[None, :] + t * (b.centre - a.centre)[None, :]
+    return float(_sample(maps.dark, pts).max())
+
+
+def one_face_per_die(
+    faces: list[Face], maps: PipMaps, *, same_die: float, top_ratio: float, gap: float
+) -> list[Face]:
+    """Keep one read face per die when a side face was read too.
+
+    Two read faces whose centres are closer than ``same_die`` x their size belong to one die
+    unless a dark gap runs between them (two touching dice). The top face is the one seen
+    most squarely, so with the bigger pips; if neither's pips are ``top_ratio`` times bigger,
+    the die is unsure. Unsure places that close to a read face are its side faces and
+    are dropped.
+    """
+    read = [f for f in faces if f.value is not None]
+    keep = [True] * len(faces)
+    index = {id(f): k for k, f in enumerate(faces)}
+    out_unsure: list[Face] = []
+    for a, b in itertools.combinations(read, 2):
+        if np.hypot(*(a.centre - b.centre)) >= same_die * 0.5 * (a.side + b.side):
+            continue
+        if _dark_gap(a, b, maps) >= gap:
+            continue
+        if a.pip_size >= top_ratio * b.pip_size:
+            keep[index[id(b)]] = False
+        elif b.pip_size >= top_ratio * a.pip_size:
+            keep[index[id(a)]] = False
+        else:
+            keep[index[id(a)]] = keep[index[id(b)]] = False
+            out_unsure.append(
+                Face(a.corners, None, 0.0, "two faces of one die could be its top face", 0)
+            )
+    kept = [f for f, k in zip(faces, keep, strict=True) if k]
+    sure = [f for f in kept if f.value is not None]
+    result = []
+    for f in kept + out_unsure:
+        if f.value is None and any(
+            np.hypot(*(f.centre - d.centre)) < same_die * d.side for d in sure
+        ):
+            continue
+        result.append(f)
+    return result
 
 
 def group_pips(pips: Pips, maps: PipMaps, rules: FaceRules) -> list[np.ndarray]:
@@ -304,4 +363,4 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     confidence = float(
         np.clip(min(1.0 - quiet / weakest, 1.0 - residual.max() / rules.max_residual), 0, 1)
     )
-    return Face(corners, n, confidence, None, n)
+    return Face(corners, n, confidence, None, n, diam)

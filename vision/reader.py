@@ -23,7 +23,7 @@ import cv2
 import numpy as np
 
 from engine.errors import VisionError
-from vision.faces import FaceRules, face_outline, group_pips, read_group
+from vision.faces import FaceRules, face_outline, group_pips, one_face_per_die, read_group
 from vision.pips import contrast_maps, find_pips
 from vision.reading import Box, Die, Reading, Unsure
 
@@ -60,6 +60,9 @@ class ReaderSettings:
     glare_level: int = 250
     max_salvage: int = 0
     min_confidence: float = 0.0
+    same_die: float = 1.3  # read faces closer than this x their side are faces of one die...
+    gap: int = 40  # ... unless a dark line this strong (grey levels) runs between them
+    top_ratio: float = 1.12  # ... and the top face is the one with pips this x bigger
 
     def rules(self) -> FaceRules:
         return FaceRules(
@@ -108,14 +111,17 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
     rules = settings.rules()
     dice: list[Die] = []
     unsure: list[Unsure] = []
-    for group in group_pips(pips, maps, rules):
-        face = read_group(group, pips, maps, rules)
+    faces = [read_group(group, pips, maps, rules) for group in group_pips(pips, maps, rules)]
+    faces = one_face_per_die(
+        faces, maps, same_die=settings.same_die, top_ratio=settings.top_ratio, gap=settings.gap
+    )
+    for face in faces:
         box = _box(face_outline(face.corners), scale, width, height)
         if face.value is not None and face.confidence >= settings.min_confidence:
             dice.append(Die(face.value, box, round(face.confidence, 3)))
         elif face.value is not None:
             unsure.append(Unsure(box, f"a {face.value} read with too little confidence"))
-        elif face.pip_count >= 2:
+        elif face.pip_count != 1:
             # a lone mark that is no clean 1 is just a mark, not a place that looks like a die
             unsure.append(Unsure(box, face.reason or "the pips do not form a die pattern"))
     dice.sort(key=lambda d: (d.box[1], d.box[0]))
