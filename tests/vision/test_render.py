@@ -5,6 +5,8 @@ from __future__ import annotations
 import cv2
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from vision.render import (
     DICE_COLOURS,
@@ -231,3 +233,20 @@ def test_truth_rows_unpack_as_value_and_box():
     value, box = TrueDie(3, (1, 2, 3, 4))
     assert value == 3 and box == (1, 2, 3, 4)
     assert set(PIP_LAYOUTS) == {1, 2, 3, 4, 5, 6}
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    value=st.integers(1, 6),
+    angle=st.floats(0, 360, allow_nan=False),
+    size=st.floats(40, 110),
+    cx=st.floats(80, 120),
+    cy=st.floats(80, 120),
+)
+def test_any_rotation_and_size_keeps_pips_and_truth_box_centred(value, angle, size, cx, cy):
+    die = DieSpec(value, (cx, cy), size, angle)
+    image, [truth] = render_scene(clean([die], size=(200, 200)))
+    assert len(count_pips(image, die, pip_is_dark=True)) == value
+    x, y, w, h = truth.box
+    assert abs(x + w / 2 - cx) <= 1 and abs(y + h / 2 - cy) <= 1
+    assert size <= w + 1 <= size * 1.42 + 2  # a square's bounding box, from 0 to 45 degrees
