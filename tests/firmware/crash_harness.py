@@ -1,0 +1,154 @@
+"""Pull the plug, hundreds of times: a game is played in a child process killed with SIGKILL.
+
+Run by tests/firmware/test_crash.py (and by hand: ``python tests/firmware/crash_harness.py
+DB KILLS SEED``). The parent forks a child that starts a TableController on the log and plays
+random legal presses (THROW, a long THROW, BET, CALL, PASS; a throw with no camera "needs a
+look" and the referee enters random dice; now and then an undo; a new game when one is
+over), reporting every acknowledged command on a pipe. At a random moment the parent kills
+it with SIGKILL, then restarts: a new controller is built from the log, and the parent checks
+
+- the SQLite file passes ``PRAGMA integrity_check``;
+- the restarted controller's state equals an independent replay of the game record
+  (``engine.replay`` of the record exported from the log);
+- chips are conserved (every variant's total);
+- every acknowledged action is in the log: at most the command being handled is lost.
+
+Forking (not spawning) keeps a restart cheap, so hundreds of kills fit in about a minute.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import sqlite3
+import sys
+import time
+
+from engine import replay
+from firmware.controller import Correct, EnterDice, Press, TableController
+from firmware.log import GameLog
+from firmware.rebuild import effective_actions, record_from_log
+from firmware.simulation import random_presses
+
+VARIANTS = (("two-hand", ("Ann", "Bob"), 9), ("multi-hand", ("Ann", "Bob", "Cid"), 18),
+            ("montevideo", ("Ann", "Bob", "Cid"), 18))
+
+
+def total_chips(state: dict) -> int:
+    return sum(state["chips"].values()) + state["centre"] + state["pot"] + state["removed"]
+
+
+def child(db: str, seed: int, out: int) -> None:
+    """Play forever (until killed), writing ``ack GAME ACTIONS`` after each accepted command."""
+    rng = random.Random(seed)
+    c = TableController(GameLog(db), variant="two-hand", players=("Ann", "Bob")).start()
+
+    def ack() -> None:
+        os.write(out, f"ack {c.row.id} {len(c.game.history)}\n".encode())
+
+    os.write(out, b"ready\n")
+    while True:
+        if c.game.over:
+            variant, players, _ = rng.choice(VARIANTS)
+            c.submit(Correct("new-game", "crash-test", "game over", variant=variant,
+                             players=players))
+            ack()
+            continue
+        if c.game.history and rng.random() < 0.03:
+            if c.submit(Correct("undo", "crash-test", "random undo")).ok:
+                ack()
+            continue
+        seat, presses = random_presses(c, rng)
+        for button, long in presses:
+            outcome = c.submit(Press(seat, button, long))
+            if outcome.needs_look:
+                kind = "roll" if c.game.expects == "roll" else "throw"
+                values = tuple(rng.randint(1, 6) for _ in range(1 if kind == "roll" else 3))
+                outcome = c.submit(EnterDice(seat, values, "crash-test"))
+            if outcome.ok:
+                ack()
+
+
+def check(db: str, acked: tuple[int, int] | None) -> tuple[str | None, tuple[int, int]]:
+    """Restart on ``db`` and check it: a sentence saying what is wrong (or None), and the
+    (game, actions) the restarted table holds -- what the next child starts from."""
+    con = sqlite3.connect(db)
+    ok = con.execute("PRAGMA integrity_check").fetchone()[0]
+    con.close()
+    if ok != "ok":
+        return f"integrity_check says {ok}", (0, 0)
+    c = TableController(GameLog(db), variant="two-hand", players=("Ann", "Bob")).start()
+    now = (c.row.id, len(c.game.history))
+    try:
+        row = c.row
+        expected = replay(record_from_log(row, c.log.entries(row.id))).state()
+        if c.game.state() != expected:
+            return f"restarted state {c.game.state()} != replay {expected}", now
+        _, _, total = next(v for v in VARIANTS if v[0] == row.variant)
+        if total_chips(c.game.state()) != total:
+            return f"chips not conserved: {c.game.state()}", now
+        if acked is not None:
+            game_id, count = acked
+            if row.id == game_id:
+                logged = len(effective_actions(c.log.entries(game_id)))
+                if abs(logged - count) > 1:
+                    return (f"game {game_id}: {count} actions acknowledged but {logged} in "
+                            "the log"), now
+            elif row.id != game_id + 1:
+                return f"acknowledged game {game_id} but the log's latest is {row.id}", now
+            elif c.log.game(game_id) is None:
+                return f"acknowledged game {game_id} is not in the log", now
+    finally:
+        c.stop()
+    return None, now
+
+
+def main(db: str, kills: int, seed: int) -> int:
+    rng = random.Random(seed)
+    survived = 0
+    acked: tuple[int, int] | None = None
+    t0 = time.monotonic()
+    for i in range(kills):
+        r, w = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: play until killed
+            os.close(r)
+            try:
+                child(db, seed * 100_003 + i, w)
+            finally:
+                os._exit(3)
+        os.close(w)
+        buf = b""
+        while b"ready\n" not in buf:  # killing before the start would test nothing new
+            chunk = os.read(r, 4096)
+            if not chunk:
+                break
+            buf += chunk
+        time.sleep(rng.uniform(0.0, 0.15))
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        while chunk := os.read(r, 65536):
+            buf += chunk
+        os.close(r)
+        for line in buf.decode().splitlines():
+            if line.startswith("ack "):
+                _, g, n = line.split()
+                acked = (int(g), int(n))
+        problem, acked = check(db, acked)
+        if problem is not None:
+            print(json.dumps({"kill": i + 1, "problem": problem}))
+            return 1
+        survived += 1
+    log = GameLog(db)
+    games = log.games()
+    log.close()
+    print(json.dumps({"kills_survived": survived, "games": len(games),
+                      "finished": sum(g.status == "over" for g in games),
+                      "seconds": round(time.monotonic() - t0, 1)}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1], int(sys.argv[2]), int(sys.argv[3])))

@@ -1,0 +1,28 @@
+"""Crash safety: a game played in a child process killed with SIGKILL at random moments,
+200 times; after each restart the state equals the replay of the log and chips are conserved
+(tests/firmware/crash_harness.py does the killing and the checks)."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import subprocess
+import sys
+
+import pytest
+
+HARNESS = pathlib.Path(__file__).with_name("crash_harness.py")
+KILLS = 200
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(240)
+def test_sigkill_at_random_moments_never_loses_an_acknowledged_action_or_a_chip(tmp_path):
+    done = subprocess.run([sys.executable, str(HARNESS), str(tmp_path / "crash.db"),
+                           str(KILLS), "7"], capture_output=True, text=True, timeout=230)
+    assert done.returncode == 0, done.stdout + done.stderr
+    summary = json.loads(done.stdout.strip().splitlines()[-1])
+    print(f"kills survived: {summary['kills_survived']} ({summary['games']} games, "
+          f"{summary['finished']} finished, {summary['seconds']} s)")
+    assert summary["kills_survived"] == KILLS
+    assert summary["finished"] >= 1  # the kills landed across whole games, not one hand
