@@ -10,7 +10,7 @@
 
   function list(id, items, empty) {
     const node = clear(document.getElementById(id));
-    if (!items.length) node.appendChild(el("li", { class: "muted" }, empty));
+    if (!items.length && empty) node.appendChild(el("li", { class: "muted" }, empty));
     for (const text of items) node.appendChild(el("li", {}, text));
   }
 

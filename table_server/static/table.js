@@ -71,10 +71,12 @@
     const seats = state.seats || [];
     seats.forEach((seat, i) => {
       const card = seatCard(seat, state);
-      // clockwise around an ellipse, first seat at the bottom
-      const angle = Math.PI / 2 + (2 * Math.PI * i) / seats.length;
-      card.style.left = `${50 + 37 * Math.cos(angle)}%`;
-      card.style.top = `${50 + 34 * Math.sin(angle)}%`;
+      // clockwise around the felt: two seats face each other left and right, more start at
+      // the bottom; the centre pile stays clear in the middle
+      const start = seats.length === 2 ? Math.PI : Math.PI / 2;
+      const angle = start + (2 * Math.PI * i) / seats.length;
+      card.style.left = `${50 + 33 * Math.cos(angle)}%`;
+      card.style.top = `${50 + 31 * Math.sin(angle)}%`;
       felt.appendChild(card);
     });
     centre(state);

@@ -1,0 +1,161 @@
+"""The pages in headless Chromium (Debian's package, driven by Playwright): the table view
+updates live while a hand is played by clicking two seat-controller pages; a screenshot of each
+page is written to test-artifacts/, and the README's one to docs/screenshot-table.png."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from table_server.server import Dashboard
+from table_server.settings import ServerSettings
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync", "--no-first-run"]
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACTS = ROOT / "test-artifacts"
+WAIT_MS = 10_000
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(not os.path.exists(CHROMIUM),
+                       reason=f"{CHROMIUM} is absent: install Debian's chromium package "
+                              "(.ci/run does) to run the browser tests"),
+]
+
+
+@pytest.fixture
+def browser():
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def served(table_factory):
+    t = table_factory(seed=4)
+    settings = ServerSettings(port=0, referee_token="r" * 20, referee_pin="482913",
+                              keepalive=1.0)
+    d = Dashboard(t.controller, settings).start()
+    try:
+        yield t, d
+    finally:
+        d.stop()
+
+
+def shot(page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
+
+
+def wait_version(page, version: int) -> None:
+    """Wait until the page has drawn the state of ``version`` (pages keep a strict CSP, so
+    the waits use selectors, never evaluated script)."""
+    page.locator(f'body[data-version="{version}"]').wait_for(timeout=WAIT_MS)
+
+
+def press(seat_page, button_id: str) -> None:
+    """Click a lit button and wait until the table has handled the press."""
+    seat_page.wait_for_selector(f"#{button_id}.lit", timeout=WAIT_MS)
+    with seat_page.expect_response(lambda r: r.url.endswith("/api/press"),
+                                   timeout=WAIT_MS) as answer:
+        seat_page.click(f"#{button_id}")
+    assert answer.value.status == 200, answer.value.text()
+
+
+def test_table_view_follows_a_hand_played_from_two_seat_pages(browser, served) -> None:
+    t, d = served
+    controller = t.controller
+    table_ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
+    table_page = table_ctx.new_page()
+    table_page.goto(d.url)
+    table_page.wait_for_selector("#live[data-state=live]", timeout=WAIT_MS)
+    seats = {}
+    for seat, url in d.seat_urls().items():
+        ctx = browser.new_context(viewport={"width": 412, "height": 915}, is_mobile=True)
+        page = ctx.new_page()
+        page.goto(url)
+        assert "token=" not in page.url  # the token leaves the address bar
+        page.wait_for_selector("#live[data-state=live]", timeout=WAIT_MS)
+        seats[seat] = page
+
+    def step(seat: str, button_id: str) -> None:
+        press(seats[seat], button_id)
+        wait_version(table_page, controller.public_state()["version"])
+
+    # captain roll, then each throws once and stands (THROW, then STAND)
+    while controller.public_state()["expects"] == "roll":
+        step(controller.public_state()["to_act"], "btn-THROW")
+    captain = controller.public_state()["captain"]
+    assert table_page.locator(f".seat[data-seat={captain}] .badge.captain").count() == 1
+    for _ in range(2):
+        seat = controller.public_state()["to_act"]
+        step(seat, "btn-THROW")
+        # the player's own dice, drawn on the phone
+        seats[seat].locator("#my-dice .die").nth(2).wait_for(timeout=WAIT_MS)
+        assert seats[seat].locator("#my-dice .die").count() == 3
+        step(seat, "btn-STAND")
+    # nobody's dice on the table view before the showdown
+    assert table_page.locator(".seat .die").count() == 0
+    opener = controller.public_state()["to_act"]
+    other = next(s for s in seats if s != opener)
+    assert table_page.locator(f".seat[data-seat={opener}].to-act").count() == 1
+    step(opener, "btn-BET")   # offers one chip
+    step(opener, "btn-CALL")  # commits the bet
+    table_page.wait_for_selector(f".seat[data-seat={opener}] .line:has-text('stake 1')",
+                                 timeout=WAIT_MS)
+    shot(table_page, "table-mid-hand.png")
+    shot(seats[other], f"seat-{other}-to-call.png")
+    step(other, "btn-CALL")  # showdown
+    table_page.locator(".seat .die").nth(5).wait_for(timeout=WAIT_MS)
+    assert table_page.locator(".seat .die").count() == 6
+    names = table_page.locator(".seat .throwname").all_inner_texts()
+    assert len(names) == 2 and all(names)
+    events = table_page.locator("#events li").all_inner_texts()
+    assert any("worse throw" in e or "equal" in e.lower() or "tie" in e.lower() for e in events)
+    shot(table_page, "table-showdown.png")
+    table_page.screenshot(path=str(ROOT / "docs" / "screenshot-table.png"))
+    # a refused press (out of turn) says why on that seat's page
+    idle = next(s for s in seats if s != controller.public_state()["to_act"])
+    refused = t.client.post("/api/press", json={"seat": idle, "button": "THROW"},
+                            headers=t.auth(idle))
+    assert refused.status_code == 409
+    seats[idle].locator(f"#refusal:has-text({refused.get_json()['error']!r})").wait_for(
+        timeout=WAIT_MS)
+    shot(seats[idle], f"seat-{idle}-refused.png")
+
+
+def test_table_view_on_a_phone(browser, served) -> None:
+    _, d = served
+    page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
+    page.goto(d.url)
+    page.wait_for_selector(".seat[data-seat=Ann]", timeout=WAIT_MS)
+    box = page.locator(".seat[data-seat=Ann]").bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 390
+    shot(page, "table-phone.png")
+
+
+def test_referee_console_and_history_pages(browser, served) -> None:
+    t, d = served
+    page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    page.goto(d.referee_url)
+    page.fill("input[name=pin]", "482913")
+    page.click("button[type=submit]")
+    page.wait_for_selector("text=Seat pages", timeout=WAIT_MS)
+    assert page.locator(".qr svg").count() == 2
+    with page.expect_response(lambda r: "/referee/camera.jpg" in r.url,
+                              timeout=WAIT_MS) as picture:
+        page.reload()
+    assert picture.value.status == 200
+    assert picture.value.headers["content-type"] == "image/jpeg"
+    shot(page, "referee.png")
+    page.goto(d.url.rstrip("/") + "/history")
+    shot(page, "history.png")
