@@ -1,0 +1,127 @@
+"""Controller: press-to-state-change latency and sustained presses per second.
+
+A press is put on the controller's queue exactly as the seat panel's gpiozero callback does
+(a ``SeatEvent``), and timed until the new public state reaches a subscriber (what the
+dashboard's event stream waits on). THROW presses include waiting for still frames, rendering
+is done by the simulated camera BEFORE the read (the renderer stands in for the dice, so its
+time is reported apart) and the real reader; every accepted action is a committed SQLite
+transaction (WAL, synchronous=FULL) on a real file.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+import tempfile
+import time
+
+from firmware.config import build_config
+from firmware.controller import EnterDice, Press
+from firmware.simulation import random_presses, simulated_controller
+from hardware.panel import SeatEvent
+
+
+def _p99(xs: list[float]) -> float:
+    xs = sorted(xs)
+    return xs[min(len(xs) - 1, int(0.99 * len(xs)))]
+
+
+def _ms(x: float) -> str:
+    return f"{1000 * x:7.1f} ms"
+
+
+def latency(presses: int = 150, seed: int = 3) -> None:
+    config = build_config({"table": {"variant": "multi-hand", "players": ["Ann", "Bob", "Cid"]}},
+                          environ={})
+    with tempfile.TemporaryDirectory() as tmp:
+        c, table = simulated_controller(f"{tmp}/bench.db", seed=seed, config=config,
+                                        panels=False)
+        render: list[float] = []
+        original = table.before_read
+
+        def timed_before_read(seat: str, kind: str, again: bool = False) -> None:
+            t = time.perf_counter()
+            original(seat, kind, again)
+            table.camera.read()  # render now, so the read below is the controller's own work
+            render.append(time.perf_counter() - t)
+
+        c.before_read = timed_before_read
+        sub = c.subscribe()
+        sub.get(1.0)
+        rng = random.Random(seed)
+        by_kind: dict[str, list[float]] = {"THROW (read)": [], "BET/CALL/PASS/stand": []}
+        done = 0
+        while done < presses:
+            if c.game.over:
+                break
+            seat, moves = random_presses(c, rng)
+            for button, long in moves:
+                version = c.public_state()["version"]
+                t0 = time.perf_counter()
+                c.events.put(SeatEvent(seat, button, long, time.monotonic()))
+                while True:
+                    state = sub.get(5.0)
+                    if state is None or state["version"] > version:
+                        break
+                dt = time.perf_counter() - t0
+                kind = "THROW (read)" if button == "THROW" and not long else \
+                    "BET/CALL/PASS/stand"
+                by_kind[kind].append(dt)
+                done += 1
+                if state is not None and any(s["needs_look"] for s in state["seats"]):
+                    values = table.thrown[-1][2]
+                    c.submit(EnterDice(seat, values, "bench"))
+        sub.close()
+        c.stop()
+        table.close()
+    print("press-to-state-change latency (SeatEvent on the queue -> subscriber has the state)")
+    for kind, xs in by_kind.items():
+        if xs:
+            print(f"  {kind:<22} n={len(xs):4d}  median {_ms(statistics.median(xs))}  "
+                  f"p99 {_ms(_p99(xs))}")
+    if render:
+        print(f"  (simulated camera rendering before each read, not in the figures above: "
+              f"median {_ms(statistics.median(render))})")
+
+
+def throughput(seconds: float = 4.0, seed: int = 5) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        c, table = simulated_controller(f"{tmp}/bench.db", seed=seed, panels=False)
+        rng = random.Random(seed)
+        n, t0 = 0, time.perf_counter()
+        while time.perf_counter() - t0 < seconds:
+            if c.game.over:
+                break
+            seat, moves = random_presses(c, rng)
+            for button, long in moves:
+                out = c.submit(Press(seat, button, long))
+                n += 1
+                if out.needs_look:
+                    c.submit(EnterDice(seat, table.thrown[-1][2], "bench"))
+        legal = n / (time.perf_counter() - t0)
+
+        # a flood of presses that change no chips: BET offers a stake, PASS cancels it
+        seat = c.game.to_act or "Ann"
+        flood = 2000
+        t0 = time.perf_counter()
+        for i in range(flood):
+            c.events.put(SeatEvent(seat, "BET" if i % 2 == 0 else "PASS", False, 0.0))
+        target = c.processed + flood
+        c.wait_processed(target, 60.0)
+        flood_rate = flood / (time.perf_counter() - t0)
+        c.stop()
+        table.close()
+    print("sustained presses per second")
+    print(f"  random legal presses, simulated camera + reader, SQLite FULL sync: "
+          f"{legal:7.1f} /s")
+    print(f"  queue flood of {flood} presses without an action (refused or stake only): "
+          f"{flood_rate:7.1f} /s")
+
+
+def main() -> None:
+    latency()
+    throughput()
+
+
+if __name__ == "__main__":
+    main()
