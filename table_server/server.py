@@ -13,10 +13,19 @@ import threading
 from typing import Any
 from urllib.parse import quote
 
-from werkzeug.serving import BaseWSGIServer, make_server
+from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
 from table_server.app import Context, create_app
 from table_server.settings import ServerSettings
+
+
+class QuietRequestHandler(WSGIRequestHandler):
+    """Logs only failed requests: a pub's screen and phones poll all evening, and a line per
+    request would bury the table's own messages."""
+
+    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
+        if str(code).isdigit() and int(code) >= 500:
+            super().log_request(code, size)
 
 
 class Dashboard:
@@ -39,7 +48,7 @@ class Dashboard:
             return self
         try:
             self._server = make_server(self.settings.host, self.settings.port, self.app,
-                                       threaded=True)
+                                       threaded=True, request_handler=QuietRequestHandler)
         except SystemExit:  # werkzeug exits when the port is taken; a library must not
             raise OSError(errno.EADDRINUSE,
                           f"Port {self.settings.port} on {self.settings.host} is in use by "
