@@ -74,15 +74,38 @@ def save_zones(config_path: str | os.PathLike[str], zones: Iterable[Zone]) -> No
         raise ValueError("save_zones needs at least one zone")
     check_overlap(zones)
     document = read_config(config_path)
-    table = tomlkit.table(is_super_table=True)
-    for zone in zones:
-        seat = tomlkit.table()
-        for key in ("x", "y", "w", "h"):
-            seat.add(key, int(getattr(zone, key)))
-        table.add(zone.seat, seat)
-    if "zones" in document:
-        document["zones"] = table
+    existing = document.get("zones")
+    if isinstance(existing, tomlkit.items.Table):  # update in place: comments stay
+        wanted = {zone.seat for zone in zones}
+        carried = []  # comments at the end of a removed table belong to what follows it
+        for seat in [seat for seat in existing if seat not in wanted]:
+            old = existing[seat]
+            if isinstance(old, tomlkit.items.Table):
+                carried += [item for key, item in old.value.body
+                            if key is None and isinstance(item, tomlkit.items.Comment)]
+            del existing[seat]
+        for zone in zones:
+            values = {key: int(getattr(zone, key)) for key in ("x", "y", "w", "h")}
+            old = existing.get(zone.seat)
+            if isinstance(old, tomlkit.items.Table):
+                for key in [key for key in old if key not in values]:
+                    del old[key]
+                for key, value in values.items():
+                    old[key] = value
+            else:
+                table = _zone_table(zone)
+                table.add(tomlkit.nl())
+                existing.add(zone.seat, table)
+        last = existing[list(existing)[-1]]  # the table now just before the next section
+        for comment in carried:
+            if isinstance(last, tomlkit.items.Table):
+                last.add(comment)
     else:
+        if existing is not None:
+            del document["zones"]
+        table = tomlkit.table(is_super_table=True)
+        for zone in zones:
+            table.add(zone.seat, _zone_table(zone))
         document.add(tomlkit.nl())
         document.add(tomlkit.comment("Seat zones in camera pixels, written by "
                                      "`bidou-table calibrate`."))
@@ -97,6 +120,13 @@ def save_zones(config_path: str | os.PathLike[str], zones: Iterable[Zone]) -> No
     except BaseException:
         pathlib.Path(temporary).unlink(missing_ok=True)
         raise
+
+
+def _zone_table(zone: Zone) -> tomlkit.items.Table:
+    table = tomlkit.table()
+    for key in ("x", "y", "w", "h"):
+        table.add(key, int(getattr(zone, key)))
+    return table
 
 
 def seats_of(document: tomlkit.TOMLDocument, choice: str | None) -> list[str]:

@@ -124,3 +124,50 @@ def test_save_zones_refuses_overlapping_zones_and_keeps_the_file(config) -> None
     with pytest.raises(ConfigError, match=r"overlaps Ann's zone"):
         save_zones(config, [Zone("Ann", 0, 0, 100, 100), Zone("Bob", 50, 50, 100, 100)])
     assert config.read_text() == CONFIG
+
+
+RECALIBRATE = """\
+[table]
+players = ["Ann", "Bob"]
+
+# zones measured on opening night
+[zones.Ann]
+x = 1  # left edge of Ann's tray
+y = 1
+w = 5
+h = 5
+
+[zones.Zed]
+x = 100
+y = 1
+w = 5
+h = 5
+
+# the dashboard
+[server]
+port = 8080  # behind the bar
+"""
+
+
+def test_save_zones_updates_zones_in_place_keeping_every_comment(tmp_path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text(RECALIBRATE)
+    save_zones(path, [Zone("Ann", 0, 0, 10, 10), Zone("Bob", 20, 0, 10, 10)])
+    text = path.read_text()
+    for comment in ("# zones measured on opening night", "x = 0  # left edge of Ann's tray",
+                    "# the dashboard", "port = 8080  # behind the bar"):
+        assert comment in text
+    data = tomllib.loads(text)
+    assert data["zones"] == {"Ann": {"x": 0, "y": 0, "w": 10, "h": 10},
+                             "Bob": {"x": 20, "y": 0, "w": 10, "h": 10}}
+    assert data["server"] == {"port": 8080}
+
+
+def test_save_zones_replaces_an_inline_zones_table(tmp_path) -> None:
+    path = tmp_path / "table.toml"
+    path.write_text('zones = { Ann = { x = 1, y = 1, w = 5, h = 5 } }\n'
+                    '[table]\nplayers = ["Ann"]\n')
+    save_zones(path, [Zone("Ann", 0, 0, 10, 10)])
+    data = tomllib.loads(path.read_text())
+    assert data["zones"] == {"Ann": {"x": 0, "y": 0, "w": 10, "h": 10}}
+    assert data["table"] == {"players": ["Ann"]}
