@@ -9,10 +9,11 @@ normalised to 0-1, CLASS = value - 1; the box covers the top face's pip pattern.
 Matching rule: a reader box (a die or an unsure place) matches a label when the reader box's
 centre lies inside the label box grown by ``margin`` times its size on every side (and by at
 least ``min_margin_px`` pixels, since a one's label is often just the pip). Each label takes
-the closest matching reader box, dice before unsure places, and each reader box serves one
-label at most. Per label: *right* (a die with the labelled value), *wrong* (a die with another
-value), *unsure* (only an unsure place), *missed* (nothing). Reader dice matching no label are
-*extra* (false positives); unsure places matching no label are counted apart.
+the closest matching reader box (closest pairs first), dice before unsure places, and each
+reader box serves one label at most. Per label: *right* (a die with the labelled value),
+*wrong* (a die with another value), *unsure* (only an unsure place), *missed* (nothing).
+Reader dice matching no label are *extra* (false positives); unsure places matching no label
+are counted apart.
 
 ``python -m vision.evaluate DIR [DIR...]`` prints the figures for ours and the baseline.
 """
@@ -117,31 +118,34 @@ def score_reading(
             return float(np.hypot(cx - (x + w / 2), cy - (y + h / 2)))
         return None
 
-    # labels closest to some die first, so two neighbouring labels do not steal each other's die
-    for label in labels:
-        best, best_d = None, None
-        for i, die in enumerate(reading.dice):
-            if i in used_dice:
-                continue
-            d = matches(label, die.box)
-            if d is not None and (best_d is None or d < best_d):
-                best, best_d = i, d
-        if best is not None:
-            used_dice.add(best)
-            if reading.dice[best].value == label.value:
-                score.right += 1
-            else:
-                score.wrong += 1
-            continue
-        best, best_d = None, None
-        for i, place in enumerate(reading.unsure):
-            if i in used_unsure:
-                continue
-            d = matches(label, place.box)
-            if d is not None and (best_d is None or d < best_d):
-                best, best_d = i, d
-        if best is not None:
-            used_unsure.add(best)
+    # closest pairs first (greedy), dice before unsure places, one reader box per label
+    def assign(boxes: list[Box]) -> dict[int, int]:
+        pairs = sorted(
+            (d, li, bi)
+            for li, label in enumerate(labels)
+            for bi, box in enumerate(boxes)
+            if (d := matches(label, box)) is not None
+        )
+        chosen: dict[int, int] = {}
+        taken: set[int] = set()
+        for _, li, bi in pairs:
+            if li not in chosen and bi not in taken:
+                chosen[li] = bi
+                taken.add(bi)
+        return chosen
+
+    on_dice = assign([d.box for d in reading.dice])
+    used_dice.update(on_dice.values())
+    rest = [li for li in range(len(labels)) if li not in on_dice]
+    on_unsure = assign([u.box for u in reading.unsure])
+    for li, bi in on_dice.items():
+        if reading.dice[bi].value == labels[li].value:
+            score.right += 1
+        else:
+            score.wrong += 1
+    for li in rest:
+        if li in on_unsure:
+            used_unsure.add(on_unsure[li])
             score.unsure += 1
         else:
             score.missed += 1

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.pips import PipMaps, Pips
+from vision.pips import DARK, PipMaps, Pips
 
 #: grid places (row, col) in -1..1 of each legal layout; 2, 3 and 6 have two orientations.
 LAYOUTS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
@@ -286,9 +286,12 @@ def _sample(image: np.ndarray, pts: np.ndarray) -> np.ndarray:
     return image[ys, xs]
 
 
-def _glare(maps: PipMaps, places: np.ndarray, level: int) -> bool:
-    """Saturated pixels at a pip place on a face that is not itself saturated: a lamp's glare."""
-    if not (_sample(maps.gray_max, places) >= level).any():
+def _glare(maps: PipMaps, places: np.ndarray, empty: np.ndarray, level: int) -> bool:
+    """Saturated pixels where a dark pip may hide, on a face that is not itself saturated.
+
+    (A glare on a coloured face shows as a bright mark where no pip belongs, which the absence
+    check already refuses.)"""
+    if not (_sample(maps.gray_max, places[empty]) >= level).any():
         return False
     between = 0.5 * (places[[1, 3, 5, 7]] + places[4])  # face pixels between the pip places
     return bool(np.median(_sample(maps.gray, between)) < level)
@@ -358,7 +361,7 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     quiet = float(_sample(maps.response_max(polarity), places[empty]).max())
     if quiet > rules.absent_fraction * weakest:
         return unsure("a faint pip-like mark where the pattern has none")
-    if _glare(maps, places, rules.glare_level):
+    if polarity == DARK and _glare(maps, places, empty, rules.glare_level):
         return unsure("glare covers part of the face")
     confidence = float(
         np.clip(min(1.0 - quiet / weakest, 1.0 - residual.max() / rules.max_residual), 0, 1)

@@ -47,7 +47,7 @@ class ReaderSettings:
     link_reach: float = 4.6
     size_ratio: float = 1.4
     face_tolerance: float = 0.3
-    ring_tolerance: float = 8.0
+    ring_tolerance: float = 12.0
     path_fraction: float = 0.4
     path_step: float = 0.25
     max_residual: float = 0.4
