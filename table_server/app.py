@@ -54,6 +54,8 @@ _HTTP_SENTENCES = {
     404: "There is no such page or endpoint here; the API is described in docs/dashboard.md.",
     405: "This endpoint does not accept that HTTP method; see docs/dashboard.md.",
     413: "The request body is too large.",
+    500: "The dashboard hit a bug answering this; the game is safe in the log. Tell the "
+         "referee, and report it with the table's log output.",
 }
 
 

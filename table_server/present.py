@@ -15,7 +15,8 @@ _EXPECTS = {"roll": "roll for captain", "throw": "throw", "bet": "bet"}
 
 
 def decorate(state: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``state`` with ``exposed_name`` on each seat and a ``prompt`` sentence."""
+    """A copy of ``state`` with ``exposed_name`` on each seat, a ``prompt`` sentence and, while
+    dice are shown, the ``showdown`` sentence saying who takes the chips."""
     out = dict(state)
     seats = []
     for seat in state.get("seats", []):
@@ -25,7 +26,18 @@ def decorate(state: dict[str, Any]) -> dict[str, Any]:
         seats.append(s)
     out["seats"] = seats
     out["prompt"] = prompt(state)
+    out["showdown"] = showdown(state)
     return out
+
+
+def showdown(state: dict[str, Any]) -> str | None:
+    """While dice are shown, the latest sentence saying who takes chips (or None)."""
+    if not any(seat.get("exposed") for seat in state.get("seats", [])):
+        return None
+    for sentence in reversed(state.get("events", [])):
+        if " takes " in sentence or " take " in sentence or " win" in sentence:
+            return sentence
+    return None
 
 
 def prompt(state: dict[str, Any]) -> str:

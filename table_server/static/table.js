@@ -53,6 +53,7 @@
       pile.appendChild(spot);
     }
     box.appendChild(pile);
+    if (state.showdown) box.appendChild(el("p", { class: "showdown" }, state.showdown));
   }
 
   function render(state) {

@@ -93,3 +93,18 @@ def test_chips_by_hand_starts_and_ends_with_the_engine_state() -> None:
     assert points[0] == {"Ann": 6, "Bob": 6, "Cy": 6}
     assert points[-1] == game.state()["chips"]
     assert len(points) > 2
+
+
+def test_showdown_sentence_names_who_takes_the_chips() -> None:
+    from table_server.present import decorate
+
+    state = {"seats": [{"name": "Ann", "exposed": [2, 1, 1]}, {"name": "Bob", "exposed": None}],
+             "events": ["Ann calls", "Bob takes 2 chips: the worse throw at the showdown",
+                        "Hand 2 of round 1: Bob is captain and throws first"],
+             "to_act": "Bob", "expects": "throw"}
+    shown = decorate(state)
+    assert shown["showdown"] == "Bob takes 2 chips: the worse throw at the showdown"
+    assert shown["seats"][0]["exposed_name"] == "bidou (2-1-1)"
+    assert shown["prompt"] == "Bob to throw."
+    state["seats"][0]["exposed"] = None
+    assert decorate(state)["showdown"] is None
