@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Install the Bidou table on Raspberry Pi OS Bookworm (run as root from the project checkout):
+#   sudo firmware/deploy/install.sh
+# - apt: python3-picamera2 (the Pi camera; not on PyPI) and python3-venv;
+# - user "bidou" in the groups gpio and video (no root at run time);
+# - venv in /opt/bidou-table/venv with --system-site-packages (so it sees picamera2), the
+#   project installed into it from a copy in /opt/bidou-table/src;
+# - config /etc/bidou-table/table.toml from firmware/table.example.toml if absent (never
+#   overwritten: edit it, at least [referee] pin and [camera] kind = "picamera");
+# - state (the game log) in /var/lib/bidou-table;
+# - the systemd unit bidou-table.service, enabled and started.
+# Running it again upgrades the code and keeps config and log.
+set -euo pipefail
+
+if [[ $EUID -ne 0 ]]; then
+    echo "install.sh: run as root: sudo $0" >&2
+    exit 1
+fi
+
+HERE="$(cd "$(dirname "$0")" && pwd)"
+SRC="$(cd "$HERE/../.." && pwd)"
+PREFIX=/opt/bidou-table
+CONF=/etc/bidou-table
+STATE=/var/lib/bidou-table
+USER_NAME=bidou
+
+if ! grep -q "Raspberry Pi" /proc/device-tree/model 2>/dev/null; then
+    echo "install.sh: warning: this is not a Raspberry Pi; the table will run in simulation." >&2
+fi
+
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+apt-get install -y -qq python3-venv python3-picamera2 rsync
+
+for group in gpio video; do
+    getent group "$group" >/dev/null || groupadd --system "$group"
+done
+if ! id "$USER_NAME" >/dev/null 2>&1; then
+    useradd --system --home-dir "$STATE" --no-create-home --shell /usr/sbin/nologin \
+        --user-group "$USER_NAME"
+fi
+usermod -a -G gpio,video "$USER_NAME"
+
+install -d -m 0755 "$PREFIX"
+rsync -a --delete --exclude .git --exclude .venv --exclude '*.db*' --exclude __pycache__ \
+    "$SRC/" "$PREFIX/src/"
+if [[ ! -x "$PREFIX/venv/bin/python" ]]; then
+    python3 -m venv --system-site-packages "$PREFIX/venv"
+fi
+"$PREFIX/venv/bin/python" -m pip install -q --upgrade pip
+"$PREFIX/venv/bin/python" -m pip install -q "$PREFIX/src"
+
+install -d -m 0755 "$CONF"
+if [[ ! -e "$CONF/table.toml" ]]; then
+    install -m 0640 -g "$USER_NAME" "$SRC/firmware/table.example.toml" "$CONF/table.toml"
+    echo "install.sh: wrote $CONF/table.toml from the example: set [referee] pin and" \
+         "[camera] kind = \"picamera\", then: sudo systemctl restart bidou-table"
+fi
+install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" "$STATE"
+
+install -m 0644 "$HERE/bidou-table.service" /etc/systemd/system/bidou-table.service
+systemctl daemon-reload
+systemctl enable bidou-table.service
+systemctl restart bidou-table.service
+echo "install.sh: bidou-table is running; see: journalctl -u bidou-table -f"

@@ -1,0 +1,169 @@
+"""`bidou-table run` (simulation, clean SIGTERM/SIGINT shutdown, bad config) and `export`;
+the systemd unit and install script."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import queue
+import random
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from engine import new_game, parse_record, replay
+from engine.autoplay import random_action
+from firmware import cmd_export
+from firmware.cmd_run import SIMULATION_NOTICE, default_db, on_raspberry_pi
+from firmware.log import GameLog
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+DEPLOY = ROOT / "firmware" / "deploy"
+
+
+def bidou(*args):
+    return [sys.executable, "-m", "firmware.cli", *args]
+
+
+def read_until(proc, marker, timeout=60.0):
+    """stdout lines until one contains ``marker`` (a reader thread feeds a queue that is
+    waited on with a timeout)."""
+    lines: queue.Queue[str | None] = queue.Queue()
+
+    def pump():
+        for line in proc.stdout:
+            lines.put(line.rstrip("\n"))
+            if marker in line:
+                return
+        lines.put(None)
+
+    threading.Thread(target=pump, daemon=True).start()
+    seen = []
+    while True:
+        try:
+            line = lines.get(timeout=timeout)
+        except queue.Empty:
+            raise AssertionError(f"no {marker!r} within {timeout}s: {seen}") from None
+        if line is None:
+            raise AssertionError(f"exited before {marker!r}: {seen}")
+        seen.append(line)
+        if marker in line:
+            return seen
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_run_in_simulation_says_so_serves_and_stops_cleanly_on_signal(tmp_path, sig):
+    db = tmp_path / "table.db"
+    proc = subprocess.Popen(bidou("run", "--simulate", "--db", str(db), "--port", "0"),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        lines = read_until(proc, "Press Ctrl-C to stop.")
+        assert lines[0] in (SIMULATION_NOTICE,
+                            "Simulation requested (--simulate): mock pins, simulated camera")
+        assert any(line.startswith("Table view:") for line in lines)
+        assert any(line.startswith("Seat Ann:") for line in lines)
+        assert any(line.startswith("Referee token:") for line in lines)
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert out.splitlines()[-2:] == ["Stopping: LEDs off, camera closed, log flushed.",
+                                     "Stopped cleanly."]
+    log = GameLog(str(db))
+    assert [g.variant for g in log.games()] == ["two-hand"]
+    log.close()
+
+
+def test_run_with_a_bad_config_stops_with_the_key_value_and_what_is_allowed(tmp_path):
+    config = tmp_path / "table.toml"
+    config.write_text('[table]\nvariant = "poker"\nplayers = ["Ann", "Bob"]\n')
+    done = subprocess.run(bidou("run", "--simulate", "--config", str(config), "--db",
+                                str(tmp_path / "t.db")), cwd=ROOT, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"bidou-table run: {config}: table.variant = 'poker' is not allowed: one of two-hand, "
+        "multi-hand, montevideo. Fix the config and start again.")
+
+
+def test_pi_detection_reads_the_device_tree_model(tmp_path):
+    model = tmp_path / "model"
+    model.write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\x00")
+    assert on_raspberry_pi(str(model)) is True
+    model.write_bytes(b"QEMU Virtual Machine\x00")
+    assert on_raspberry_pi(str(model)) is False
+    assert on_raspberry_pi(str(tmp_path / "absent")) is False
+    assert default_db(True) == "bidou-table.db"
+    assert default_db(False) == "/var/lib/bidou-table/table.db"
+
+
+def finished_log(path):
+    log = GameLog(str(path))
+    gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
+    game, rng = new_game("two-hand", ["Ann", "Bob"]), random.Random(2)
+    while not game.over:
+        action = random_action(game, rng)
+        game.apply(action)
+        log.append(gid, "action", str(action), "panel", "t")
+    log.finish_game(gid, "over", game.state(), "t9")
+    log.start_game("two-hand", ("Ann", "Bob"), {}, "t10")  # a game still being played
+    log.close()
+    return game
+
+
+def export(**kw):
+    args = argparse.Namespace(db=None, out=".", game=None)
+    vars(args).update(kw)
+    return cmd_export.run(args)
+
+
+def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
+    game = finished_log(tmp_path / "t.db")
+    assert export(db=str(tmp_path / "t.db"), out=str(tmp_path / "out")) == 0
+    files = sorted((tmp_path / "out").iterdir())
+    assert [f.name for f in files] == ["game-1.json"]
+    record = parse_record(files[0].read_text())
+    assert replay(record).state() == game.state()
+    assert "game 1 (two-hand, Ann, Bob, over)" in capsys.readouterr().out
+
+
+def test_export_to_stdout_and_one_game(tmp_path, capsys):
+    finished_log(tmp_path / "t.db")
+    assert export(db=str(tmp_path / "t.db"), out="-", game=2) == 0
+    assert json.loads(capsys.readouterr().out)["actions"] == []
+
+
+def test_export_unknown_game_and_missing_log_say_what_to_do(tmp_path, capsys):
+    finished_log(tmp_path / "t.db")
+    assert export(db=str(tmp_path / "t.db"), game=9) == 1
+    assert capsys.readouterr().err.strip() == (
+        f"bidou-table export: there is no game 9 in {tmp_path / 't.db'}; the games are: 1, 2.")
+    assert export(db=str(tmp_path / "none.db")) == 2
+    assert "give its path with --db" in capsys.readouterr().err
+
+
+def test_systemd_unit_runs_as_bidou_in_gpio_and_video_and_restarts_on_failure():
+    unit = (DEPLOY / "bidou-table.service").read_text().splitlines()
+    for line in ("User=bidou", "SupplementaryGroups=gpio video", "Restart=on-failure",
+                 "StateDirectory=bidou-table", "KillSignal=SIGTERM",
+                 "ExecStart=/opt/bidou-table/venv/bin/bidou-table run --config "
+                 "/etc/bidou-table/table.toml --db /var/lib/bidou-table/table.db",
+                 "WantedBy=multi-user.target"):
+        assert line in unit
+
+
+def test_install_script_is_valid_bash_and_installs_what_the_unit_needs():
+    script = DEPLOY / "install.sh"
+    assert subprocess.run(["bash", "-n", str(script)]).returncode == 0
+    text = script.read_text()
+    for needed in ("python3-picamera2", "python3-venv", "--system-site-packages",
+                   "usermod -a -G gpio,video", "CONF=/etc/bidou-table",
+                   "STATE=/var/lib/bidou-table",
+                   'if [[ ! -e "$CONF/table.toml" ]]', "systemctl enable bidou-table.service"):
+        assert needed in text
