@@ -250,3 +250,29 @@ def test_any_rotation_and_size_keeps_pips_and_truth_box_centred(value, angle, si
     x, y, w, h = truth.box
     assert abs(x + w / 2 - cx) <= 1 and abs(y + h / 2 - cy) <= 1
     assert size <= w + 1 <= size * 1.42 + 2  # a square's bounding box, from 0 to 45 degrees
+
+
+def test_labelled_set_on_disk_matches_the_truth_in_the_photographs_format(tmp_path, capsys):
+    from vision.evaluate import load_labels
+    from vision.render import main
+
+    assert main([str(tmp_path), "--count", "2", "--dice", "4", "--seed", "9"]) == 0
+    assert capsys.readouterr().out == f"wrote 2 scenes with labels to {tmp_path}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == [
+        "scene_00009.png", "scene_00009.txt", "scene_00010.png", "scene_00010.txt"]
+    _, truth = render_scene(random_scene(9, 4), 9)
+    labels = load_labels(tmp_path / "scene_00009.txt", 640, 480)
+    assert [lab.value for lab in labels] == [t.value for t in truth]
+    for lab, t in zip(labels, truth, strict=True):
+        assert np.allclose(lab.box, t.box, atol=0.01)
+    image = cv2.imread(str(tmp_path / "scene_00009.png"))
+    assert np.array_equal(image, render_scene(random_scene(9, 4), 9)[0])
+
+
+def test_labelled_set_refuses_a_bad_size(tmp_path, capsys):
+    from vision.render import main
+
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--size", "640by480"])
+    err = capsys.readouterr().err
+    assert "argument --size: '640by480' is not WIDTHxHEIGHT, e.g. 640x480" in err
