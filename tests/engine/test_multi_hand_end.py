@@ -80,6 +80,16 @@ def test_D_M10_a_next_captain_who_is_out_passes_it_to_the_next_player_with_chips
     assert g.state()["captain"] == "Cid"
 
 
+def test_D_M16_shown_dice_stay_on_show_until_the_first_throw_of_the_next_hand() -> None:
+    g = hand({"Ann": MID, "Bob": WORST, "Cid": HIGH})
+    play(g, "Ann bet 1", "Bob call", "Cid call")
+    assert [v.exposed for v in g.views()] == [(6, 5, 4), (3, 2, 2), (2, 1, 1)]
+    assert g.concealed_dice("Cid") is None, "nothing is under the cups before the next throw"
+    play(g, "Cid throw 5 5 5")
+    assert [v.exposed for v in g.views()] == [None, None, None]
+    assert g.concealed_dice("Cid") == (5, 5, 5)
+
+
 # --- M7: out, and the last holder loses ------------------------------------------------------
 def test_M7_a_player_with_no_chips_is_out_and_has_won() -> None:
     g = hand({"Ann": MID, "Bob": HIGH, "Cid": WORST}, chips={"Ann": 6, "Bob": 1, "Cid": 6})

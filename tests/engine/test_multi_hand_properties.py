@@ -33,7 +33,9 @@ def chips_total(state: dict) -> int:
 
 @settings(max_examples=60, deadline=None)
 @given(SEEDS, SIZES, OPTIONS)
-def test_M1_M6_chips_are_conserved_and_every_game_ends_with_one_loser(seed, n, options) -> None:
+def test_M1_M6_D_M17_chips_are_conserved_and_every_game_ends_with_one_loser(
+    seed, n, options
+) -> None:
     rng = random.Random(seed)
     players = NAMES[:n]
     game = new_game("multi-hand", players, options)

@@ -198,3 +198,23 @@ def test_situation_9_any_player_who_passes_after_betting_has_begun_drops_out() -
     play(g, "Ann pass", "Bob bet 1", "Cid pass")
     assert [v.in_hand for v in g.views()] == [True, True, False]
     assert g.to_act == "Ann"
+
+
+def test_D_M7_an_all_in_loser_takes_no_more_from_a_smaller_all_in_stake_than_it_holds() -> None:
+    g = hand({"Ann": MID, "Bob": HIGH, "Cid": WORST, "Dan": LOW},
+             chips={"Ann": 6, "Bob": 1, "Cid": 3, "Dan": 6})
+    effects = play(g, "Ann bet 3", "Bob call", "Cid call", "Dan call")
+    assert moves(effects)[-1] == ("pot", "Cid", 10, "M6/5"), "3 + 3 (Ann) + 1 (Bob) + 3 (Dan)"
+    assert g.state()["chips"] == {"Ann": 3, "Bob": 0, "Cid": 10, "Dan": 3}
+
+
+def test_D_M9_a_short_pot_pays_the_tied_all_in_player_before_the_others() -> None:
+    g = hand({"Ann": MID, "Bob": WORST, "Cid": HIGH, "Dan": WORST},
+             chips={"Ann": 6, "Bob": 6, "Cid": 1, "Dan": 1})
+    play(g, "Ann bet 1", "Bob raise 2", "Cid call", "Dan call")
+    effects = play(g, "Ann drop")
+    # Ann takes 1 + 1 x 3 + 1 = 5 of 6; Bob and Dan tie for worst and Dan is all in: he takes
+    # his bet back first, and nothing is left for Bob's "all but one".
+    assert moves(effects) == [("pot", "Ann", 5, "M6/3"), ("pot", "Dan", 1, "M6/6")]
+    assert g.state()["chips"] == {"Ann": 10, "Bob": 3, "Cid": 0, "Dan": 1}
+    assert total(g) == 24
