@@ -336,6 +336,7 @@ class MontevideoGame(Game):
         return effects + self._next_hand(next_captain)
 
     def _next_hand(self, captain: str) -> list[Effect]:
+        self.captain = captain
         holders = [p for p in self.players if self.chips[p] > 0]
         if len(holders) == 1:
             # Odd chips stay in the pot only after a split, and every winner of a split gets
@@ -346,7 +347,6 @@ class MontevideoGame(Game):
             self.betting = None
             return [Effect("game", f"{w} holds every chip and wins the game (V1)", "V1",
                            player=w)]
-        self.captain = captain
         effects = [Effect("captain", f"{captain} is captain (M9)", "M9", player=captain)]
         effects += self._take_antes()
         effects += self._start_throwing()
