@@ -558,9 +558,10 @@ class TableController:
         self._needs_look.pop(action.player, None)
         self._pending_read.pop(action.player, None)
         said = self._say(action)
-        self._event(said)
+        if not (action.verb in ("throw", "roll", "stand") and event.effects):
+            self._event(said)  # the engine's own sentences already tell a throw or a roll
         for effect in event.effects:
-            self._event(effect.text)
+            self._event(as_sentence(effect.text))
         if self.game.over:
             self.log.finish_game(self.row.id, "over", self.game.state(), at)
             self.row = self.log.game(self.row.id) or self.row
@@ -570,9 +571,7 @@ class TableController:
     def _say(self, action: Action) -> str:
         """The public sentence for an action: a throw's dice are concealed, so never shown."""
         if action.verb == "throw":
-            n = sum(1 for a in self.game.history if a.player == action.player
-                    and a.verb == "throw")
-            return f"{action.player} throws (throw {n})."
+            return f"{action.player} throws (throw {self._throws(action.player)})."
         if action.verb == "roll":
             return f"{action.player} rolls a {action.numbers[0]} for captain."
         if action.chips is not None:
@@ -581,6 +580,10 @@ class TableController:
         words = {"stand": "stands", "call": "calls", "pass": "passes", "drop": "drops",
                  "betpot": "bets the pot", "callpot": "calls the pot"}
         return f"{action.player} {words.get(action.verb, action.verb)}."
+
+    def _throws(self, seat: str) -> int:
+        """How many times ``seat`` has thrown this hand (its public throw count)."""
+        return next((v.throws for v in self.game.views() if v.name == seat), 0)
 
     def _read_and_play(self, seat: str, kind: str, by: str, again: bool = False) -> Outcome:
         count = 3 if kind == "throw" else 1
@@ -600,7 +603,7 @@ class TableController:
                                   "Press THROW to read again, or the referee enters the dice.",
                            None, needs_look=True)
         if kind == "throw" and same_dice_same_places(self._last_throw.get(seat), read):
-            n = sum(1 for a in self.game.history if a.player == seat and a.verb == "throw") + 1
+            n = self._throws(seat) + 1
             self._flags.append(f"{seat}'s throw {n} shows the same dice in the same places as "
                                "the throw before: possibly not thrown.")
         outcome = self._play(Action(seat, kind, read.values), by)
