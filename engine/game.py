@@ -92,6 +92,10 @@ class Game(ABC):
 
     variant: str = field(default="", init=False)
 
+    #: The rule that ends this variant's game, cited when an action comes after the end
+    #: (T1 for a two-hand match, M7 for multi-hand, V1 for Montevideo).
+    over_rule: str | None = field(default=None, init=False)
+
     # --- the trio --------------------------------------------------------------------
     def verify(self, action: Action) -> None:
         """Raise RuleViolation if ``action`` is not allowed now; return None if it is."""
@@ -100,7 +104,7 @@ class Game(ABC):
         if action.verb not in VERBS:
             raise RuleViolation(f"{action.verb!r} is not a verb of the game record", None)
         if self.over:
-            raise GameOver("the game is over; start a new game", None)
+            raise GameOver("the game is over; start a new game", self.over_rule)
         self._check(action)
 
     def can(self, action: Action) -> bool:

@@ -38,6 +38,7 @@ class TwoHandGame(Game):
         if len(self.players) != 2:
             raise ValueError(f"two-hand takes exactly 2 players, not {len(self.players)}")
         self.variant = "two-hand"
+        self.over_rule = "T1"
         self.ranking: str = self.options.get("ranking", "three-digit")
         self.round = 0
         self.rounds_lost = {p: 0 for p in self.players}

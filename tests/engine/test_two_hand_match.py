@@ -164,7 +164,8 @@ def test_T1_after_the_match_every_action_is_refused(two_hand) -> None:
     g = two_hand(*lose_round("Ann", "Bob"), *lose_round("Ann", "Bob"))
     e = refused(g, "Ann roll 3")
     assert isinstance(e, GameOver)
-    assert str(e) == "the game is over; start a new game"
+    assert str(e) == "the game is over; start a new game (T1)"
+    assert e.rule == "T1"
 
 
 def test_T1_round_two_may_keep_dice_aside_and_round_three_rethrows_all(two_hand, play) -> None:
