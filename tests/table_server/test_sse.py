@@ -56,7 +56,7 @@ def test_one_event_per_state_change(table) -> None:
         table.act("Ann", "roll")
         (event,), _ = read_events(response, 1)
         assert event["to_act"] == "Bob"
-        assert event["events"][-2].startswith("Ann rolls a ")
+        assert any(e.startswith("Ann rolls a ") for e in event["events"])
     finally:
         response.close()
 
