@@ -147,6 +147,9 @@ class MultiHandGame(Game):
         except RuleViolation as e:
             raise RuleViolation(e.sentence, e.rule or rule) from None
         p, verb = self.to_act, action.verb
+        if action.player in self.out:
+            raise RuleViolation(f"{action.player} has no chips left and is out of the game (he "
+                                f"has won); it is {p}'s turn to {self.expects}", "M7")
         if action.player != p:
             raise NotYourTurn(f"it is {p}'s turn to {self.expects}, not {action.player}'s", rule)
         if self.phase == "roll":

@@ -80,6 +80,15 @@ def test_D_M10_a_next_captain_who_is_out_passes_it_to_the_next_player_with_chips
     assert g.state()["captain"] == "Cid"
 
 
+def test_source_all_players_keep_their_dice_hidden_until_betting_has_closed() -> None:
+    g = hand({"Ann": MID, "Bob": WORST, "Cid": HIGH})
+    play(g, "Ann bet 1", "Bob raise 1")
+    assert [v.exposed for v in g.views()] == [None, None, None]
+    assert g.concealed_dice("Bob") == (3, 2, 2)
+    play(g, "Cid drop", "Ann drop")
+    assert [v.exposed for v in g.views()] == [None, None, None], "no showdown, nothing shown"
+
+
 def test_D_M16_shown_dice_stay_on_show_until_the_first_throw_of_the_next_hand() -> None:
     g = hand({"Ann": MID, "Bob": WORST, "Cid": HIGH})
     play(g, "Ann bet 1", "Bob call", "Cid call")
@@ -104,7 +113,10 @@ def test_M7_players_out_no_longer_throw() -> None:
                                     {"Ann": 6, "Bob": 0, "Cid": 6, "Dan": 6}, "Ann")
     play(g, *once("Ann", MID))
     assert g.to_act == "Cid"
-    assert refusal(g, "Bob throw 1 1 1") == "it is Cid's turn to throw, not Bob's (M3)"
+    assert refusal(g, "Bob throw 1 1 1") == (
+        "Bob has no chips left and is out of the game (he has won); it is Cid's turn to throw "
+        "(M7)")
+    assert "Bob" not in {a.player for a in g.allowed()}
 
 
 def test_D_M12_a_player_at_no_chips_in_the_middle_of_a_hand_is_all_in_not_out() -> None:
