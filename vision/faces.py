@@ -59,7 +59,9 @@ class FaceRules:
     unit_per_diameter: tuple[float, float]  # plausible grid unit / pip diameter
     one_unit: float  # grid unit of a lone pip, in its diameters
     perp_scale: float  # the unseen diagonal of a 2 or 3 is taken as this x the seen one
+    stray_margin: float  # no other like pip within the face grown by this factor
     one_clear: float  # a lone pip is a 1 only with no other pip within this many diameters
+    glare_fraction: float  # a patch this x the pip contrast brighter than a coloured face
     glare_level: int  # grey level from which a pixel counts as glare
     max_salvage: int  # at most this many pips dropped from a group that fits no layout
 
@@ -265,6 +267,7 @@ def _bilinear(scale: float) -> np.ndarray:
 
 
 _PLACES = _bilinear(1.0)
+_AROUND = np.vstack([_bilinear(1.0), _bilinear(1.6)])
 
 
 def grid_points(corners: np.ndarray) -> np.ndarray:
@@ -318,6 +321,58 @@ def _clean_ring(i: int, pips: Pips, maps: PipMaps, spread: float) -> bool:
     return int(ring.max() - ring.min()) <= spread * pips.contrast[i]
 
 
+def _glare_near(maps: PipMaps, outline: np.ndarray) -> bool:
+    """A saturated patch bigger than a pip touches the face (grown by half): pips may hide."""
+    if not len(maps.glare):
+        return False
+    c = outline.mean(axis=0)
+    grown = c + 1.5 * (outline - c)
+    x0, y0 = grown.min(axis=0)
+    x1, y1 = grown.max(axis=0)
+    g = maps.glare
+    return bool(((g[:, 0] <= x1) & (g[:, 2] >= x0) & (g[:, 1] <= y1) & (g[:, 3] >= y0)).any())
+
+
+def _bright_patch(
+    maps: PipMaps, corners: np.ndarray, contrast: float, fraction: float, single: bool
+) -> bool:
+    """On a coloured face, a patch bigger than a pip and much brighter than the face: a lamp's
+    glare, which can wash white pips out. The opening keeps only patches bigger than a pip."""
+    around = _PLACES if single else _AROUND  # a lone pip's frame is only a guess of the face
+    level = _sample(maps.face_light, around @ corners).astype(np.float64)
+    return bool(level.max() - np.median(level) > fraction * contrast)
+
+
+def _inside(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
+    """Which points lie inside a convex quadrilateral (either winding)."""
+    edge = np.roll(quad, -1, axis=0) - quad
+    rel = pts[:, None, :] - quad[None, :, :]
+    cross = edge[None, :, 0] * rel[:, :, 1] - edge[None, :, 1] * rel[:, :, 0]
+    return (cross >= 0).all(axis=1) | (cross <= 0).all(axis=1)
+
+
+def _stray_pip(idx: np.ndarray, pips: Pips, corners: np.ndarray, rules: FaceRules) -> bool:
+    """Another pip like these (polarity, size) inside the face grown by ``stray_margin``: the
+    group is only part of a face (two pips of a 4 look like a 2 when the others are hidden)."""
+    c = corners.mean(axis=0)
+    if len(idx) in (2, 3):  # the unseen diagonal is taken as long as the seen one here
+        a, b = corners[0], corners[2]
+        half = 0.5 * (b - a)
+        perp = np.array([-half[1], half[0]])
+        corners = np.array([a, c + perp, b, c - perp])
+    quad = c + rules.stray_margin * FACE_HALF * (corners - c)
+    size = float(np.median(pips.diameter[idx]))
+    others = np.ones(len(pips), dtype=bool)
+    others[idx] = False
+    others &= ~pips.glint & (pips.polarity == pips.polarity[idx[0]])
+    ratio = pips.diameter / size
+    others &= (ratio <= rules.size_ratio) & (ratio >= 1.0 / rules.size_ratio)
+    if not others.any():
+        return False
+    pts = np.column_stack([pips.x[others], pips.y[others]])
+    return bool(_inside(quad, pts).any())
+
+
 def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> Face:
     pts = np.column_stack([pips.x[idx], pips.y[idx]])
     n = len(idx)
@@ -361,6 +416,14 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     quiet = float(_sample(maps.response_max(polarity), places[empty]).max())
     if quiet > rules.absent_fraction * weakest:
         return unsure("a faint pip-like mark where the pattern has none")
+    if _glare_near(maps, outline):
+        return unsure("glare covers part of the face")
+    if polarity != DARK and _bright_patch(
+        maps, corners, weakest, rules.glare_fraction, single=n == 1
+    ):
+        return unsure("glare covers part of the face")
+    if n > 1 and _stray_pip(idx, pips, corners, rules):
+        return unsure("another pip lies on the face outside the pattern")
     if polarity == DARK and _glare(maps, places, empty, rules.glare_level):
         return unsure("glare covers part of the face")
     confidence = float(

@@ -35,6 +35,7 @@ class PipMaps:
     dark_max: np.ndarray  # the maps' maxima over a small square: what is near a point
     light_max: np.ndarray
     gray_max: np.ndarray
+    glare: np.ndarray  # k x 4 boxes (x0, y0, x1, y1) of saturated patches bigger than a pip
 
     def response(self, polarity: int) -> np.ndarray:
         return self.dark if polarity == DARK else self.light
@@ -62,7 +63,12 @@ class Pips:
 
 
 def contrast_maps(
-    gray: np.ndarray, window: int, colour: np.ndarray | None = None, near: int = 2
+    gray: np.ndarray,
+    window: int,
+    colour: np.ndarray | None = None,
+    near: int = 2,
+    glare_level: int = 250,
+    glare_area: int = 180,
 ) -> PipMaps:
     """Black-hat / top-hat maps with a square window of ``window`` working pixels, and their
     maxima within ``near`` pixels of each point."""
@@ -82,7 +88,20 @@ def contrast_maps(
         dark_max=cv2.dilate(dark, square),
         light_max=cv2.dilate(light, square),
         gray_max=cv2.dilate(gray, square),
+        glare=_glare_boxes(gray, glare_level, glare_area),
     )
+
+
+def _glare_boxes(gray: np.ndarray, level: int, area: int) -> np.ndarray:
+    """Boxes of saturated patches of at least ``area`` pixels: a lamp's reflection."""
+    bright = (gray >= level).view(np.uint8)
+    if cv2.countNonZero(bright) < area:
+        return np.zeros((0, 4))
+    ltype = cv2.CV_16U if cv2.countNonZero(bright) < 65535 else cv2.CV_32S
+    n, _, stats, _ = cv2.connectedComponentsWithStats(bright, connectivity=8, ltype=ltype)
+    big = stats[1:][stats[1:, cv2.CC_STAT_AREA] >= area]
+    x, y, w, h = (big[:, k].astype(np.float64) for k in range(4))
+    return np.column_stack([x, y, x + w, y + h])
 
 
 def find_pips(

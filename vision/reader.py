@@ -55,9 +55,11 @@ class ReaderSettings:
     unit_per_diameter: tuple[float, float] = (0.6, 2.6)
     one_unit: float = 1.2
     one_clear: float = 3.2
+    stray_margin: float = 1.1
     perp_scale: float = 0.8
     place_radius: int = 2  # a grid place is looked at within this many working pixels
     glare_level: int = 250
+    glare_fraction: float = 0.3
     max_salvage: int = 0
     min_confidence: float = 0.0
     same_die: float = 1.3  # read faces closer than this x their side are faces of one die...
@@ -77,8 +79,10 @@ class ReaderSettings:
             unit_per_diameter=self.unit_per_diameter,
             one_unit=self.one_unit,
             one_clear=self.one_clear,
+            stray_margin=self.stray_margin,
             perp_scale=self.perp_scale,
             glare_level=self.glare_level,
+            glare_fraction=self.glare_fraction,
             max_salvage=self.max_salvage,
         )
 
@@ -99,7 +103,14 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         colour = colour[:, :, None]
     else:
         gray = cv2.cvtColor(colour, cv2.COLOR_BGR2GRAY)
-    maps = contrast_maps(gray, settings.pip_window, colour, settings.place_radius)
+    maps = contrast_maps(
+        gray,
+        settings.pip_window,
+        colour,
+        settings.place_radius,
+        settings.glare_level,
+        settings.max_pip_area,
+    )
     pips = find_pips(
         maps,
         min_contrast=settings.min_contrast,
