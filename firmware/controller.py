@@ -21,6 +21,7 @@ Public API (the dashboard builds on it; docs/architecture.md "firmware"):
 from __future__ import annotations
 
 import contextlib
+import copy
 import logging
 import queue
 import threading
@@ -326,7 +327,7 @@ class TableController:
     def public_state(self) -> dict[str, Any]:
         """The state anyone may see (never concealed dice); see firmware.views."""
         with self._lock:
-            return dict(self._public)
+            return copy.deepcopy(self._public)
 
     def seat_state(self, seat: str) -> dict[str, Any]:
         """The public state plus ``seat``'s own dice; KeyError for an unknown seat."""
@@ -334,7 +335,7 @@ class TableController:
             if seat not in self.game.players:
                 raise KeyError(f"{seat!r} is not a seat at this table; the seats are "
                                f"{', '.join(self.game.players)}")
-            return views.add_seat(self._public, self.game, seat)
+            return views.add_seat(copy.deepcopy(self._public), self.game, seat)
 
     def referee_state(self) -> dict[str, Any]:
         """Everything, for the referee console: all dice, needs-a-look, flags, the log."""
@@ -343,15 +344,16 @@ class TableController:
                        for e in self._entries]
             reads = {s: {"values": list(r.values) if r.values else None, "reason": r.reason}
                      for s, r in self._reads.items()}
-            return views.add_referee(self._public, self.game, needs_look=self._needs_look,
-                                     flags=self._flags, history=history, last_reads=reads)
+            return views.add_referee(copy.deepcopy(self._public), self.game,
+                                     needs_look=self._needs_look, flags=self._flags,
+                                     history=history, last_reads=reads)
 
     def subscribe(self) -> Subscription:
         """A Subscription that receives the public state after every change."""
         sub = Subscription(self)
         with self._lock:
             self._subs.append(sub)
-            sub.put(dict(self._public))
+            sub.put(copy.deepcopy(self._public))
         return sub
 
     def _unsubscribe(self, sub: Subscription) -> None:
@@ -441,7 +443,7 @@ class TableController:
         )
         self._public["status"] = self.row.status
         for sub in list(self._subs):
-            sub.put(dict(self._public))
+            sub.put(copy.deepcopy(self._public))
 
     def _update_leds(self) -> None:
         if self.leds is None:
