@@ -46,7 +46,8 @@ def test_seat_token_plays_for_its_own_seat(table) -> None:
     assert response.status_code == 200
     body = response.get_json()
     assert body["ok"] is True
-    assert body["message"].startswith("Ann rolls a ")
+    assert body["message"].startswith("Ann ") and body["message"].endswith(".")
+    assert body["state"]["actions"] == 1
     assert body["state"]["to_act"] == "Bob"
 
 
@@ -234,7 +235,8 @@ def test_referee_enters_dice(table) -> None:
     response = table.client.post("/api/referee/dice", json={"seat": "Ann", "values": [4]},
                                  headers=table.auth("referee"))
     assert response.status_code == 200
-    assert response.get_json()["message"] == "Ann rolls a 4 for captain."
+    referee = table.client.get("/api/referee/state", headers=table.auth("referee")).get_json()
+    assert referee["history"][-1].startswith("1 action Ann roll 4 (by referee")
 
 
 @pytest.mark.parametrize("values", [[7], [1, 2], "6 5 4", [0, 1, 2], None])
