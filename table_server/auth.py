@@ -72,9 +72,15 @@ class RateLimiter:
         self._failures: dict[str, deque[float]] = {}
 
     def _recent(self, address: str, now: float) -> deque[float]:
-        times = self._failures.setdefault(address, deque())
+        """The address's failures within the window; quiet addresses are forgotten, so the
+        table of addresses stays small all evening."""
+        times = self._failures.get(address)
+        if times is None:
+            return deque()
         while times and now - times[0] >= self.window:
             times.popleft()
+        if not times:
+            del self._failures[address]
         return times
 
     def retry_after(self, address: str) -> float:
@@ -90,7 +96,16 @@ class RateLimiter:
         """Record one failed attempt from ``address``."""
         with self._lock:
             now = self.clock()
-            self._recent(address, now).append(now)
+            self._recent(address, now)
+            self._failures.setdefault(address, deque()).append(now)
+
+    def tracked(self) -> int:
+        """How many addresses have failures within the window."""
+        with self._lock:
+            now = self.clock()
+            for address in list(self._failures):
+                self._recent(address, now)
+            return len(self._failures)
 
     def blocked_message(self, address: str) -> str | None:
         """The sentence to answer a blocked address with, or None if it may try."""

@@ -71,3 +71,12 @@ def test_good_tokens_do_not_count_as_failures(limited_table) -> None:
     for _ in range(5):
         t.client.get("/api/seat/Ann", headers=t.auth("Ann"))
     assert t.client.get("/api/seat/Ann", headers=t.auth("Ann")).status_code == 200
+
+
+def test_rate_limiter_forgets_quiet_addresses(clock) -> None:
+    limiter = RateLimiter(max_failures=3, window=60.0, clock=clock)
+    for i in range(100):
+        limiter.fail(f"10.0.1.{i}")
+    assert limiter.tracked() == 100
+    clock.now += 60.0
+    assert limiter.tracked() == 0

@@ -108,3 +108,19 @@ def test_port_in_use_is_an_oserror(dashboard, table) -> None:
     assert str(e.value).endswith(f"Port {dashboard.port} on 127.0.0.1 is in use by another "
                                  "program; stop it, or choose a free port with --port or "
                                  "[server] port.")
+
+
+def test_a_vanished_client_is_unsubscribed(dashboard, table) -> None:
+    subs = table.controller._subs
+    before = len(subs)
+    sock = socket.create_connection(("127.0.0.1", dashboard.port), timeout=5)
+    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    received = b""
+    while b"event: state" not in received:
+        received += sock.recv(65536)
+    assert len(subs) == before + 1
+    sock.close()  # the phone walks away; the next keep-alive (0.2 s) finds the socket closed
+    deadline = time.monotonic() + 10
+    while len(subs) > before:
+        assert time.monotonic() < deadline, "the subscription of a gone client stayed open"
+        time.sleep(0.05)  # polling a count with a deadline: there is no event to wait on
