@@ -25,6 +25,7 @@ from flask import (
     url_for,
 )
 
+from table_server.addresses import public_base
 from table_server.api import (
     Refused,
     camera_response,
@@ -68,8 +69,12 @@ def logged_in() -> bool:
 
 
 def base_url() -> str:
-    """The address phones use: ``[server] public_url`` if set, else the one this request used."""
-    return ctx().settings.public_url or request.host_url.rstrip("/")
+    """The address phones use: ``[server] public_url``, else the one this request came in on
+    (or the LAN address when that is a loopback one and the table listens on every interface)."""
+    settings = ctx().settings
+    port = str(request.environ.get("SERVER_PORT", "80"))
+    return public_base(settings.public_url, settings.host, int(port) if port.isdigit() else 80,
+                       request.host)
 
 
 def seat_url(base: str, seat: str) -> str:

@@ -15,6 +15,7 @@ from urllib.parse import quote
 
 from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
 
+from table_server.addresses import public_base
 from table_server.app import Context, create_app
 from table_server.settings import ServerSettings
 
@@ -86,26 +87,23 @@ class Dashboard:
         return self.settings.port
 
     @property
-    def local_url(self) -> str:
-        host = self.settings.host
-        if host in ("0.0.0.0", "::", ""):
-            host = "127.0.0.1"
-        if ":" in host:
-            host = f"[{host}]"
-        return f"http://{host}:{self.port}"
+    def public_base(self) -> str:
+        """Where other devices reach the table: ``public_url``, else the LAN address when
+        listening on every interface, else the address listened on."""
+        return public_base(self.settings.public_url, self.settings.host, self.port)
 
     @property
     def url(self) -> str:
-        """The table view's address (``[server] public_url`` when set)."""
-        return (self.settings.public_url or self.local_url) + "/"
+        """The table view's address."""
+        return self.public_base + "/"
 
     @property
     def referee_url(self) -> str:
-        return (self.settings.public_url or self.local_url) + "/referee"
+        return self.public_base + "/referee"
 
     def seat_urls(self) -> dict[str, str]:
         """Each seat's controller page, with its token in the link (keep these private)."""
-        base = self.settings.public_url or self.local_url
+        base = self.public_base
         return {seat: f"{base}/seat/{quote(seat)}?token={self.context.tokens.token_for(seat)}"
                 for seat in self.context.seat_names()}
 

@@ -124,3 +124,16 @@ def test_a_vanished_client_is_unsubscribed(dashboard, table) -> None:
     while len(subs) > before:
         assert time.monotonic() < deadline, "the subscription of a gone client stayed open"
         time.sleep(0.05)  # polling a count with a deadline: there is no event to wait on
+
+
+def test_links_for_phones_never_say_loopback_when_listening_everywhere() -> None:
+    from table_server.addresses import lan_address, public_base
+
+    assert public_base("http://pub.lan:8080/", "0.0.0.0", 8080) == "http://pub.lan:8080"
+    assert public_base(None, "127.0.0.1", 8080) == "http://127.0.0.1:8080"
+    assert public_base(None, "0.0.0.0", 8080, "192.168.1.20:8080") == "http://192.168.1.20:8080"
+    lan = lan_address()
+    expected = f"http://{lan or '127.0.0.1'}:8080"
+    assert public_base(None, "0.0.0.0", 8080) == expected
+    assert public_base(None, "0.0.0.0", 8080, "127.0.0.1:8080") == expected
+    assert public_base(None, "127.0.0.1", 8080, "localhost:8080") == "http://localhost:8080"
