@@ -112,6 +112,7 @@ def find_pips(
     max_area: int,
     max_elongation: float,
     min_fill: float,
+    max_ring_spread: float = 0.5,
 ) -> Pips:
     """Candidates of both polarities that pass the contrast and shape filters."""
     parts = []
@@ -162,7 +163,12 @@ def find_pips(
         )
     cols = [np.concatenate([p[i] for p in parts]) for i in range(7)]
     ring = _ring_colour(maps.colour, cols[0], cols[1], cols[2])
-    return Pips(*cols, glint=_glints(*cols[:4]), ring=ring)
+    pips = Pips(*cols, glint=_glints(*cols[:5]), ring=ring)
+    spread = _ring_spread(maps.gray, pips.x, pips.y, pips.diameter)
+    plain = spread <= max_ring_spread * pips.contrast
+    if plain.all():
+        return pips
+    return Pips(*(getattr(pips, f)[plain] for f in Pips.__dataclass_fields__))
 
 
 def _elongation(labels: np.ndarray, stats: np.ndarray, which: np.ndarray) -> np.ndarray:
@@ -193,8 +199,24 @@ def _ring_colour(colour: np.ndarray, x: np.ndarray, y: np.ndarray, d: np.ndarray
     return np.median(samples, axis=1)
 
 
-def _glints(x: np.ndarray, y: np.ndarray, diameter: np.ndarray, polarity: np.ndarray) -> np.ndarray:
-    """True for a candidate inside a bigger one of the other polarity (a lamp's glint in a pip).
+def _ring_spread(gray: np.ndarray, x: np.ndarray, y: np.ndarray, d: np.ndarray) -> np.ndarray:
+    """How uneven the grey level is on a circle around each candidate (80th - 20th percentile).
+
+    A pip lies on a plain face; the face showing between the white pips of a coloured die (or
+    the wood between two dice) is ringed by pips or edges, so its ring is uneven."""
+    h, w = gray.shape
+    pts = (x + 1j * y)[:, None] + 1.0 * d[:, None] * _RING[None, :]
+    xs = np.clip(np.rint(pts.real).astype(np.intp), 0, w - 1)
+    ys = np.clip(np.rint(pts.imag).astype(np.intp), 0, h - 1)
+    low, high = np.percentile(gray[ys, xs].astype(np.float64), [20, 80], axis=1)
+    return high - low
+
+
+def _glints(
+    x: np.ndarray, y: np.ndarray, diameter: np.ndarray, polarity: np.ndarray, contrast: np.ndarray
+) -> np.ndarray:
+    """True for a candidate overlapping a stronger one of the other polarity: a lamp's glint in
+    a pip, or the bright face corner beside a dark pip.
 
     Glints are kept (a lone pip with a glint beside it is not a clean 1) but never read.
     """
@@ -202,5 +224,6 @@ def _glints(x: np.ndarray, y: np.ndarray, diameter: np.ndarray, polarity: np.nda
         return np.zeros(x.size, dtype=bool)
     dist = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
     other = polarity[:, None] != polarity[None, :]
-    inside = other & (dist < 0.8 * diameter[None, :]) & (diameter[:, None] < diameter[None, :])
+    reach = 0.5 * np.maximum(diameter[:, None], diameter[None, :])
+    inside = other & (dist < reach) & (contrast[:, None] < contrast[None, :])
     return inside.any(axis=1)

@@ -44,6 +44,7 @@ class ReaderSettings:
     max_pip_area: int = 180
     max_elongation: float = 1.7
     min_fill: float = 0.45
+    max_ring_spread: float = 0.7  # a pip's surroundings vary by at most this x its contrast
     link_reach: float = 4.6
     size_ratio: float = 1.4
     face_tolerance: float = 0.3
@@ -118,6 +119,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         max_area=settings.max_pip_area,
         max_elongation=settings.max_elongation,
         min_fill=settings.min_fill,
+        max_ring_spread=settings.max_ring_spread,
     )
     rules = settings.rules()
     dice: list[Die] = []
