@@ -24,6 +24,9 @@ KEPT = {
     # 1 + 1 x 3 + 1 = 5 of 6; Ann drops later and takes 1; Bob (3-2-2) calls and loses to
     # Cid (bidou), taking the 2 left: Ann 6, Bob 5, Cid 3, Dan 10, Cid captain.
     "multi-hand-one-hand-first-dropper.json": "situation 3 in one hand",
+    # Everyone ends all in with 6: Cid (3-2-2), worst and all in, takes his 6 back and 6 from
+    # each of the two others (situation 5): Ann and Bob are out and have won; Cid loses.
+    "multi-hand-everyone-all-in.json": "a one-hand game, situation 5",
     "multi-hand-three-players-to-the-open-throw.json": "three down to two, M8, open throw",
     "multi-hand-five-players-poor-fish.json": "Poor Fish, five players",
     "multi-hand-eight-players-total-ranking.json": "eight players, ranking by total (R4)",
@@ -49,6 +52,13 @@ def test_the_hand_worked_record_ends_where_its_comment_says() -> None:
     assert expected["chips"] == {"Ann": 6, "Bob": 5, "Cid": 3, "Dan": 10}
     assert (expected["captain"], expected["to_act"], expected["expects"]) == (
         "Cid", "Cid", "throw")
+
+
+def test_the_one_hand_game_ends_where_its_comment_says() -> None:
+    expected = json.loads((RECORDS / "expected" / "multi-hand-everyone-all-in.json")
+                          .read_text(encoding="utf-8"))
+    assert expected["chips"] == {"Ann": 0, "Bob": 0, "Cid": 18}
+    assert (expected["over"], expected["loser"]) == (True, "Cid")
 
 
 def test_every_multi_hand_record_on_file_is_checked() -> None:
