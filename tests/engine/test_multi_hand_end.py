@@ -236,3 +236,11 @@ def test_D_M14_pass_after_a_bet_is_refused_under_two_hand_rules() -> None:
     play(g, "Ann bet 1")
     assert refusal(g, "Bob pass") == "after a bet there is no passing; Bob may call or raise or " \
         "drop (T5)"
+
+
+def test_D_M14_with_one_chip_each_the_earlier_seat_holds_and_the_worse_throw_loses() -> None:
+    g = MultiHandGame.from_position(P3, {"Ann": 0, "Bob": 1, "Cid": 1}, "Bob")
+    assert (g.to_act, g.expects, g.state()["captain"]) == ("Cid", "throw", "Cid")
+    play(g, "Cid throw 6 5 4", "Cid stand", "Bob throw 3 2 2", "Bob stand")
+    s = g.state()
+    assert s["chips"] == {"Ann": 0, "Bob": 2, "Cid": 0} and s["loser"] == "Bob"
