@@ -141,7 +141,7 @@ def test_M7_the_last_player_holding_chips_loses_the_game() -> None:
 
 
 # --- M8: the last two ------------------------------------------------------------------------
-def test_M8_two_players_above_nine_discard_one_chip_when_a_bet_is_not_called() -> None:
+def test_situation_8_M8_two_above_nine_discard_one_chip_when_a_bet_is_not_called() -> None:
     g = hand({"Ann": MID, "Bob": WORST}, chips={"Ann": 6, "Bob": 5, "Cid": 0})
     effects = play(g, "Ann bet 1", "Bob raise 1", "Ann drop")
     # Ann, first dropper: 1 + 1 x 1 + 1 = 3 of 3; Bob, not called, discards one chip.
@@ -177,7 +177,7 @@ def test_D_M13_a_raiser_left_with_no_chip_at_all_has_nothing_to_discard() -> Non
     assert g.state()["loser"] == "Ann"
 
 
-def test_M8_at_nine_or_fewer_together_the_two_play_two_hand_rules_with_no_centre() -> None:
+def test_situation_8_M8_at_nine_or_fewer_the_two_play_two_hand_rules_with_no_centre() -> None:
     g = hand({"Ann": MID, "Bob": WORST}, chips={"Ann": 5, "Bob": 5, "Cid": 0})
     effects = play(g, "Ann bet 1", "Bob drop")
     assert g.state()["chips"] == {"Ann": 4, "Bob": 5, "Cid": 0}
