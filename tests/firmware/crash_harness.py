@@ -11,7 +11,8 @@ it with SIGKILL, then restarts: a new controller is built from the log, and the 
 - the restarted controller's state equals an independent replay of the game record
   (``engine.replay`` of the record exported from the log);
 - chips are conserved (every variant's total);
-- every acknowledged action is in the log: at most the command being handled is lost.
+- every acknowledged action is in the log, as acknowledged: at most the command being
+  handled is lost (or, for an undo in flight, already applied).
 
 Forking (not spawning) keeps a restart cheap, so hundreds of kills fit in about a minute.
 """
@@ -28,7 +29,7 @@ import time
 
 from engine import replay
 from firmware.controller import Correct, EnterDice, Press, TableController
-from firmware.log import GameLog
+from firmware.log import GameLog, LogError
 from firmware.rebuild import effective_actions, record_from_log
 from firmware.simulation import random_presses
 
@@ -46,7 +47,8 @@ def child(db: str, seed: int, out: int) -> None:
     c = TableController(GameLog(db), variant="two-hand", players=("Ann", "Bob")).start()
 
     def ack() -> None:
-        os.write(out, f"ack {c.row.id} {len(c.game.history)}\n".encode())
+        last = str(c.game.history[-1]) if c.game.history else "-"
+        os.write(out, f"ack {c.row.id} {len(c.game.history)} {last}\n".encode())
 
     os.write(out, b"ready\n")
     while True:
@@ -57,6 +59,7 @@ def child(db: str, seed: int, out: int) -> None:
             ack()
             continue
         if c.game.history and rng.random() < 0.03:
+            os.write(out, b"undo\n")  # the one command that may leave one action fewer
             if c.submit(Correct("undo", "crash-test", "random undo")).ok:
                 ack()
             continue
@@ -71,16 +74,21 @@ def child(db: str, seed: int, out: int) -> None:
                 ack()
 
 
-def check(db: str, acked: tuple[int, int] | None) -> tuple[str | None, tuple[int, int]]:
+def check(db: str, acked: tuple[int, int, str] | None, undoing: bool = False
+          ) -> tuple[str | None, tuple[int, int, str]]:
     """Restart on ``db`` and check it: a sentence saying what is wrong (or None), and the
     (game, actions) the restarted table holds -- what the next child starts from."""
     con = sqlite3.connect(db)
     ok = con.execute("PRAGMA integrity_check").fetchone()[0]
     con.close()
     if ok != "ok":
-        return f"integrity_check says {ok}", (0, 0)
-    c = TableController(GameLog(db), variant="two-hand", players=("Ann", "Bob")).start()
-    now = (c.row.id, len(c.game.history))
+        return f"integrity_check says {ok}", (0, 0, "-")
+    try:
+        c = TableController(GameLog(db), variant="two-hand", players=("Ann", "Bob")).start()
+    except LogError as e:
+        return f"the restart failed: {e}", (0, 0, "-")
+    now = (c.row.id, len(c.game.history),
+           str(c.game.history[-1]) if c.game.history else "-")
     try:
         row = c.row
         expected = replay(record_from_log(row, c.log.entries(row.id))).state()
@@ -90,12 +98,16 @@ def check(db: str, acked: tuple[int, int] | None) -> tuple[str | None, tuple[int
         if total_chips(c.game.state()) != total:
             return f"chips not conserved: {c.game.state()}", now
         if acked is not None:
-            game_id, count = acked
+            game_id, count, last = acked
             if row.id == game_id:
-                logged = len(effective_actions(c.log.entries(game_id)))
-                if abs(logged - count) > 1:
-                    return (f"game {game_id}: {count} actions acknowledged but {logged} in "
-                            "the log"), now
+                logged = effective_actions(c.log.entries(game_id))
+                low = count - 1 if undoing else count  # one command may have been in flight
+                if not low <= len(logged) <= count + 1:
+                    return (f"game {game_id}: {count} actions acknowledged but {len(logged)} "
+                            "in the log"), now
+                if count and len(logged) >= count and str(logged[count - 1]) != last:
+                    return (f"game {game_id}: acknowledged action {count} was {last!r} but "
+                            f"the log has {str(logged[count - 1])!r}"), now
             elif row.id != game_id + 1:
                 return f"acknowledged game {game_id} but the log's latest is {row.id}", now
             elif c.log.game(game_id) is None:
@@ -108,7 +120,7 @@ def check(db: str, acked: tuple[int, int] | None) -> tuple[str | None, tuple[int
 def main(db: str, kills: int, seed: int) -> int:
     rng = random.Random(seed)
     survived = 0
-    acked: tuple[int, int] | None = None
+    acked: tuple[int, int, str] | None = None
     t0 = time.monotonic()
     for i in range(kills):
         r, w = os.pipe()
@@ -132,11 +144,13 @@ def main(db: str, kills: int, seed: int) -> int:
         while chunk := os.read(r, 65536):
             buf += chunk
         os.close(r)
+        undoing = False
         for line in buf.decode().splitlines():
             if line.startswith("ack "):
-                _, g, n = line.split()
-                acked = (int(g), int(n))
-        problem, acked = check(db, acked)
+                _, g, n, last = line.split(" ", 3)
+                acked = (int(g), int(n), last)
+            undoing = line == "undo"
+        problem, acked = check(db, acked, undoing)
         if problem is not None:
             print(json.dumps({"kill": i + 1, "problem": problem}))
             return 1
