@@ -138,7 +138,7 @@ def last_player(player: str, lone_bettor: bool, pot: int, discard: bool,
     """
     pay = Payout(pot)
     if lone_bettor:
-        took = pay.take(player, pot, "nobody else bet, so his bet goes back to him", "M6/7")
+        pay.take(player, pot, "nobody else bet, so his bet goes back to him", "M6/7")
         pay.effects.append(Effect("move", f"{player} discards 1 chip: the only bettor of the "
                                   "hand", "M6/7", player=player, chips=1, source=player,
                                   dest=REMOVED))
