@@ -38,6 +38,7 @@ class MontevideoGame(Game):
 
     def __post_init__(self) -> None:
         self.variant = "montevideo"
+        self.over_rule = "V1"
         self.ranking: str = self.options.get("ranking", "three-digit")
         self.chips: dict[str, int] = {p: START_CHIPS for p in self.players}
         #: Every chip in the pot: what was carried from the last hand plus this hand's stakes.

@@ -92,8 +92,9 @@ def test_V1_the_last_player_with_chips_wins_and_nothing_more_is_played():
     g = game(*ANN_CAPTAIN, *hand(("Ann", "4 2 1"), ("Bob", "6 5 4"), ("Cy", "3 3 6")),
              "Ann bet 5", "Bob call", "Cy call")
     assert g.allowed() == []
-    with pytest.raises(GameOver, match="the game is over; start a new game"):
+    with pytest.raises(GameOver) as info:
         g.apply(Action.parse("Ann throw 1 1 1"))
+    assert str(info.value) == "the game is over; start a new game (V1)"
     assert [v.out for v in g.views()] == [False, True, True]
 
 
