@@ -608,6 +608,7 @@ class TableController:
             n = self._throws(seat) + 1
             self._flags.append(f"{seat}'s throw {n} shows the same dice in the same places as "
                                "the throw before: possibly not thrown.")
+            del self._flags[:-MAX_EVENTS]
         outcome = self._play(Action(seat, kind, read.values), by)
         if outcome.ok and kind == "throw":
             self._last_throw[seat] = read

@@ -58,6 +58,8 @@ def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
     out = dict(state)
     out["seat"] = seat
     out["dice"] = seat_dice(game, seat)
+    out["refusal"] = next((s["refusal"] for s in state.get("seats", []) if s["name"] == seat),
+                          None)
     return out
 
 
