@@ -75,6 +75,8 @@ def test_run_in_simulation_says_so_serves_and_stops_cleanly_on_signal(tmp_path, 
     assert proc.returncode == 0, err
     assert out.splitlines()[-2:] == ["Stopping: LEDs off, camera closed, log flushed.",
                                      "Stopped cleanly."]
+    wal = tmp_path / "table.db-wal"
+    assert not wal.exists() or wal.stat().st_size == 0  # the log was checkpointed and closed
     log = GameLog(str(db))
     assert [g.variant for g in log.games()] == ["two-hand"]
     log.close()

@@ -14,6 +14,7 @@ import pytest
 
 from engine import replay
 from firmware.config import build_config
+from firmware.controller import Act
 from firmware.simulation import random_presses, simulated_controller
 
 
@@ -83,3 +84,19 @@ def test_a_refused_panel_press_blinks_that_seats_led(tmp_path, button):
         c.stop()
         table.close()
     assert table.panels.led_state("Ann") == "off"
+
+
+def test_simulation_act_roll_renders_one_die_that_the_reader_reads(tmp_path):
+    c, table = simulated_controller(str(tmp_path / "a.db"), seed=4, panels=False)
+    try:
+        out = c.submit(Act("Ann", "roll", source="web"))
+        seat, kind, values = table.thrown[-1]
+        assert (seat, kind, len(values)) == ("Ann", "roll", 1)
+        assert table.camera.dice()["Ann"] == values
+        if out.ok:
+            assert c.game.history[-1].numbers == values
+        else:
+            assert out.needs_look
+    finally:
+        c.stop()
+        table.close()
