@@ -44,10 +44,10 @@ const Bidou = (() => {
     return row;
   }
 
-  /** A stack of `n` chips drawn as SVG (at most 15 drawn; the number says the rest). */
-  function chips(n, colour) {
+  /** A stack of `n` chips drawn as SVG (at most `most` drawn; the number says the rest). */
+  function chips(n, colour, most) {
     const count = Math.max(0, Number(n) || 0);
-    const drawn = Math.min(count, 15);
+    const drawn = Math.min(count, most || 15);
     const h = 12 + drawn * 7;
     const stack = svg("svg", { viewBox: `0 0 60 ${h}`, class: "chipstack",
                                width: "2.6rem", height: `${h / 23}rem`, "aria-hidden": "true" });

@@ -20,7 +20,7 @@
     if (seat.out) badges.appendChild(el("span", { class: "badge" }, "out"));
     card.appendChild(badges);
     const row = el("div", { class: "chips" });
-    row.appendChild(chips(seat.chips));
+    row.appendChild(chips(seat.chips, undefined, 9));
     row.appendChild(el("span", { class: "count", "data-chips": seat.chips }, seat.chips));
     card.appendChild(row);
     const throws = Number(seat.throws) || 0;
@@ -47,18 +47,20 @@
     if (state.removed) parts.push(["Removed", state.removed, "#555"]);
     for (const [label, n, colour] of parts) {
       const spot = el("div", { class: "spot", "data-pile": label.toLowerCase() });
-      spot.appendChild(chips(n, colour));
+      spot.appendChild(chips(n, colour, 6));
       spot.appendChild(el("span", { class: "count" }, n ?? 0));
       spot.appendChild(el("span", {}, label));
       pile.appendChild(spot);
     }
     box.appendChild(pile);
-    if (state.showdown) box.appendChild(el("p", { class: "showdown" }, state.showdown));
   }
 
   function render(state) {
     if (!state) return;
     document.getElementById("prompt").textContent = state.prompt || "";
+    const showdown = document.getElementById("showdown");
+    showdown.textContent = state.showdown || "";
+    showdown.hidden = !state.showdown;
     document.getElementById("title").textContent = `Bidou · ${state.variant || ""}`;
     const score = document.getElementById("score");
     if (state.variant === "two-hand" && state.rounds_lost) {
@@ -76,8 +78,11 @@
       // the bottom; the centre pile stays clear in the middle
       const start = seats.length === 2 ? Math.PI : Math.PI / 2;
       const angle = start + (2 * Math.PI * i) / seats.length;
-      card.style.left = `${50 + 33 * Math.cos(angle)}%`;
-      card.style.top = `${50 + 31 * Math.sin(angle)}%`;
+      const cos = Math.cos(angle), sin = Math.sin(angle);
+      // each card's outer edge touches the rim, so the cards leave the centre free
+      card.style.left = `${50 + 46 * cos}%`;
+      card.style.top = `${50 + 44 * sin}%`;
+      card.style.transform = `translate(${-50 - 50 * cos}%, ${-50 - 50 * sin}%)`;
       felt.appendChild(card);
     });
     centre(state);

@@ -119,7 +119,7 @@ def test_table_view_follows_a_hand_played_from_two_seat_pages(browser, served) -
     assert table_page.locator(".seat .die").count() == 6
     names = table_page.locator(".seat .throwname").all_inner_texts()
     assert len(names) == 2 and all(names)
-    showdown = table_page.locator(".centre .showdown").inner_text()
+    showdown = table_page.locator("#showdown").inner_text()
     assert " takes " in showdown  # who takes the chips, in words
     shot(table_page, "table-showdown.png")
     table_page.screenshot(path=str(ROOT / "docs" / "screenshot-table.png"))
