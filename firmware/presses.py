@@ -158,7 +158,8 @@ def _pass(game: Game, seat: str, long: bool, offered: int) -> Decision:
     if offered > 0:
         return Decision(stake=0)
     open_ = _open(game, seat)
-    for verb in ("pass", "drop"):
+    # Once betting has begun a pass IS a drop (source situation 9, D-T2): write what it means.
+    for verb in ("drop", "pass"):
         if verb in open_:
             return Decision(action=Action(seat, verb))
     return _not_now(game, seat, "pass")

@@ -164,10 +164,7 @@ def random_presses(controller: TableController, rng: random.Random,
         choice = stands[0]
     else:
         pool = [a for a in options if a.verb != "stand"] or options
-        # a panel cannot drop while pass is open (PASS passes): leave drop to the pass
-        pool = [a for a in pool if not (a.verb == "drop" and any(
-            b.verb == "pass" and b.player == a.player for b in pool))] or pool
-        choice = rng.choice(pool)
+        choice = rng.choice(pool)  # pass and drop are both PASS: it drops once betting began
     chips = None
     if choice.min_chips is not None and choice.max_chips is not None:
         chips = rng.randint(choice.min_chips, min(choice.max_chips, choice.min_chips + 2))
