@@ -45,6 +45,7 @@ class MultiHandGame(Game):
         if len(self.players) < 3:
             raise ValueError(f"multi-hand takes 3 or more players, not {len(self.players)}")
         self.variant = "multi-hand"
+        self.over_rule = "M7"
         self.ranking: str = self.options.get("ranking", "three-digit")
         self.poor_fish: bool = bool(self.options.get("poor_fish", False))
         self.chips: dict[str, int] = {p: START_CHIPS for p in self.players}

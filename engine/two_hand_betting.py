@@ -123,6 +123,7 @@ class HeadsUpBetting:
         if self.available(p) >= self.to_call(p) + 1:
             opts.append(Allowed(p, "raise", 1, 1))
         opts.append(Allowed(p, "drop"))
+        opts.append(Allowed(p, "pass"))  # a drop by another name (D-T2)
         return opts
 
     # --- check -------------------------------------------------------------------------
@@ -158,10 +159,6 @@ class HeadsUpBetting:
             raise RuleViolation(
                 f"the betting is already open; {p} may {self._choices(p)}", "T5"
             )
-        if verb == "pass":
-            raise RuleViolation(
-                f"after a bet there is no passing; {p} may {self._choices(p)}", "T5"
-            )
         if verb == "raise":
             if action.chips != 1:
                 raise RuleViolation(f"a raise is one chip in {self.label}", "T5")
@@ -184,6 +181,9 @@ class HeadsUpBetting:
         p, verb = action.player, action.verb
         o = self.other(p)
         effects: list[Effect] = []
+        if verb == "pass" and self.betting_open:
+            note = Effect("note", f"{p} passes after a bet: that is a drop", "D-T2", player=p)
+            return [note, *self._drop(p)]
         if verb == "pass":
             self.passes += 1
             effects.append(Effect("note", f"{p} passes", "T5", player=p))

@@ -137,7 +137,7 @@ def test_M7_the_last_player_holding_chips_loses_the_game() -> None:
     assert effects[-1].text == "Cid is the last player holding chips and loses the game"
     assert g.allowed() == []
     assert str(pytest.raises(RuleViolation, g.verify, Action.parse("Cid throw 1 1 1")).value) \
-        == "the game is over; start a new game"
+        == "the game is over; start a new game (M7)"
 
 
 # --- M8: the last two ------------------------------------------------------------------------
@@ -231,11 +231,11 @@ def test_D_M14_the_two_hand_finish_starts_with_an_open_throw_when_one_is_due() -
     assert g.open is not None
 
 
-def test_D_M14_pass_after_a_bet_is_refused_under_two_hand_rules() -> None:
+def test_D_M14_pass_after_a_bet_is_a_drop_under_two_hand_rules() -> None:
     g = hand({"Ann": MID, "Bob": WORST}, chips={"Ann": 4, "Bob": 5, "Cid": 0})
-    play(g, "Ann bet 1")
-    assert refusal(g, "Bob pass") == "after a bet there is no passing; Bob may call or raise or " \
-        "drop (T5)"
+    play(g, "Ann bet 1", "Bob pass")
+    # Situation 9 and D-T2 agree: the pass is a drop, and the dropper takes the penalty chip.
+    assert g.state()["chips"] == {"Ann": 3, "Bob": 6, "Cid": 0}
 
 
 def test_D_M14_with_one_chip_each_the_earlier_seat_holds_and_the_worse_throw_loses() -> None:

@@ -90,7 +90,7 @@ def test_replay_exit_1_for_an_action_after_the_match_is_over(tmp_path, capsys) -
     out, err = capsys.readouterr()
     assert out == ""
     n = len(record["actions"])
-    assert err == f"action {n} (Ann roll 4): the game is over; start a new game\n"
+    assert err == f"action {n} (Ann roll 4): the game is over; start a new game (T1)\n"
 
 
 @pytest.mark.parametrize(

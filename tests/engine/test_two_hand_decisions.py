@@ -25,7 +25,7 @@ def test_D_T3_a_call_is_open_after_a_bet_even_with_nothing_to_put_in(two_hand) -
     g = two_hand(*SHORT_CALL)
     s = g.state()
     assert (s["chips"], s["centre"], s["pot"]) == ({"Ann": 0, "Bob": 0}, 0, 9)
-    assert [a.verb for a in g.allowed()] == ["call", "drop"]
+    assert [a.verb for a in g.allowed()] == ["call", "drop", "pass"]
 
 
 def test_D_T6_the_unmatched_part_is_the_last_chips_staked_and_goes_back_there(

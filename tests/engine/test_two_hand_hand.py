@@ -178,7 +178,7 @@ def test_source_if_both_players_pass_the_captaincy_changes_even_after_T4(two_han
 def test_T5_after_a_bet_the_other_calls_raises_or_drops(two_hand) -> None:
     g = two_hand(*BETTING, "Ann bet 1")
     assert [(a.player, a.verb) for a in g.allowed()] == [
-        ("Bob", "call"), ("Bob", "raise"), ("Bob", "drop")
+        ("Bob", "call"), ("Bob", "raise"), ("Bob", "drop"), ("Bob", "pass")
     ]
     assert str(refused(g, "Bob bet 1")) == (
         "the betting is already open; Bob may call or raise or drop (T5)"
@@ -188,14 +188,20 @@ def test_T5_after_a_bet_the_other_calls_raises_or_drops(two_hand) -> None:
 def test_T5_after_a_raise_likewise_until_a_call_or_a_drop(two_hand) -> None:
     g = two_hand(*BETTING, "Ann bet 1", "Bob raise 1", "Ann raise 1", "Bob raise 1")
     assert [(a.player, a.verb) for a in g.allowed()] == [
-        ("Ann", "call"), ("Ann", "raise"), ("Ann", "drop")
+        ("Ann", "call"), ("Ann", "raise"), ("Ann", "drop"), ("Ann", "pass")
     ]
     assert g.state()["pot"] == 3 + 4  # Ann's stake 3, Bob's 4
 
 
-def test_D_T2_a_pass_after_a_bet_is_refused_not_taken_as_a_drop(two_hand) -> None:
-    e = refused(two_hand(*BETTING, "Ann bet 1"), "Bob pass")
-    assert str(e) == "after a bet there is no passing; Bob may call or raise or drop (T5)"
+def test_D_T2_a_pass_after_a_bet_is_a_drop_with_its_penalty(two_hand) -> None:
+    passed = two_hand(*BETTING, "Ann bet 1")
+    dropped = two_hand(*BETTING, "Ann bet 1")
+    event = passed.apply(Action.parse("Bob pass"))
+    dropped.apply(Action.parse("Bob drop"))
+    assert event.effects[0].text == "Bob passes after a bet: that is a drop"
+    assert event.effects[0].rule == "D-T2"
+    assert passed.state() == dropped.state()
+    assert passed.state()["chips"]["Bob"] == 1  # the penalty chip (T8)
 
 
 def test_source_betting_verbs_of_montevideo_are_refused_in_two_hand(two_hand) -> None:
@@ -232,7 +238,7 @@ def test_T6_a_raise_needs_chips_for_the_call_and_one_more(two_hand) -> None:
     # Hand 2, Ann opens: the centre runs out; Ann holds nothing, so she cannot raise.
     g = two_hand(*BOB_HOLDS_TWO, *stand_each("Ann", "6 5 4", "Bob", "2 1 1"),
                  "Ann bet 1", "Bob raise 1", "Ann raise 1", "Bob raise 1")
-    assert [a.verb for a in g.allowed()] == ["call", "drop"]
+    assert [a.verb for a in g.allowed()] == ["call", "drop", "pass"]
     assert str(refused(g, "Ann raise 1")) == (
         "Ann cannot raise: calling and raising takes 2 chips and the centre and Ann's own "
         "chips hold 0; Ann may call or drop (T6)"
