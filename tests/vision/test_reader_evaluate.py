@@ -1,0 +1,80 @@
+"""The evaluator's counting rule and the comparison baseline, on hand-made readings."""
+
+from __future__ import annotations
+
+import pathlib
+
+import pytest
+
+from vision.baseline import read_dice_baseline
+from vision.evaluate import Label, load_labels, main, score_reading
+from vision.reader import read_dice
+from vision.reading import Die, Reading, Unsure
+from vision.render import random_scene, render_scene
+
+PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"
+
+
+def test_labels_are_yolo_lines_scaled_to_pixels(tmp_path):
+    path = tmp_path / "a.txt"
+    path.write_text("0 0.5 0.5 0.1 0.2\n5 0.25 0.75 0.05 0.05\n")
+    labels = load_labels(path, 640, 480)
+    assert labels == [
+        Label(1, (288.0, 192.0, 64.0, 96.0)),
+        Label(6, (144.0, 348.0, 32.0, 24.0)),
+    ]
+    assert load_labels(tmp_path / "missing.txt", 640, 480) == []
+
+
+def test_a_bad_label_line_names_the_file_and_line(tmp_path):
+    path = tmp_path / "b.txt"
+    path.write_text("0 0.5 0.5 0.1 0.2\n7 0.5 0.5 0.1 0.1\n")
+    with pytest.raises(ValueError, match=r"b\.txt:2: class 7 is not a die value 0-5"):
+        load_labels(path, 640, 480)
+
+
+def test_score_counts_right_wrong_unsure_missed_and_extra():
+    labels = [
+        Label(1, (100, 100, 10, 10)),  # read right
+        Label(2, (200, 100, 20, 20)),  # read as a 3: wrong
+        Label(3, (300, 100, 20, 20)),  # only an unsure place
+        Label(4, (400, 100, 20, 20)),  # nothing
+    ]
+    reading = Reading(
+        dice=(
+            Die(1, (95, 95, 20, 20), 0.9),
+            Die(3, (200, 100, 20, 20), 0.9),
+            Die(5, (10, 400, 20, 20), 0.9),  # no label here: extra
+        ),
+        unsure=(Unsure((300, 100, 20, 20), "x"), Unsure((500, 400, 20, 20), "y")),
+    )
+    score = score_reading(reading, labels)
+    assert (score.right, score.wrong, score.unsure, score.missed) == (1, 1, 1, 1)
+    assert (score.extra, score.extra_unsure) == (1, 1)
+    assert score.recall == 0.25
+
+
+def test_each_reader_box_serves_one_label_the_closest_pair_first():
+    labels = [Label(2, (100, 100, 20, 20)), Label(5, (125, 100, 20, 20))]
+    reading = Reading(dice=(Die(5, (124, 100, 20, 20), 0.9),))
+    score = score_reading(reading, labels)
+    assert (score.right, score.wrong, score.missed) == (1, 0, 1)
+
+
+def test_baseline_reads_no_white_pips():
+    image, truth = render_scene(random_scene(3, 6, colour="blue", surface="felt"), seed=3)
+    assert len(truth) == 6
+    assert read_dice_baseline(image).dice == ()
+    assert len(read_dice(image).dice) >= 5
+
+
+def test_evaluate_command_prints_ours_and_the_baseline(capsys):
+    assert main([str(PHOTOS)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("ours      32 pictures, 71 dice: right ")
+    assert out[1].startswith("baseline  32 pictures, 71 dice: right ")
+
+
+def test_evaluate_command_refuses_a_missing_folder(tmp_path, capsys):
+    assert main([str(tmp_path / "nope")]) == 2
+    assert "is not a folder of labelled pictures" in capsys.readouterr().err
