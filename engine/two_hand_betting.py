@@ -172,7 +172,9 @@ class HeadsUpBetting:
                 )
 
     def _choices(self, p: str) -> str:
-        verbs = [a.verb for a in self.allowed()]
+        # After a bet, "pass" is only another word for "drop" (D-T2): name it once.
+        verbs = [a.verb for a in self.allowed()
+                 if not (self.betting_open and a.verb == "pass")]
         return " or ".join(verbs) if verbs else "do nothing"
 
     # --- perform -----------------------------------------------------------------------
