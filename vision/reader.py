@@ -95,10 +95,13 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
     """
     colour = _checked(image)
     height, width = colour.shape[:2]
-    scale = min(1.0, settings.work_size / max(height, width))
-    if scale < 1.0:
-        size = (max(1, round(width * scale)), max(1, round(height * scale)))
-        colour = cv2.resize(colour, size, interpolation=cv2.INTER_AREA)
+    # an integer shrink factor takes OpenCV's fast path for area averaging (a 12 MP frame
+    # becomes 572x429 in a few milliseconds instead of tens)
+    factor = -(-max(height, width) // settings.work_size)
+    scale = 1.0 / factor
+    if factor > 1:
+        colour = cv2.resize(colour, None, fx=scale, fy=scale, interpolation=cv2.INTER_AREA)
+        scale = colour.shape[1] / width
     if colour.ndim == 2:
         gray = colour
         colour = colour[:, :, None]
