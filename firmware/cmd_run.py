@@ -183,6 +183,11 @@ def run(args: argparse.Namespace) -> int:
         game = controller.public_state()
         _say(f"Game {game['game_id']} ({game['variant']}): {', '.join(game['players'])}; "
              f"log {controller.log.path}")
+        if (game["variant"], tuple(game["players"])) != (controller.variant, controller.players):
+            _say(f"Note: the log's game is {game['variant']} for {', '.join(game['players'])}, "
+                 f"the config's table is {controller.variant} for "
+                 f"{', '.join(controller.players)}; the referee starts a new game to play the "
+                 "config's.")
         for line in dashboard.startup_lines(simulate=simulate):
             _say(line)
         _say("Press Ctrl-C to stop.")
