@@ -118,7 +118,7 @@ def build_config(data: Mapping[str, Any], *, simulate: bool = True, path: str | 
     zones: list[Any] = []
     if zones_section:
         from vision.zones import parse_zones
-        zones = parse_zones(zones_section)
+        zones = parse_zones(zones_section, frame=camera.size)
         for z in zones:
             if z.seat not in players:
                 raise ConfigError(f"zones.{z.seat}", {"x": z.x, "y": z.y, "w": z.w, "h": z.h},

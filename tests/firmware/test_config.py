@@ -130,3 +130,12 @@ def test_broken_toml_and_missing_file_name_the_file(tmp_path):
     with pytest.raises(ConfigError) as e:
         load_config(str(tmp_path / "nope.toml"), environ={})
     assert "copy firmware/table.example.toml" in str(e.value)
+
+
+def test_a_zone_must_lie_inside_the_camera_frame():
+    data = {**_cfg(), "camera": {"width": 640, "height": 480},
+            "zones": {"Ann": {"x": 600, "y": 0, "w": 100, "h": 100}}}
+    with pytest.raises(ConfigError) as e:
+        build_config(data, environ={})
+    assert e.value.key == "zones.Ann.w"
+    assert "inside the 640x480 frame" in str(e.value)
