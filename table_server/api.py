@@ -303,6 +303,15 @@ def dice_values(values: Any) -> tuple[int, ...]:
     return tuple(values)
 
 
+@bp.post("/referee/reread")
+def reread() -> Any:
+    """``{"seat"}``: read a seat that needs a look again (after the dice were tidied)."""
+    require_referee()
+    data = json_body('{"seat": "Ann"}')
+    no_unknown_keys(data, ("seat",))
+    return submit(commands().Reread(existing_seat(data.get("seat")), "referee"))
+
+
 @bp.post("/referee/correct")
 def correct() -> Any:
     """``{"kind", "why", ...}``: undo, void a hand, fix a die or start a new game."""

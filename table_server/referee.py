@@ -198,6 +198,15 @@ def dice() -> Any:
     return _submit_form(build)
 
 
+@bp.post("/reread")
+def reread() -> Any:
+    bad = _guarded()
+    if bad:
+        return bad
+    return _submit_form(lambda: commands().Reread(existing_seat(request.form.get("seat")),
+                                                  "referee"))
+
+
 @bp.get("/camera.jpg")
 def camera() -> Any:
     if not logged_in():

@@ -338,3 +338,31 @@ def test_games_lists_only_finished_games(table) -> None:
 def test_game_in_progress_has_no_record(table) -> None:
     table.act("Ann", "roll")
     assert_error(table.client.get(f"/api/games/{table.state()['game_id']}"), 404)
+
+
+def test_referee_reread_with_nothing_waiting_is_409(table) -> None:
+    response = table.client.post("/api/referee/reread", json={"seat": "Ann"},
+                                 headers=table.auth("referee"))
+    body = assert_error(response, 409)
+    assert body["error"].startswith("Ann has nothing waiting to be read")
+
+
+def test_referee_reread_reads_a_seat_that_needs_a_look(table) -> None:
+    original = table.controller.before_read
+    calls = []
+
+    def cup_still_on(seat: str, kind: str, *again: bool) -> None:
+        calls.append(seat)
+        if len(calls) == 1:
+            table.sim.camera.clear(seat)  # the first time the camera sees no dice
+        else:
+            original(seat, kind)
+
+    table.controller.before_read = cup_still_on
+    assert table.act("Ann", "roll").status_code == 409
+    assert table.state()["seats"][0]["needs_look"] is True
+    response = table.client.post("/api/referee/reread", json={"seat": "Ann"},
+                                 headers=table.auth("referee"))
+    assert response.status_code == 200, response.get_json()
+    assert table.state()["seats"][0]["needs_look"] is False
+    assert table.state()["to_act"] == "Bob"

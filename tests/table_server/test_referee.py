@@ -167,3 +167,11 @@ def test_export_downloads_every_finished_record(table) -> None:
     records = json.loads(response.data)
     assert [r["id"] for r in records] == [1]
     assert records[0]["record"]["actions"][0].startswith("Ann roll ")
+
+
+def test_read_again_from_the_console(table) -> None:
+    table.login()
+    response = table.client.post("/referee/reread", data={"seat": "Ann", "csrf": table.csrf()})
+    assert response.status_code == 303
+    page = table.client.get("/referee").get_data(as_text=True)
+    assert "Ann has nothing waiting to be read" in page
