@@ -42,25 +42,11 @@ def play(seeds, **options) -> tuple[int, list[str], list[str]]:
 @pytest.mark.parametrize(
     "options",
     [
-        pytest.param(
-            {"surface": "felt"},
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the reader reads a lone pip on a white die turned 45 degrees, 40-43 px "
-                "wide, as a 4 (docs/vision-scenes.md, known reader failures)",
-            ),
-        ),
+        {"surface": "felt"},
         {"surface": "wood"},
         {"surface": "felt", "colour": "red"},
         {"surface": "wood", "colour": "blue"},
-        pytest.param(
-            {"surface": "glass", "bottom_faces": True},
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="the reader reads a square-on white 4, 44 px wide, as a 2 "
-                "(docs/vision-scenes.md, known reader failures)",
-            ),
-        ),
+        {"surface": "glass", "bottom_faces": True},
         {"surface": "glass", "colour": "black", "bottom_faces": True},
     ],
     ids=lambda o: "-".join(str(v) for v in o.values()),
