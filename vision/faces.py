@@ -300,11 +300,14 @@ def _glare(maps: PipMaps, places: np.ndarray, empty: np.ndarray, level: int) -> 
     return bool(np.median(_sample(maps.gray, between)) < level)
 
 
-def _neighbours(i: int, pips: Pips, reach: float) -> bool:
-    """Whether another pip candidate (either polarity) lies within ``reach`` diameters of pip i."""
+def _neighbours(i: int, pips: Pips, reach: float, colour_tolerance: float) -> bool:
+    """Whether another mark (either polarity) that may lie on the same face (ring colour within
+    ``colour_tolerance``) is within ``reach`` diameters of pip i. Pips of a side face, shaded
+    differently, do not count."""
     d = np.hypot(pips.x - pips.x[i], pips.y - pips.y[i])
     near = (d <= reach * pips.diameter[i]) & (d >= 0.8 * pips.diameter[i])  # not its own glint
-    return bool(near.any())
+    same_face = np.abs(pips.ring - pips.ring[i]).max(axis=1) <= colour_tolerance
+    return bool((near & same_face).any())
 
 
 _RING = np.exp(1j * np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False))
@@ -387,7 +390,7 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         return unsure("more than six pips together: touching dice or side faces")
     if frame is None:
         return unsure("the pips do not form a die pattern")
-    if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear):
+    if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear, 2 * rules.ring_tolerance):
         return unsure("a lone pip with other pips close by")
     if n == 1 and not _clean_ring(int(idx[0]), pips, maps, rules.path_step):
         return unsure("a lone pip not on a plain face")
