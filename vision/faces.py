@@ -346,6 +346,16 @@ def _bright_patch(
     return bool(level.max() - np.median(level) > fraction * contrast)
 
 
+def _column_of_six(pts: np.ndarray, response: np.ndarray, limit: float) -> bool:
+    """Three pips in a row with pips beside all three, one spacing x 2 away: the row is one
+    column of a 6 whose other column did not join it (a touching die's edge in between)."""
+    d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    i, j = np.unravel_index(int(np.argmax(d)), d.shape)
+    half = 0.5 * (pts[j] - pts[i])
+    beside = 2.0 * np.array([-half[1], half[0]])
+    return any(bool((_sample(response, pts + sign * beside) > limit).all()) for sign in (1, -1))
+
+
 def _inside(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
     """Which points lie inside a convex quadrilateral (either winding)."""
     edge = np.roll(quad, -1, axis=0) - quad
@@ -421,6 +431,8 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         return unsure("a faint pip-like mark where the pattern has none")
     if _glare_near(maps, outline):
         return unsure("glare covers part of the face")
+    if n == 3 and _column_of_six(pts, maps.response_max(polarity), rules.absent_fraction * weakest):
+        return unsure("the pips may be one column of a 6")
     if polarity != DARK and _bright_patch(
         maps, corners, weakest, rules.glare_fraction, single=n == 1
     ):
