@@ -14,8 +14,8 @@ a confident read. The layout check is what keeps a wrong number off the table:
 3. The pips must fill exactly the places of one legal layout, and the contrast map must be
    quiet at every other place of the grid: a faint mark where the layout has no pip means a
    pip may be hidden or missed, and the face is reported unsure instead of read.
-4. A group that fits no layout (side-face pips joined it, two touching faces merged) is tried
-   again without one to three of its pips; it is read only if exactly one value fits.
+4. A group that fits no layout (side-face pips joined it, two touching faces merged) is unsure;
+   dropping pips until a layout fits was tried and made wrong values.
 """
 
 from __future__ import annotations
@@ -63,7 +63,6 @@ class FaceRules:
     one_clear: float  # a lone pip is a 1 only with no other pip within this many diameters
     glare_fraction: float  # a patch this x the pip contrast brighter than a coloured face
     glare_level: int  # grey level from which a pixel counts as glare
-    max_salvage: int  # at most this many pips dropped from a group that fits no layout
 
 
 @dataclass(frozen=True)
@@ -207,29 +206,12 @@ def _clear_paths(
 
 
 def read_group(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> Face:
-    """Read one group of pips, trying without a few of them if the whole group fits no layout."""
-    face = _read_exact(idx, pips, maps, rules)
-    if face.value is not None or len(idx) > 6 + rules.max_salvage or len(idx) < 2:
-        return face
-    found: dict[int, Face] = {}
-    for drop in range(1, min(rules.max_salvage, len(idx) - 1) + 1):
-        for removed in itertools.combinations(range(len(idx)), drop):
-            keep = np.delete(idx, removed)
-            if len(keep) > 6:
-                continue
-            attempt = _read_exact(keep, pips, maps, rules)
-            if attempt.value is not None:
-                best = found.get(attempt.value)
-                if best is None or attempt.confidence > best.confidence:
-                    found[attempt.value] = attempt
-        if found:
-            break
-    if len(found) == 1:
-        return next(iter(found.values()))
-    if len(found) > 1:
-        values = ", ".join(str(v) for v in sorted(found))
-        return Face(face.corners, None, 0.0, f"the pips could be read as {values}", len(idx))
-    return face
+    """Read one group of pips, or say why it cannot be read.
+
+    A group that fits no layout is not retried without some of its pips: on the tuning
+    photographs every such retry that helped recall also made wrong values (docs/vision.md).
+    """
+    return _read_exact(idx, pips, maps, rules)
 
 
 def _frame(pts: np.ndarray, diam: float, rules: FaceRules) -> np.ndarray | None:

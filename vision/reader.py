@@ -61,7 +61,6 @@ class ReaderSettings:
     place_radius: int = 2  # a grid place is looked at within this many working pixels
     glare_level: int = 250
     glare_fraction: float = 0.3
-    max_salvage: int = 0
     min_confidence: float = 0.0
     same_die: float = 1.3  # read faces closer than this x their side are faces of one die...
     gap: int = 40  # ... unless a dark line this strong (grey levels) runs between them
@@ -84,7 +83,6 @@ class ReaderSettings:
             perp_scale=self.perp_scale,
             glare_level=self.glare_level,
             glare_fraction=self.glare_fraction,
-            max_salvage=self.max_salvage,
         )
 
 
