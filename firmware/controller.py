@@ -560,8 +560,8 @@ class TableController:
         self._needs_look.pop(action.player, None)
         self._pending_read.pop(action.player, None)
         said = self._say(action)
-        if not (action.verb in ("throw", "roll", "stand") and event.effects):
-            self._event(said)  # the engine's own sentences already tell a throw or a roll
+        if not event.effects:
+            self._event(said)  # the engine's own sentences tell the action when it has any
         for effect in event.effects:
             self._event(as_sentence(effect.text))
         if self.game.over:
