@@ -375,7 +375,12 @@ class TableController:
         frame = watcher.snapshot()
         if annotated and watcher.last_reading is not None:
             from vision.annotate import annotate
-            frame = annotate(frame, watcher.last_reading, list(watcher.zones.values()))
+            from vision.zones import read_seats
+
+            zones = list(watcher.zones.values())
+            # The seat verdicts carry the table's values: 7 - pips seen under a glass table.
+            verdicts = read_seats(watcher.last_reading, zones, bottom_faces=watcher.bottom_faces)
+            frame = annotate(frame, watcher.last_reading, zones, seat_readings=verdicts)
         ok, buf = cv2.imencode(".jpg", frame)
         if not ok:
             raise CameraError("The camera frame could not be encoded as JPEG.")

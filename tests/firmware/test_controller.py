@@ -266,6 +266,31 @@ def test_camera_jpeg_is_a_jpeg_of_the_last_frame(controller, fake):
     assert controller.camera_jpeg(False)[:2] == b"\xff\xd8"
 
 
+def test_annotated_picture_under_a_glass_table_labels_seats_with_top_values(
+        fake, make, monkeypatch):
+    """The referee's picture must show the values the table plays (7 - pips seen), not the
+    bottom faces the camera sees through the glass."""
+    import vision.annotate
+
+    seen = {}
+
+    def spy(frame, reading, zones=(), seat_readings=()):
+        seen["verdicts"] = list(seat_readings)
+        return frame
+
+    monkeypatch.setattr(vision.annotate, "annotate", spy)
+    c = make(fake)
+    try:
+        c.watcher.bottom_faces = True
+        fake.put("Ann", [2])  # the camera sees a 2 underneath: the top face is a 5
+        assert c.submit(Press("Ann", "THROW")).message == "Ann rolls a 5 for captain."
+        assert c.camera_jpeg(annotated=True)[:2] == b"\xff\xd8"
+        ann = next(v for v in seen["verdicts"] if v.seat == "Ann")
+        assert [d.value for d in ann.dice] == [5]
+    finally:
+        c.stop()
+
+
 def test_stop_turns_leds_off_closes_the_log_and_later_commands_are_refused(fake, make):
     leds = []
     c = make(fake, leds=lambda s, m: leds.append((s, m)))
