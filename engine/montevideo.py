@@ -90,10 +90,7 @@ class MontevideoGame(Game):
             return [Allowed(who, "roll")]
         if self.phase == "throw":
             assert self.turns is not None
-            opts = [Allowed(who, "throw")]
-            if self.turns.count(who) > 0:
-                opts.append(Allowed(who, "stand"))
-            return opts
+            return self.turns.allowed()
         assert self.betting is not None
         return [Allowed(who, o.verb, o.min_chips, o.max_chips) for o in self.betting.options(who)]
 

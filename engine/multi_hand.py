@@ -27,7 +27,7 @@ from engine.multi_hand_settle import (
     showdown,
 )
 from engine.open_throw import OpenThrow, open_throw_due
-from engine.phases import MAX_THROWS, CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
+from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
 from engine.ranking import Throw
 from engine.two_hand_betting import HeadsUpBetting
 
@@ -132,9 +132,7 @@ class MultiHandGame(Game):
             return [Allowed(p, "roll")]
         if self.phase == "throw":
             assert self.turns is not None
-            n = self.turns.count(p)
-            return ([Allowed(p, "throw")] if n < MAX_THROWS else []) + (
-                [Allowed(p, "stand")] if n >= 1 else [])
+            return self.turns.allowed()
         if self.phase == "bet":
             return self.duel.allowed() if self.duel else self.betting.allowed()  # type: ignore[union-attr]
         assert self.open is not None

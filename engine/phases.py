@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.errors import RuleViolation
+from engine.game import Allowed
 from engine.ranking import Throw, normalise
 
 MAX_THROWS = 3
@@ -102,6 +103,16 @@ class ThrowingTurns:
         """The dice under ``player``'s cup now (his last throw), or None before his first."""
         t = self.throws.get(player)
         return t[-1] if t else None
+
+    def allowed(self) -> list[Allowed]:
+        """What the current thrower may do: throw (before his third), stand (after his first)."""
+        p = self.current
+        if p is None:
+            return []
+        n = self.count(p)
+        return ([Allowed(p, "throw")] if n < MAX_THROWS else []) + (
+            [Allowed(p, "stand")] if n >= 1 else []
+        )
 
     def check_throw(self, player: str, dice: Sequence[int]) -> None:
         """Refuse a throw out of turn or past the third."""

@@ -19,7 +19,7 @@ from engine.actions import Action
 from engine.errors import NotYourTurn, RuleViolation
 from engine.game import Allowed, Effect, Game, PlayerView
 from engine.open_throw import CENTRE, OpenThrow, open_throw_due
-from engine.phases import MAX_THROWS, CaptainRoll, ThrowingTurns, opener
+from engine.phases import CaptainRoll, ThrowingTurns, opener
 from engine.ranking import Throw
 from engine.two_hand_betting import HeadsUpBetting, plural
 
@@ -106,10 +106,7 @@ class TwoHandGame(Game):
             return [Allowed(p, "roll")]
         if self.phase == "throw":
             assert self.turns is not None
-            n = self.turns.count(p)
-            return ([Allowed(p, "throw")] if n < MAX_THROWS else []) + (
-                [Allowed(p, "stand")] if n >= 1 else []
-            )
+            return self.turns.allowed()
         if self.phase == "bet":
             assert self.betting is not None
             return self.betting.allowed()
