@@ -54,6 +54,7 @@ class FaceRules:
     face_tolerance: float  # face levels of linked pips differ by at most this x their contrast
     path_fraction: float  # on the path between linked pips the contrast stays below this x theirs
     path_step: float  # ... and the grey level varies by at most this x their contrast
+    max_skew: float  # opposite sides (and diagonals) of a corner square differ at most this x
     max_residual: float  # a pip lies within this many grid units of its place
     absent_fraction: float  # where no pip belongs, contrast stays below this x the weakest pip
     unit_per_diameter: tuple[float, float]  # plausible grid unit / pip diameter
@@ -94,6 +95,20 @@ def _dark_gap(a: Face, b: Face, maps: PipMaps) -> float:
     return float(_sample(maps.dark, pts).max())
 
 
+def _beside_bigger_unsure(face: Face, faces: list[Face], top_ratio: float) -> bool:
+    """A read face right beside an unreadable group of clearly bigger pips is likely a side face
+    (seen slantwise, so with smaller pips) of a die whose top face could not be read."""
+    for other in faces:
+        if other.value is not None or other.pip_count < 2 or other.pip_size <= 0:
+            continue
+        pts = other.corners
+        if other.pip_size < top_ratio * face.pip_size:
+            continue
+        if np.hypot(*(face.centre - pts.mean(axis=0))) < 1.5 * face.side:
+            return True
+    return False
+
+
 def one_face_per_die(
     faces: list[Face], maps: PipMaps, *, same_die: float, top_ratio: float, gap: float
 ) -> list[Face]:
@@ -123,6 +138,10 @@ def one_face_per_die(
             out_unsure.append(
                 Face(a.corners, None, 0.0, "two faces of one die could be its top face", 0)
             )
+    for k, f in enumerate(faces):
+        if keep[k] and f.value is not None and _beside_bigger_unsure(f, faces, top_ratio):
+            keep[k] = False
+            out_unsure.append(Face(f.corners, None, 0.0, "may be a side face of an unread die", 0))
     kept = [f for f, k in zip(faces, keep, strict=True) if k]
     sure = [f for f in kept if f.value is not None]
     result = []
@@ -282,14 +301,11 @@ def _glare(maps: PipMaps, places: np.ndarray, empty: np.ndarray, level: int) -> 
     return bool(np.median(_sample(maps.gray, between)) < level)
 
 
-def _neighbours(i: int, pips: Pips, reach: float, colour_tolerance: float) -> bool:
-    """Whether another mark (either polarity) that may lie on the same face (ring colour within
-    ``colour_tolerance``) is within ``reach`` diameters of pip i. Pips of a side face, shaded
-    differently, do not count."""
+def _neighbours(i: int, pips: Pips, reach: float) -> bool:
+    """Whether another mark (either polarity) lies within ``reach`` diameters of pip i."""
     d = np.hypot(pips.x - pips.x[i], pips.y - pips.y[i])
     near = (d <= reach * pips.diameter[i]) & (d >= 0.8 * pips.diameter[i])  # not its own glint
-    same_face = np.abs(pips.ring - pips.ring[i]).max(axis=1) <= colour_tolerance
-    return bool((near & same_face).any())
+    return bool(near.any())
 
 
 _RING = np.exp(1j * np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False))
@@ -328,14 +344,33 @@ def _bright_patch(
     return bool(level.max() - np.median(level) > fraction * contrast)
 
 
-def _column_of_six(pts: np.ndarray, response: np.ndarray, limit: float) -> bool:
-    """Three pips in a row with pips beside all three, one spacing x 2 away: the row is one
-    column of a 6 whose other column did not join it (a touching die's edge in between)."""
+def _row_beside(pts: np.ndarray, response: np.ndarray, limit: float) -> bool:
+    """Marks beside every pip of a 2 or 3, as far away as the row is long: the row is one side
+    of a 4 (or one column of a 6) whose other side did not join it (a touching die's edge in
+    between, or pips merged with the crease)."""
     d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
     i, j = np.unravel_index(int(np.argmax(d)), d.shape)
     half = 0.5 * (pts[j] - pts[i])
     beside = 2.0 * np.array([-half[1], half[0]])
     return any(bool((_sample(response, pts + sign * beside) > limit).all()) for sign in (1, -1))
+
+
+def _square_enough(corners: np.ndarray, max_skew: float) -> bool:
+    """The four corner pips of a 4, 5 or 6 make a square seen with mild perspective: opposite
+    sides and the two diagonals of about the same length, adjacent sides within 2x."""
+    sides = np.hypot(*(corners - np.roll(corners, -1, axis=0)).T)
+    diagonals = np.hypot(*(corners[:2] - corners[2:]).T)
+    if sides.min() <= 0 or diagonals.min() <= 0:
+        return False
+    opposite = max(
+        sides[0] / sides[2], sides[2] / sides[0], sides[1] / sides[3], sides[3] / sides[1]
+    )
+    adjacent = sides.max() / sides.min()
+    return bool(
+        opposite <= max_skew
+        and diagonals.max() / diagonals.min() <= max_skew
+        and adjacent <= 2.0
+    )
 
 
 def _inside(quad: np.ndarray, pts: np.ndarray) -> np.ndarray:
@@ -376,13 +411,13 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     corners = frame if frame is not None else np.repeat(pts.mean(axis=0)[None], 4, axis=0)
 
     def unsure(reason: str) -> Face:
-        return Face(corners, None, 0.0, reason, n)
+        return Face(corners, None, 0.0, reason, n, diam)
 
     if n > 6:
         return unsure("more than six pips together: touching dice or side faces")
     if frame is None:
         return unsure("the pips do not form a die pattern")
-    if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear, 2 * rules.ring_tolerance):
+    if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear):
         return unsure("a lone pip with other pips close by")
     if n == 1 and not _clean_ring(int(idx[0]), pips, maps, rules.path_step):
         return unsure("a lone pip not on a plain face")
@@ -395,6 +430,8 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         lo, hi = rules.unit_per_diameter
         if not lo * diam <= unit <= hi * diam:
             return unsure("the pips are too far apart or too close for their size")
+    if n >= 4 and not _square_enough(corners, rules.max_skew):
+        return unsure("the pips do not form a die pattern")
     places = grid_points(corners)
     d = np.hypot(*(pts[:, None, :] - places[None, :, :]).transpose(2, 0, 1))
     nearest = d.argmin(axis=1)
@@ -413,8 +450,11 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         return unsure("a faint pip-like mark where the pattern has none")
     if _glare_near(maps, outline):
         return unsure("glare covers part of the face")
-    if n == 3 and _column_of_six(pts, maps.response_max(polarity), rules.absent_fraction * weakest):
-        return unsure("the pips may be one column of a 6")
+    beside_limit = rules.absent_fraction * weakest
+    if n in (2, 3) and _row_beside(pts, maps.response_max(polarity), beside_limit):
+        return unsure(
+            "the pips may be one column of a 6" if n == 3 else "the pips may be one side of a 4"
+        )
     if polarity != DARK and _bright_patch(
         maps, corners, weakest, rules.glare_fraction, single=n == 1
     ):

@@ -52,6 +52,7 @@ class ReaderSettings:
     path_fraction: float = 0.4
     path_step: float = 0.25
     max_residual: float = 0.4
+    max_skew: float = 1.5
     absent_fraction: float = 0.5
     unit_per_diameter: tuple[float, float] = (0.6, 2.6)
     one_unit: float = 1.2
@@ -75,6 +76,7 @@ class ReaderSettings:
             path_fraction=self.path_fraction,
             path_step=self.path_step,
             max_residual=self.max_residual,
+            max_skew=self.max_skew,
             absent_fraction=self.absent_fraction,
             unit_per_diameter=self.unit_per_diameter,
             one_unit=self.one_unit,
