@@ -50,6 +50,7 @@ class FaceRules:
 
     link_reach: float  # pips further apart than this many diameters are never linked
     size_ratio: float  # largest / smallest diameter of two linked pips
+    contrast_ratio: float  # stronger / weaker contrast of two linked pips (side faces: weaker)
     ring_tolerance: float  # the face colours around linked pips differ by at most this (levels)
     face_tolerance: float  # face levels of linked pips differ by at most this x their contrast
     path_fraction: float  # on the path between linked pips the contrast stays below this x theirs
@@ -174,6 +175,10 @@ def group_pips(pips: Pips, maps: PipMaps, rules: FaceRules) -> list[np.ndarray]:
         & (pips.polarity[:, None] == pips.polarity[None, :])
         & (dist <= rules.link_reach * dmean)
         & (ratio <= rules.size_ratio)
+        & (
+            np.maximum(pips.contrast[:, None], pips.contrast[None, :])
+            <= rules.contrast_ratio * cmin
+        )
         & (np.abs(pips.face[:, None] - pips.face[None, :]) <= rules.face_tolerance * cmin)
         & (np.abs(pips.ring[:, None, :] - pips.ring[None, :, :]).max(axis=2)
            <= rules.ring_tolerance)

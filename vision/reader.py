@@ -49,6 +49,7 @@ class ReaderSettings:
     size_ratio: float = 1.4
     face_tolerance: float = 0.3
     ring_tolerance: float = 12.0
+    contrast_ratio: float = 1.25
     path_fraction: float = 0.4
     path_step: float = 0.25
     max_residual: float = 0.4
@@ -73,6 +74,7 @@ class ReaderSettings:
             size_ratio=self.size_ratio,
             face_tolerance=self.face_tolerance,
             ring_tolerance=self.ring_tolerance,
+            contrast_ratio=self.contrast_ratio,
             path_fraction=self.path_fraction,
             path_step=self.path_step,
             max_residual=self.max_residual,
