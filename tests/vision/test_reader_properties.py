@@ -7,8 +7,17 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import VisionError
+from vision.evaluate import Label, score_reading
 from vision.reader import read_dice
-from vision.render import DICE_COLOURS, SURFACES, DieSpec, SceneSpec, dice_colours, render_scene
+from vision.render import (
+    DICE_COLOURS,
+    SURFACES,
+    DieSpec,
+    SceneSpec,
+    dice_colours,
+    random_scene,
+    render_scene,
+)
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -52,3 +61,25 @@ def test_any_picture_gives_boxes_inside_it_and_confidences_0_to_1(height, width,
         x, y, w, h = box
         assert x >= 0 and y >= 0 and w >= 1 and h >= 1 and x + w <= width and y + h <= height
     assert all(0.0 <= d.confidence <= 1.0 and 1 <= d.value <= 6 for d in reading.dice)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    n_dice=st.integers(2, 9),
+    colour=st.sampled_from([*sorted(DICE_COLOURS), "mixed"]),
+    surface=st.sampled_from(SURFACES),
+    side=st.sampled_from([0.0, 0.1, 0.2]),
+    noise=st.floats(1.0, 4.0),
+    jpeg=st.sampled_from([None, 85]),
+    seed=st.integers(0, 10**6),
+)
+def test_scenes_of_separate_dice_are_never_misread(
+    n_dice, colour, surface, side, noise, jpeg, seed
+):
+    spec = random_scene(
+        seed, n_dice, colour=colour, surface=surface, side=side, noise=noise, jpeg_quality=jpeg
+    )
+    image, truth = render_scene(spec, seed)
+    labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]
+    score = score_reading(read_dice(image), labels)
+    assert score.wrong == 0, score.summary()
