@@ -77,6 +77,7 @@ class Face:
     reason: str | None
     pip_count: int
     pip_size: float = 0.0  # median pip diameter (working pixels)
+    elongation: float = 1.0  # mean elongation of its pips (a face seen slantwise: higher)
 
     @property
     def centre(self) -> np.ndarray:
@@ -111,15 +112,22 @@ def _beside_bigger_unsure(face: Face, faces: list[Face], top_ratio: float) -> bo
 
 
 def one_face_per_die(
-    faces: list[Face], maps: PipMaps, *, same_die: float, top_ratio: float, gap: float
+    faces: list[Face],
+    maps: PipMaps,
+    *,
+    same_die: float,
+    top_ratio: float,
+    gap: float,
+    slant_ratio: float = 1.15,
 ) -> list[Face]:
     """Keep one read face per die when a side face was read too.
 
     Two read faces whose centres are closer than ``same_die`` x their size belong to one die
     unless a dark gap runs between them (two touching dice). The top face is the one seen
-    most squarely, so with the bigger pips; if neither's pips are ``top_ratio`` times bigger,
-    the die is unsure. Unsure places that close to a read face are its side faces and
-    are dropped.
+    most squarely: its pips are rounder (the other's at least ``slant_ratio`` times more
+    elongated) or else bigger (``top_ratio``); if neither tells, the die is unsure. A read
+    face beside an unreadable group of clearly bigger pips is likely a side face of that die
+    and is unsure. Unsure places close to a read face are its side faces and are dropped.
     """
     read = [f for f in faces if f.value is not None]
     keep = [True] * len(faces)
@@ -130,7 +138,11 @@ def one_face_per_die(
             continue
         if _dark_gap(a, b, maps) >= gap:
             continue
-        if a.pip_size >= top_ratio * b.pip_size:
+        if b.elongation >= slant_ratio * a.elongation:
+            keep[index[id(b)]] = False
+        elif a.elongation >= slant_ratio * b.elongation:
+            keep[index[id(a)]] = False
+        elif a.pip_size >= top_ratio * b.pip_size:
             keep[index[id(b)]] = False
         elif b.pip_size >= top_ratio * a.pip_size:
             keep[index[id(a)]] = False
@@ -471,4 +483,4 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     confidence = float(
         np.clip(min(1.0 - quiet / weakest, 1.0 - residual.max() / rules.max_residual), 0, 1)
     )
-    return Face(corners, n, confidence, None, n, diam)
+    return Face(corners, n, confidence, None, n, diam, float(pips.elongation[idx].mean()))

@@ -66,7 +66,8 @@ class ReaderSettings:
     min_confidence: float = 0.0
     same_die: float = 1.3  # read faces closer than this x their side are faces of one die...
     gap: int = 40  # ... unless a dark line this strong (grey levels) runs between them
-    top_ratio: float = 1.12  # ... and the top face is the one with pips this x bigger
+    slant_ratio: float = 1.15  # ... and the top face has pips this x rounder than the other's
+    top_ratio: float = 1.12  # ... or else pips this x bigger
 
     def rules(self) -> FaceRules:
         return FaceRules(
@@ -131,7 +132,12 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
     unsure: list[Unsure] = []
     faces = [read_group(group, pips, maps, rules) for group in group_pips(pips, maps, rules)]
     faces = one_face_per_die(
-        faces, maps, same_die=settings.same_die, top_ratio=settings.top_ratio, gap=settings.gap
+        faces,
+        maps,
+        same_die=settings.same_die,
+        top_ratio=settings.top_ratio,
+        gap=settings.gap,
+        slant_ratio=settings.slant_ratio,
     )
     for face in faces:
         box = _box(face_outline(face.corners), scale, width, height)
