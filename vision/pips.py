@@ -220,8 +220,8 @@ def _ring_spread(gray: np.ndarray, x: np.ndarray, y: np.ndarray, d: np.ndarray) 
 def _glints(
     x: np.ndarray, y: np.ndarray, diameter: np.ndarray, polarity: np.ndarray, contrast: np.ndarray
 ) -> np.ndarray:
-    """True for a candidate overlapping a stronger one of the other polarity: a lamp's glint in
-    a pip, or the bright face corner beside a dark pip.
+    """True for a candidate overlapping a stronger and bigger one of the other polarity: a
+    lamp's glint in a pip.
 
     Glints are kept (a lone pip with a glint beside it is not a clean 1) but never read.
     """
@@ -230,5 +230,6 @@ def _glints(
     dist = np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
     other = polarity[:, None] != polarity[None, :]
     reach = 0.5 * np.maximum(diameter[:, None], diameter[None, :])
-    inside = other & (dist < reach) & (contrast[:, None] < contrast[None, :])
+    weaker = contrast[:, None] < contrast[None, :]
+    inside = other & (dist < reach) & weaker & (diameter[:, None] <= diameter[None, :])
     return inside.any(axis=1)
