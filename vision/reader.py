@@ -64,6 +64,7 @@ class ReaderSettings:
     glare_level: int = 250
     glare_fraction: float = 0.3
     min_confidence: float = 0.0
+    min_one_confidence: float = 0.85  # a lone pip is read as a 1 only this sure, else ignored
     same_die: float = 1.3  # read faces closer than this x their side are faces of one die...
     gap: int = 40  # ... unless a dark line this strong (grey levels) runs between them
     slant_ratio: float = 1.15  # ... and the top face has pips this x rounder than the other's
@@ -141,6 +142,8 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
     )
     for face in faces:
         box = _box(face_outline(face.corners), scale, width, height)
+        if face.value == 1 and face.confidence < settings.min_one_confidence:
+            continue  # a faint lone mark on the table (a knot, a screw) is not a place to look at
         if face.value is not None and face.confidence >= settings.min_confidence:
             dice.append(Die(face.value, box, round(face.confidence, 3)))
         elif face.value is not None:
