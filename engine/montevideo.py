@@ -34,7 +34,7 @@ def _chips(n: int) -> str:
 
 @dataclass(eq=False)
 class MontevideoGame(Game):
-    """A game of Montevideo for 3 to 8 players in seat (clockwise) order."""
+    """A game of Montevideo for 3 or more players in seat (clockwise) order."""
 
     def __post_init__(self) -> None:
         self.variant = "montevideo"

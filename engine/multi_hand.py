@@ -38,7 +38,7 @@ _EXPECTS = {"roll": "roll", "throw": "throw", "bet": "bet", "open": "throw"}
 
 
 class MultiHandGame(Game):
-    """A game of multi-hand Bidou for 3 to 8 players in seat order (M1-M9, P1)."""
+    """A game of multi-hand Bidou for 3 or more players in seat order (M1-M9, P1)."""
 
     def __init__(self, players: tuple[str, ...], options: dict[str, Any] | None = None) -> None:
         super().__init__(tuple(players), dict(options or {}))

@@ -1,0 +1,35 @@
+"""Independent rules review: the game record's contract as GAME_RECORD.md writes it.
+
+GAME_RECORD.md says two-hand takes exactly 2 players "the others 3 or more"; the physical
+table's 8 seats are a limit of the table's config (firmware/config.py), not of the rules, so
+a record of a bigger game must still replay.
+"""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engine import RecordError, new_game, parse_record, replay
+
+
+def record(variant: str, players: list[str], actions: list[str]) -> str:
+    return json.dumps({"format": "bidou-record/1", "variant": variant, "options": {},
+                       "players": players, "actions": actions})
+
+
+@pytest.mark.parametrize("variant", ["multi-hand", "montevideo"])
+def test_record_format_the_others_take_three_or_more_players_nine_included(variant):
+    players = [f"P{i}" for i in range(1, 10)]
+    rolls = [f"{p} roll {1 + i % 5}" for i, p in enumerate(players)]  # P5 alone rolls 5
+    game = replay(parse_record(record(variant, players, rolls)))
+    state = game.state()
+    assert state["captain"] == "P5" and state["expects"] == "throw"
+    assert sum(state["chips"].values()) + state["pot"] == 6 * 9
+
+
+@pytest.mark.parametrize("variant", ["multi-hand", "montevideo"])
+def test_record_format_fewer_than_three_players_is_an_invalid_record(variant):
+    with pytest.raises(RecordError, match=f"{variant} takes 3 or more players, not 2"):
+        new_game(variant, ["Ann", "Bob"])
