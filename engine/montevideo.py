@@ -266,7 +266,15 @@ class MontevideoGame(Game):
         first = opener(self.players, self.captain, counts)
         self.phase = "bet"
         self.betting = BettingRound(self.players, list(self.in_hand), self.chips, first)
-        effects = [Effect("note", f"{first} opens the betting (M4)", "M4", player=first)]
+        if first != self.captain:
+            # M4 as the source writes it: the fewest throws nearest the captain's left
+            # "becomes captain" (a captain among the fewest keeps it), as in multi-hand Bidou.
+            effects = [Effect("captain", f"{first} made the fewest throws nearest the "
+                              f"captain's left: {first} becomes captain and opens the betting "
+                              "(M4)", "M4", player=first)]
+            self.captain = first
+        else:
+            effects = [Effect("note", f"{first} opens the betting (M4)", "M4", player=first)]
         if self.betting.done:
             effects.append(Effect("note", "at most one player has chips left to bet, so the "
                                   "dice are shown at once (D-V8)", "D-V8"))
