@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import VERBS, Action
-from engine.errors import GameOver, NotYourTurn, RuleViolation
+from engine.errors import GameOver, RuleViolation
 
 
 @dataclass(frozen=True)
@@ -121,14 +121,6 @@ class Game(ABC):
         self.history.append(action)
         effects = tuple(self._perform(action))
         return Event(len(self.history), action, effects)
-
-    # --- helpers for subclasses ------------------------------------------------------
-    def _require_turn(self, action: Action) -> None:
-        """Raise NotYourTurn unless ``action.player`` is the one to act."""
-        if action.player != self.to_act:
-            raise NotYourTurn(
-                f"it is {self.to_act}'s turn to {self.expects}, not {action.player}'s", None
-            )
 
     # --- what subclasses provide -----------------------------------------------------
     @abstractmethod

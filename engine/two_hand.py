@@ -114,8 +114,11 @@ class TwoHandGame(Game):
         return self.open.allowed()
 
     def _check(self, action: Action) -> None:
-        action.check_numbers()
         rule = _PHASE_RULE[self.phase]
+        try:
+            action.check_numbers()
+        except RuleViolation as e:  # the shape of an action built in code: cite the phase's rule
+            raise RuleViolation(e.sentence, e.rule or rule) from None
         p = self.to_act
         if action.player != p:
             raise NotYourTurn(f"it is {p}'s turn to {self.expects}, not {action.player}'s", rule)

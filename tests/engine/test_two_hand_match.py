@@ -216,9 +216,9 @@ def test_T8_with_the_centre_empty_the_penalty_chip_comes_from_the_opponent(
 
 def test_refusal_of_dice_that_are_not_one_to_six_built_in_code(two_hand) -> None:
     g = two_hand(*rolls("Ann"))
-    with pytest.raises(RuleViolation, match=r"^a die shows 1 to 6, not 7$"):
+    with pytest.raises(RuleViolation, match=r"^a die shows 1 to 6, not 7 \(T3\)$"):
         g.apply(Action("Ann", "throw", (7, 1, 1)))
-    with pytest.raises(RuleViolation, match=r"^throw takes 3 numbers, not 2$"):
+    with pytest.raises(RuleViolation, match=r"^throw takes 3 numbers, not 2 \(T3\)$"):
         g.apply(Action("Ann", "throw", (6, 1)))
     with pytest.raises(RuleViolation, match=r"^Carl is not a player in this game$"):
         g.apply(Action("Carl", "throw", (6, 1, 1)))
