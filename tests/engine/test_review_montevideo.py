@@ -35,3 +35,31 @@ def test_M4_V2_a_captain_among_the_fewest_throws_keeps_the_captaincy():
              "Bob throw 2 1 1", "Bob throw 2 1 1", "Bob stand", "Cy throw 3 2 2", "Cy stand")
     s = g.state()
     assert (s["captain"], s["to_act"]) == ("Ann", "Ann")
+
+
+def test_V4_R3_cycle_bidou_wins_the_pot_when_triple_aces_and_bide_are_shown_beside_it():
+    g = game(*ANN_CAPTAIN, "Ann throw 1 1 1", "Ann stand", "Bob throw 2 1 1", "Bob stand",
+             "Cy throw 2 2 1", "Cy stand", "Ann pass", "Bob pass", "Cy pass")
+    s = g.state()
+    # Bob's bidou takes the 3 antes; the next hand's antes (1 each) are already in.
+    assert s["chips"] == {"Ann": 4, "Bob": 7, "Cy": 4} and s["pot"] == 3
+
+
+def test_V3_D_V9_side_pots_worked_by_hand():
+    # Hand 1: Dan's 6-6-5 beats Ann's 6-5-2 and takes 11. Hand 2 (antes in): Ann 1, Bob 3,
+    # Cy 4, Dan 12. Dan bets 3; Ann calls all-in for 1, Bob calls 3 all-in, Cy raises 1
+    # all-in, Dan calls. Stakes with antes: Ann 2, Bob 4, Cy 5, Dan 5. Main pot 8 to Ann's
+    # bidou, side pot 6 to Bob's bide, side pot 2 split by Cy and Dan's equal 6-5-2.
+    g = new_game("montevideo", ["Ann", "Bob", "Cy", "Dan"])
+    for text in ("Ann roll 6", "Bob roll 1", "Cy roll 1", "Dan roll 1",
+                 "Ann throw 6 5 2", "Ann stand", "Bob throw 6 4 2", "Bob stand",
+                 "Cy throw 5 4 1", "Cy stand", "Dan throw 6 6 5", "Dan stand",
+                 "Ann bet 1", "Bob call", "Cy drop", "Dan raise 2", "Ann call", "Bob drop",
+                 "Dan throw 6 5 2", "Dan stand", "Ann throw 2 1 1", "Ann stand",
+                 "Bob throw 2 2 1", "Bob stand", "Cy throw 6 5 2", "Cy stand",
+                 "Dan bet 3", "Ann call", "Bob call", "Cy raise 1", "Dan call"):
+        g.apply(Action.parse(text))
+    s = g.state()
+    # After the settlement (Ann 8, Bob 6, Cy 1, Dan 9) the next hand's antes are taken.
+    assert s["chips"] == {"Ann": 7, "Bob": 5, "Cy": 0, "Dan": 8} and s["pot"] == 4
+    assert (s["captain"], s["to_act"], s["expects"]) == ("Ann", "Ann", "throw")
