@@ -26,6 +26,10 @@ OPTIONS: dict[str, tuple[str, ...]] = {
 #: of a bigger game still replays.
 MAX_PLAYERS = 8
 
+#: Where chips lie besides the players: an Effect's ``source``/``dest`` and the two-hand
+#: ``holdings`` use these words, so a player may not be called by one of them.
+PLACES: tuple[str, ...] = ("centre", "pot", "removed")
+
 
 def check_setup(variant: str, players: Sequence[str], options: dict[str, Any]) -> None:
     """Raise RecordError (a ValueError) naming what is wrong with a game's set-up."""
@@ -36,6 +40,12 @@ def check_setup(variant: str, players: Sequence[str], options: dict[str, Any]) -
     for p in players:
         if p == "" or any(ch.isspace() for ch in p):
             raise RecordError(f"player name {p!r} must be non-empty and without spaces")
+    for p in players:
+        if p in PLACES:
+            raise RecordError(
+                f"player name {p!r} is the name of a place on the table "
+                f"({', '.join(PLACES)}) in the game's chip moves; choose another name"
+            )
     seen: set[str] = set()
     for p in players:
         if p in seen:

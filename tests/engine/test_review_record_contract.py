@@ -33,3 +33,18 @@ def test_record_format_the_others_take_three_or_more_players_nine_included(varia
 def test_record_format_fewer_than_three_players_is_an_invalid_record(variant):
     with pytest.raises(RecordError, match=f"{variant} takes 3 or more players, not 2"):
         new_game(variant, ["Ann", "Bob"])
+
+
+@pytest.mark.parametrize("variant,players", [
+    ("two-hand", ["centre", "Bob"]),
+    ("multi-hand", ["pot", "Bob", "Cy"]),
+    ("montevideo", ["Ann", "removed", "Cy"]),
+])
+def test_a_player_named_after_a_place_of_the_chips_is_an_invalid_record(variant, players):
+    # A player called "pot" or "centre" made chip moves ambiguous: the multi-hand pot went
+    # negative and a two-hand "centre" could not bet. The record is refused with a sentence.
+    name = next(p for p in players if p in ("centre", "pot", "removed"))
+    with pytest.raises(RecordError, match=rf"^player name '{name}' is the name of a place on "
+                       r"the table \(centre, pot, removed\) in the game's chip moves; choose "
+                       r"another name$"):
+        parse_record(record(variant, players, []))
