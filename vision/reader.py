@@ -39,7 +39,7 @@ class ReaderSettings:
 
     work_size: int = 640
     pip_window: int = 15  # square window of the contrast maps: a bit more than the largest pip
-    min_contrast: int = 40  # grey levels between a pip and its face
+    min_contrast: int = 48
     min_pip_area: int = 6
     max_pip_area: int = 180
     max_elongation: float = 1.7

@@ -187,3 +187,16 @@ def test_reading_is_pure_and_repeatable():
     assert np.array_equal(image, before)
     assert read_dice(image) == first
     assert all(0.0 <= d.confidence <= 1.0 for d in first.dice)
+
+
+@pytest.mark.parametrize("colour", ["white", "red", "green", "blue", "black"])
+def test_a_dim_pub_with_uneven_light_is_still_read(colour):
+    total = Score()
+    for seed in range(4):
+        spec = random_scene(seed, 6, colour=colour, surface="felt", light=(0.5, 30.0))
+        image, truth = render_scene(spec, seed)
+        dim = (image.astype(np.float32) * 0.5).astype(np.uint8)  # half the light
+        labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]
+        total.add(score_reading(read_dice(dim), labels))
+    assert total.wrong == 0
+    assert total.recall >= 0.9, total.summary()
