@@ -18,10 +18,11 @@ from vision.reader import read_dice
 
 PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"
 
-#: measured 68/71 right, 0 wrong when this test was written (docs/vision.md); floors leave a
-#: little room for OpenCV version differences, none for wrong values beyond one.
-RECALL_FLOOR = 0.85
-WRONG_CEILING = 1
+#: measured 68/71 right, 0 wrong when this test was written (docs/vision.md); the recall floor
+#: leaves a little room for OpenCV version differences. The wrong-value ceiling is the target's
+#: 0.5% of 71 dice, rounded down: none.
+RECALL_FLOOR = 0.9
+WRONG_CEILING = 0
 
 
 @pytest.fixture(scope="module")
