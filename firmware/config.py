@@ -92,6 +92,10 @@ def _check_table(section: dict[str, Any]) -> tuple[str, tuple[str, ...], dict[st
         if key not in ("ranking", "poor_fish"):
             raise ConfigError(f"table.options.{key}", value,
                               "no such option; the options are ranking and poor_fish")
+    try:  # the players first, so a bad name is reported under table.players
+        check_setup(variant, players, {})
+    except RecordError as e:
+        raise ConfigError("table.players", players, str(e)) from None
     try:
         check_setup(variant, players, options)
     except RecordError as e:

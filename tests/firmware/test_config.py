@@ -65,6 +65,12 @@ def test_player_names_without_spaces_and_unique():
         build_config(_cfg(players=["Ann", "Ann"]), environ={})
 
 
+def test_a_reserved_player_name_is_reported_under_table_players():
+    with pytest.raises(ConfigError) as e:
+        build_config(_cfg(players=["pot", "Bob"]), environ={})
+    assert e.value.key == "table.players"
+
+
 def test_poor_fish_is_multi_hand_only_P1():
     with pytest.raises(ConfigError) as e:
         build_config(_cfg(options={"poor_fish": True}), environ={})
