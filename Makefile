@@ -2,14 +2,17 @@
 VENV ?= .venv
 PY := $(VENV)/bin/python
 # On a Pi, picamera2 comes from Pi OS (python3-picamera2): the venv must see system packages.
-VENV_FLAGS := $(shell test -e /usr/lib/python3/dist-packages/picamera2 && echo --system-site-packages)
+# There numpy must stay the system's (firmware/deploy/pi-constraints.txt says why).
+ON_PI_OS := $(shell test -e /usr/lib/python3/dist-packages/picamera2 && echo yes)
+VENV_FLAGS := $(if $(ON_PI_OS),--system-site-packages)
+PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 
 .PHONY: run test bench lint clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV_FLAGS) $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test]'
 	touch $@
 
 run: $(VENV)/.installed

@@ -30,7 +30,7 @@ fi
 
 export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
-apt-get install -y -qq python3-venv python3-picamera2 rsync
+apt-get install -y -qq python3-venv python3-picamera2 python3-lgpio rsync
 
 for group in gpio video; do
     getent group "$group" >/dev/null || groupadd --system "$group"
@@ -48,7 +48,8 @@ if [[ ! -x "$PREFIX/venv/bin/python" ]]; then
     python3 -m venv --system-site-packages "$PREFIX/venv"
 fi
 "$PREFIX/venv/bin/python" -m pip install -q --upgrade pip
-"$PREFIX/venv/bin/python" -m pip install -q "$PREFIX/src"
+# Keep the system's numpy (picamera2's simplejpeg is built against it): see pi-constraints.txt.
+"$PREFIX/venv/bin/python" -m pip install -q -c "$HERE/pi-constraints.txt" "$PREFIX/src"
 
 install -d -m 0755 "$CONF"
 if [[ ! -e "$CONF/table.toml" ]]; then

@@ -167,5 +167,11 @@ def test_install_script_is_valid_bash_and_installs_what_the_unit_needs():
     for needed in ("python3-picamera2", "python3-venv", "--system-site-packages",
                    "usermod -a -G gpio,video", "CONF=/etc/bidou-table",
                    "STATE=/var/lib/bidou-table",
-                   'if [[ ! -e "$CONF/table.toml" ]]', "systemctl enable bidou-table.service"):
+                   'if [[ ! -e "$CONF/table.toml" ]]', "systemctl enable bidou-table.service",
+                   '-c "$HERE/pi-constraints.txt"'):
         assert needed in text
+
+
+def test_pi_constraints_keep_the_system_numpy_that_picamera2_is_built_against():
+    pins = (DEPLOY / "pi-constraints.txt").read_text().splitlines()
+    assert "numpy<2" in pins and "opencv-python-headless<4.12" in pins
