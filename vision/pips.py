@@ -146,7 +146,8 @@ def find_pips(
     cols = [np.concatenate([p[i] for p in parts]) for i in range(7)]
     ring = _ring_colour(maps.colour, cols[0], cols[1], cols[2])
     pips = Pips(*cols, glint=_glints(*cols[:5]), ring=ring)
-    spread = _ring_spread(maps.gray, pips.x, pips.y, pips.diameter)
+    alike = np.stack([maps.dark >= min_contrast, maps.light >= min_contrast])
+    spread = _ring_spread(maps.gray, pips.x, pips.y, pips.diameter, pips.polarity, alike)
     plain = spread <= max_ring_spread * pips.contrast
     if plain.all():
         return pips
@@ -203,18 +204,33 @@ def _ring_colour(colour: np.ndarray, x: np.ndarray, y: np.ndarray, d: np.ndarray
     return 0.5 * (samples[:, half - 1].astype(np.float64) + samples[:, half])
 
 
-def _ring_spread(gray: np.ndarray, x: np.ndarray, y: np.ndarray, d: np.ndarray) -> np.ndarray:
-    """How uneven the grey level is on a circle around each candidate (80th - 20th percentile).
+def _ring_spread(
+    gray: np.ndarray,
+    x: np.ndarray,
+    y: np.ndarray,
+    d: np.ndarray,
+    polarity: np.ndarray,
+    alike: np.ndarray,
+) -> np.ndarray:
+    """How uneven the grey level is on a circle around each candidate (80th - 20th percentile),
+    leaving out the points that lie on another mark like it (``alike[polarity]``: a bool map per
+    polarity, ``response >= min_contrast``).
 
     A pip lies on a plain face; the face showing between the white pips of a coloured die (or
-    the wood between two dice) is ringed by pips or edges, so its ring is uneven."""
+    the wood between two dice) is ringed by pips or edges, so its ring is uneven. A pip in a
+    row of close pips has its neighbours on its ring: they are like it, not uneven face."""
     h, w = gray.shape
     pts = (x + 1j * y)[:, None] + 1.0 * d[:, None] * _RING[None, :]
     xs = np.clip(np.rint(pts.real).astype(np.intp), 0, w - 1)
     ys = np.clip(np.rint(pts.imag).astype(np.intp), 0, h - 1)
-    ring = np.sort(gray[ys, xs], axis=1)
-    k = _RING.size // 5  # the 20th and 80th percentiles of 16 samples, near enough
-    return ring[:, -1 - k].astype(np.float64) - ring[:, k]
+    ring = gray[ys, xs].astype(np.float64)
+    other = alike[polarity[:, None], ys, xs]
+    ring[other] = np.inf  # sorted last, out of the percentiles
+    ring.sort(axis=1)
+    last = _RING.size - 1 - other.sum(axis=1)
+    rows = np.arange(x.size)
+    spread = ring[rows, (0.8 * last).astype(np.intp)] - ring[rows, (0.2 * last).astype(np.intp)]
+    return np.where(last < 0, np.inf, spread)  # a ring wholly on other marks is not plain
 
 
 def _glints(

@@ -63,7 +63,7 @@ class ReaderSettings:
     place_radius: int = 2  # a grid place is looked at within this many working pixels
     glare_level: int = 250  # grey level of a saturated (glare) pixel
     glare_fraction: float = 0.3  # a patch this x the pip contrast brighter than a coloured face
-    min_confidence: float = 0.0  # a read face below this is reported unsure
+    min_confidence: float = 0.4  # a read face below this is reported unsure
     min_one_confidence: float = 0.85  # a lone pip is read as a 1 only this sure, else ignored
     same_die: float = 1.3  # read faces closer than this x their side are faces of one die...
     gap: int = 40  # ... unless a dark line this strong (grey levels) runs between them
