@@ -55,6 +55,7 @@ class FaceRules:
     face_tolerance: float  # face levels of linked pips differ by at most this x their contrast
     path_fraction: float  # on the path between linked pips the contrast stays below this x theirs
     path_step: float  # ... and the grey level varies by at most this x their contrast
+    close_pips: float  # pips closer than this many diameters need no path check
     max_skew: float  # opposite sides (and diagonals) of a corner square differ at most this x
     max_residual: float  # a pip lies within this many grid units of its place
     absent_fraction: float  # where no pip belongs, contrast stays below this x the weakest pip
@@ -208,6 +209,9 @@ def group_pips(pips: Pips, maps: PipMaps, rules: FaceRules) -> list[np.ndarray]:
         ok = _clear_paths(
             pips, maps, iu, ju, rules.path_fraction * cmin[iu, ju], rules.path_step * cmin[iu, ju]
         )
+        # pips this close cannot lie on two faces (a pip sits a quarter side in from its face's
+        # edge), and blur between them fails the path check: no path check for them
+        ok |= dist[iu, ju] <= rules.close_pips * dmean[iu, ju]
         for a, b in zip(iu[ok], ju[ok], strict=True):
             ra, rb = find(int(a)), find(int(b))
             if ra != rb:

@@ -52,6 +52,7 @@ class ReaderSettings:
     contrast_ratio: float = 1.25  # ... contrasts within this ratio
     path_fraction: float = 0.4  # ... no mark stronger than this x their contrast between them
     path_step: float = 0.25  # ... and no step in grey level bigger than this x their contrast
+    close_pips: float = 1.9  # ... unless closer than this many diameters (one face for sure)
     max_residual: float = 0.4  # a pip lies within this many grid units of its place
     max_skew: float = 1.5  # corner squares: opposite sides and diagonals within this ratio
     absent_fraction: float = 0.5  # where no pip belongs, contrast under this x the weakest pip
@@ -79,6 +80,7 @@ class ReaderSettings:
             contrast_ratio=self.contrast_ratio,
             path_fraction=self.path_fraction,
             path_step=self.path_step,
+            close_pips=self.close_pips,
             max_residual=self.max_residual,
             max_skew=self.max_skew,
             absent_fraction=self.absent_fraction,
