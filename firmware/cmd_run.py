@@ -15,9 +15,10 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import os
 import signal
 import sys
-import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -26,6 +27,7 @@ from engine.errors import CameraError, ConfigError
 PI_MODEL = "/proc/device-tree/model"
 PI_DB = "/var/lib/bidou-table/table.db"
 SIM_DB = "bidou-table.db"
+STOP_POLL = 0.1  # seconds between looks at the stop flag
 SIMULATION_NOTICE = "No Raspberry Pi found: running in simulation (mock pins, simulated camera)"
 
 
@@ -48,16 +50,43 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "for Ann and Bob)")
     parser.add_argument("--db", metavar="FILE",
                         help=f"the game log (default: ./{SIM_DB} in simulation, {PI_DB} on a Pi)")
-    parser.add_argument("--host", help="address the dashboard listens on (overrides [server])")
-    parser.add_argument("--port", type=int, help="dashboard port (overrides [server]; 0 = any)")
+    parser.add_argument("--host", type=_host,
+                        help="address the dashboard listens on (overrides [server])")
+    parser.add_argument("--port", type=_port,
+                        help="dashboard port (overrides [server]; 0 = any)")
     parser.add_argument("--simulate", action="store_true",
                         help="mock pins and the simulated camera, even on a Pi")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the simulated dice (simulation only)")
 
 
+def _host(text: str) -> str:
+    """``--host``, checked as ``[server] host`` is (argparse reports the sentence, exit 2)."""
+    from table_server.settings import HOST_ALLOWED, check_host
+    try:
+        return check_host(text, "--host")
+    except ConfigError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not allowed: {HOST_ALLOWED}") from None
+
+
+def _port(text: str) -> int:
+    """``--port``, checked as ``[server] port`` is: 70000 must not wrap round to 4464."""
+    from table_server.settings import PORT_ALLOWED, check_port
+    try:
+        return check_port(int(text), "--port")
+    except (ValueError, ConfigError):
+        raise argparse.ArgumentTypeError(f"{text!r} is not allowed: {PORT_ALLOWED}") from None
+
+
 def _say(text: str) -> None:
-    print(text, flush=True)
+    """Print a line for the person running the table; a closed stdout (``| head``) must not
+    stop the table, so later lines are dropped instead."""
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:
+        with contextlib.suppress(OSError, ValueError):  # as the Python docs advise (signal)
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
 
 
 def _error(text: str) -> None:
@@ -163,10 +192,13 @@ def run(args: argparse.Namespace) -> int:
         _say(SIMULATION_NOTICE)
     elif simulate:
         _say("Simulation requested (--simulate): mock pins, simulated camera")
-    stop = threading.Event()
+    # The handler only sets a flag that the main thread polls: setting a threading.Event
+    # from a handler deadlocks when the signal lands while the main thread holds that Event's
+    # own lock inside wait() (two quick SIGTERMs did hang the table).
+    stop_requested: list[int] = []
 
     def handle(signum: int, frame: object) -> None:
-        stop.set()
+        stop_requested.append(signum)
 
     old = {s: signal.signal(s, handle) for s in (signal.SIGTERM, signal.SIGINT)}
     table = Table()
@@ -178,7 +210,7 @@ def run(args: argparse.Namespace) -> int:
             _error(f"{where}: {e}. Fix the config and start again.")
             return 2
         except (LogError, OSError) as e:
-            _error(f"{e}")
+            _error(e.strerror if isinstance(e, OSError) and e.strerror else f"{e}")
             return 1
         game = controller.public_state()
         _say(f"Game {game['game_id']} ({game['variant']}): {', '.join(game['players'])}; "
@@ -191,7 +223,8 @@ def run(args: argparse.Namespace) -> int:
         for line in dashboard.startup_lines(simulate=simulate):
             _say(line)
         _say("Press Ctrl-C to stop.")
-        stop.wait()
+        while not stop_requested:
+            time.sleep(STOP_POLL)
         _say("Stopping: LEDs off, camera closed, log flushed.")
         table.close()
         _say("Stopped cleanly.")

@@ -9,6 +9,7 @@ cleanly and a test can start another dashboard on the same machine at once.
 from __future__ import annotations
 
 import errno
+import socket
 import threading
 from typing import Any
 from urllib.parse import quote
@@ -29,6 +30,45 @@ class QuietRequestHandler(WSGIRequestHandler):
             super().log_request(code, size)
 
 
+def listening_socket(host: str, port: int) -> socket.socket:
+    """A TCP socket listening on ``host``:``port``; OSError with a sentence that says what to
+    change when it cannot be (address taken, not this machine's, unknown name, privileged)."""
+    change = "with --host or [server] host"
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+                                   flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError):
+        raise OSError(errno.EADDRNOTAVAIL,
+                      f"The dashboard cannot listen on {host!r}: it is not an address or a "
+                      'name this machine knows; use "127.0.0.1" (this machine only) or '
+                      f'"0.0.0.0" (every network interface) {change}.') from None
+    family, kind, proto, _, address = infos[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+        sock.listen(128)
+    except OSError as e:
+        sock.close()
+        if e.errno == errno.EADDRINUSE:
+            raise OSError(errno.EADDRINUSE,
+                          f"Port {port} on {host} is in use by another program; stop it, or "
+                          "choose a free port with --port or [server] port.") from None
+        if e.errno == errno.EADDRNOTAVAIL:
+            raise OSError(errno.EADDRNOTAVAIL,
+                          f"{host} is not an address of this machine, so the dashboard cannot "
+                          'listen on it; use "127.0.0.1" (this machine only) or "0.0.0.0" '
+                          f"(every network interface) {change}.") from None
+        if e.errno == errno.EACCES:
+            raise OSError(errno.EACCES,
+                          f"Port {port} is reserved for the system administrator (ports below "
+                          "1024 need root); choose a port from 1024 up with --port or "
+                          "[server] port.") from None
+        raise OSError(e.errno, f"The dashboard cannot listen on {host} port {port}: "
+                               f"{e.strerror}; check --host and --port, or [server].") from None
+    return sock
+
+
 class Dashboard:
     """The dashboard of one table: ``start()``, ``url``, ``seat_urls()``, ``stop()``."""
 
@@ -47,14 +87,19 @@ class Dashboard:
         """Listen (OSError if the address is taken) and serve in a daemon thread."""
         if self._server is not None:
             return self
+        host, port = self.settings.host, self.settings.port
+        sock = listening_socket(host, port)
         try:
-            self._server = make_server(self.settings.host, self.settings.port, self.app,
-                                       threaded=True, request_handler=QuietRequestHandler)
-        except SystemExit:  # werkzeug exits when the port is taken; a library must not
-            raise OSError(errno.EADDRINUSE,
-                          f"Port {self.settings.port} on {self.settings.host} is in use by "
-                          "another program; stop it, or choose a free port with --port or "
-                          "[server] port.") from None
+            # werkzeug serves the socket bound here: on its own it prints its own error
+            # text and calls sys.exit(), which a library must not do
+            self._server = make_server(host, port, self.app, threaded=True,
+                                       request_handler=QuietRequestHandler, fd=sock.fileno())
+        finally:
+            sock.close()  # werkzeug works on its own duplicate of the descriptor
+        # what HTTPServer.server_bind() records, skipped when werkzeug is given a socket
+        bound_host, bound_port = self._server.socket.getsockname()[:2]
+        self._server.server_name = socket.getfqdn(bound_host)
+        self._server.server_port = bound_port
         self._server.daemon_threads = True  # type: ignore[attr-defined]
         self._thread = threading.Thread(target=self._server.serve_forever,
                                         kwargs={"poll_interval": 0.1},

@@ -61,15 +61,8 @@ def parse_server_settings(
     _no_unknown("server", server, SERVER_KEYS)
     _no_unknown("referee", referee, REFEREE_KEYS)
 
-    host = server.get("host", DEFAULT_HOST)
-    if not isinstance(host, str) or not host.strip() or any(c.isspace() for c in host):
-        raise ConfigError("server.host", host,
-                          'an address such as "127.0.0.1" (this machine only) or "0.0.0.0" '
-                          "(every network interface)")
-    port = server.get("port", DEFAULT_PORT)
-    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
-        raise ConfigError("server.port", port,
-                          "a whole number from 1 to 65535 (or 0 for any free port)")
+    host = check_host(server.get("host", DEFAULT_HOST))
+    port = check_port(server.get("port", DEFAULT_PORT))
     public_url = server.get("public_url")
     if public_url is not None and (
         not isinstance(public_url, str)
@@ -134,6 +127,32 @@ def parse_server_settings(
         pin_generated=pin_generated,
         keepalive=float(keepalive),
     )
+
+
+HOST_ALLOWED = ('an address such as "127.0.0.1" (this machine only) or "0.0.0.0" '
+                "(every network interface)")
+PORT_ALLOWED = "a whole number from 1 to 65535 (or 0 for any free port)"
+
+
+def check_host(host: Any, key: str = "server.host") -> str:
+    """``host`` if it can be an address to listen on; ConfigError(key, ...) otherwise.
+
+    Shared by ``[server] host`` and ``bidou-table run --host`` so both refuse the same values.
+    """
+    if not isinstance(host, str) or not host.strip() or any(c.isspace() for c in host):
+        raise ConfigError(key, host, HOST_ALLOWED)
+    return host
+
+
+def check_port(port: Any, key: str = "server.port") -> int:
+    """``port`` if it is a TCP port (0 = any free one); ConfigError(key, ...) otherwise.
+
+    Shared by ``[server] port`` and ``bidou-table run --port``: a port above 65535 would
+    otherwise wrap around silently in the socket layer and the table would listen elsewhere.
+    """
+    if isinstance(port, bool) or not isinstance(port, int) or not 0 <= port <= 65535:
+        raise ConfigError(key, port, PORT_ALLOWED)
+    return port
 
 
 def _no_unknown(section: str, table: Mapping[str, Any], known: tuple[str, ...]) -> None:

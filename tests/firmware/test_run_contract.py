@@ -1,0 +1,106 @@
+"""`bidou-table run` from the outside, as the issue writes it: flags checked like the config's
+keys, a stop that is clean however many signals arrive, and a table that keeps running when
+whoever started it stops reading its output."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+
+import pytest
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PORT_ALLOWED = "a whole number from 1 to 65535 (or 0 for any free port)"
+
+
+def bidou(*args: str) -> list[str]:
+    return [sys.executable, "-m", "firmware.cli", *args]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_for_state(port: int, timeout: float = 60.0) -> dict:
+    """The table's public state once it answers (polled with a deadline, not slept on)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/state", timeout=5) as r:
+                return json.loads(r.read())
+        except (urllib.error.URLError, ConnectionError):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the table did not answer on port {port}") from None
+            time.sleep(0.1)
+
+
+@pytest.mark.parametrize("port", ["70000", "65536", "-5", "eighty"])
+def test_run_port_outside_0_to_65535_is_refused_not_wrapped(tmp_path, port) -> None:
+    done = subprocess.run(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
+                                "--port", port),
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        f"bidou-table run: error: argument --port: {port!r} is not allowed: {PORT_ALLOWED}")
+    assert not (tmp_path / "t.db").exists()  # nothing was started
+
+
+def test_run_host_that_is_not_this_machine_stops_with_a_sentence(tmp_path) -> None:
+    done = subprocess.run(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
+                                "--host", "203.0.113.77", "--port", "0"),
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip() == (
+        "bidou-table run: 203.0.113.77 is not an address of this machine, so the dashboard "
+        'cannot listen on it; use "127.0.0.1" (this machine only) or "0.0.0.0" (every network '
+        "interface) with --host or [server] host.")
+
+
+def test_run_stops_cleanly_on_a_burst_of_signals(tmp_path) -> None:
+    """systemd, a supervisor and an impatient Ctrl-C can all signal at once: each signal only
+    asks for the stop, and the table still stops once, cleanly, with status 0."""
+    port = free_port()
+    proc = subprocess.Popen(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
+                                  "--port", str(port)),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for_state(port)
+        for sig in [signal.SIGTERM, signal.SIGINT] * 10:
+            proc.send_signal(sig)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert out.splitlines()[-1] == "Stopped cleanly."
+    assert out.count("Stopped cleanly.") == 1
+
+
+def test_run_keeps_running_when_its_output_is_no_longer_read(tmp_path) -> None:
+    """`bidou-table run | head -3`: a closed standard output must not stop the table."""
+    port = free_port()
+    proc = subprocess.Popen(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
+                                  "--port", str(port)),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        assert proc.stdout is not None
+        proc.stdout.readline()  # the simulation notice, then the reader goes away
+        proc.stdout.close()
+        assert wait_for_state(port)["variant"] == "two-hand"
+        assert proc.poll() is None
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert b"Traceback" not in err
