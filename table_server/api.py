@@ -8,6 +8,7 @@ Anything else would be a bug, and shows as a 500.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from typing import Any
 
@@ -106,6 +107,17 @@ def json_body(example: str) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise Refused(400, f"The request body must be a JSON object such as {example}.")
     return data
+
+
+def given(value: Any) -> str:
+    """The end of a refusal saying what the client sent, in JSON's words (null, true,
+    "2"), not Python's (None, True, '2'): ``; none was given`` or ``, not VALUE``."""
+    if value is None:
+        return "; none was given"
+    text = json.dumps(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f", not {text}"
 
 
 def no_unknown_keys(data: dict[str, Any], known: tuple[str, ...]) -> None:
@@ -215,13 +227,13 @@ def act() -> Any:
     seat = existing_seat(data.get("seat"))
     verb = data.get("action")
     if not isinstance(verb, str) or verb not in VERBS:
-        raise Refused(400, f"The field \"action\" must be one of {', '.join(VERBS)}, not {verb!r}.")
+        raise Refused(400, f"The field \"action\" must be one of {', '.join(VERBS)}{given(verb)}.")
     chips = data.get("chips")
     takes_chips = VERBS[verb][1] == "chips"
     if takes_chips:
         if isinstance(chips, bool) or not isinstance(chips, int) or chips < 1:
-            raise Refused(400, f"A {verb} needs \"chips\": a whole number of chips, at least 1, "
-                               f"not {chips!r}.")
+            raise Refused(400, f"A {verb} needs \"chips\": a whole number of chips, at least 1"
+                               f"{given(chips)}.")
     elif chips not in (None, 0):
         raise Refused(400, f"A {verb} takes no chips; leave \"chips\" out.")
     check_may_act(who, seat)
@@ -238,11 +250,11 @@ def press() -> Any:
     seat = existing_seat(data.get("seat"))
     button = data.get("button")
     if button not in BUTTONS:
-        raise Refused(400, f"The field \"button\" must be one of {', '.join(BUTTONS)}, "
-                           f"not {button!r}.")
+        raise Refused(400, f"The field \"button\" must be one of {', '.join(BUTTONS)}"
+                           f"{given(button)}.")
     long = data.get("long", False)
     if not isinstance(long, bool):
-        raise Refused(400, f"The field \"long\" must be true or false, not {long!r}.")
+        raise Refused(400, f"The field \"long\" must be true or false{given(long)}.")
     check_may_act(who, seat)
     return submit(commands().Press(seat, button, long, "referee" if who.referee else "web"))
 
@@ -299,7 +311,7 @@ def dice_values(values: Any) -> tuple[int, ...]:
             or not all(isinstance(v, int) and not isinstance(v, bool) and 1 <= v <= 6
                        for v in values)):
         raise Refused(400, f"The field \"values\" must be a list of three dice (one for a "
-                           f"captain roll), each 1 to 6, not {values!r}.")
+                           f"captain roll), each 1 to 6{given(values)}.")
     return tuple(values)
 
 
@@ -324,8 +336,8 @@ def correction_from(data: dict[str, Any]) -> Any:
     """A controller Correct command from a JSON object or form; 400 naming what is wrong."""
     kind = data.get("kind")
     if kind not in CORRECTIONS:
-        raise Refused(400, f"The field \"kind\" must be one of {', '.join(CORRECTIONS)}, "
-                           f"not {kind!r}.")
+        raise Refused(400, f"The field \"kind\" must be one of {', '.join(CORRECTIONS)}"
+                           f"{given(kind)}.")
     why = data.get("why")
     if not isinstance(why, str) or not why.strip():
         raise Refused(400, "Say why in \"why\": every correction is kept in the log with its "

@@ -97,7 +97,7 @@ def test_unknown_action_is_400_listing_the_verbs(table) -> None:
 
 def test_bet_without_chips_is_400(table) -> None:
     assert_error(table.act("Ann", "bet"), 400,
-                 'A bet needs "chips": a whole number of chips, at least 1, not None.')
+                 'A bet needs "chips": a whole number of chips, at least 1; none was given.')
 
 
 @pytest.mark.parametrize("chips", [0, -1, "2", True, 1.5])
@@ -105,6 +105,17 @@ def test_bad_chip_counts_are_400(table, chips) -> None:
     response = table.client.post("/api/act", json={"seat": "Ann", "action": "raise",
                                                    "chips": chips}, headers=table.auth("Ann"))
     assert_error(response, 400)
+
+
+@pytest.mark.parametrize(("chips", "shown"), [
+    ("2", '"2"'), (True, "true"), (-1, "-1"), (1.5, "1.5"), (None, None)])
+def test_refusals_quote_the_value_as_json_not_python(table, chips, shown) -> None:
+    """Clients speak JSON: a refusal says "2", true or that nothing was given, never Python's
+    '2', True or None."""
+    response = table.client.post("/api/act", json={"seat": "Ann", "action": "bet",
+                                                   "chips": chips}, headers=table.auth("Ann"))
+    end = f", not {shown}." if shown else "; none was given."
+    assert_error(response, 400, f'A bet needs "chips": a whole number of chips, at least 1{end}')
 
 
 def test_chips_on_a_verb_without_chips_is_400(table) -> None:
@@ -188,9 +199,9 @@ def test_press_refused_out_of_turn_sets_the_seat_refusal(table) -> None:
 
 @pytest.mark.parametrize(("body", "sentence"), [
     ({"seat": "Ann", "button": "JUMP"},
-     'The field "button" must be one of THROW, BET, CALL, PASS, not \'JUMP\'.'),
+     'The field "button" must be one of THROW, BET, CALL, PASS, not "JUMP".'),
     ({"seat": "Ann", "button": "BET", "long": "yes"},
-     'The field "long" must be true or false, not \'yes\'.'),
+     'The field "long" must be true or false, not "yes".'),
 ])
 def test_press_bad_body_is_400(table, body, sentence) -> None:
     response = table.client.post("/api/press", json=body, headers=table.auth("Ann"))
