@@ -376,6 +376,16 @@ def _row_beside(pts: np.ndarray, response: np.ndarray, limit: float) -> bool:
     return any(bool((_sample(response, pts + sign * beside) > limit).all()) for sign in (1, -1))
 
 
+def _row_goes_on(pts: np.ndarray, response: np.ndarray, limit: float) -> bool:
+    """A mark one pip step beyond either end of a 2's or 3's diagonal: the pips are part of a
+    longer row (two close pips of a 3 whose third pip did not join them read as a 2)."""
+    d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
+    i, j = np.unravel_index(int(np.argmax(d)), d.shape)
+    step = (pts[j] - pts[i]) / (len(pts) - 1)
+    beyond = np.array([pts[i] - step, pts[j] + step])
+    return bool((_sample(response, beyond) > limit).any())
+
+
 def _square_enough(corners: np.ndarray, max_skew: float) -> bool:
     """The four corner pips of a 4, 5 or 6 make a square seen with mild perspective: opposite
     sides and the two diagonals of about the same length, adjacent sides within 2x."""
@@ -424,6 +434,22 @@ def _stray_pip(idx: np.ndarray, pips: Pips, corners: np.ndarray, rules: FaceRule
     return bool(_inside(quad, pts).any())
 
 
+def _could_hide_a_pip(taken: frozenset[tuple[int, int]]) -> np.ndarray:
+    """The grid places where a missed pip would make these pips a bigger legal layout.
+
+    For a 2 or a 3 these are the centre and the other diagonal's corners, not the middles of
+    the sides (every layout with a side's middle has all four corners, so a pip missed there
+    goes with a pip missed at a watched corner). On a 2 or 3 seen at an
+    angle the guessed middles of the sides fall on the pips' own blur, the rounded edge or a
+    side face: watching them there refused good reads and guarded against nothing.
+    """
+    bigger = [lay for lays in LAYOUTS.values() for lay in lays if taken < lay]
+    # the next bigger layouts (3 and 4 for a 2, 5 for a 3): any bigger one holds one of them
+    nearest = [lay for lay in bigger if not any(other < lay for other in bigger)]
+    could = frozenset().union(*nearest) - taken
+    return np.array([place in could for place in GRID])
+
+
 def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> Face:
     pts = np.column_stack([pips.x[idx], pips.y[idx]])
     n = len(idx)
@@ -466,7 +492,8 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     empty = np.ones(len(GRID), dtype=bool)
     empty[nearest] = False
     weakest = float(pips.contrast[idx].min())
-    quiet = float(_sample(maps.response_max(polarity), places[empty]).max())
+    watched = empty & _could_hide_a_pip(taken) if n in (2, 3) else empty
+    quiet = float(_sample(maps.response_max(polarity), places[watched]).max())
     if quiet > rules.absent_fraction * weakest:
         return unsure("a faint pip-like mark where the pattern has none")
     if _glare_near(maps, outline):
@@ -476,6 +503,8 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         return unsure(
             "the pips may be one column of a 6" if n == 3 else "the pips may be one side of a 4"
         )
+    if n == 2 and _row_goes_on(pts, maps.response_max(polarity), beside_limit):
+        return unsure("the pips may be part of a longer row")
     if polarity != DARK and _bright_patch(
         maps, corners, weakest, rules.glare_fraction, single=n == 1
     ):
