@@ -154,14 +154,16 @@ def seats_of(document: tomlkit.TOMLDocument, choice: str | None) -> list[str]:
 def capture(args: argparse.Namespace, document: tomlkit.TOMLDocument,
             seats: Sequence[str]) -> np.ndarray:
     """One frame: from ``--image``, or from the configured (or ``--camera``) camera."""
-    import cv2
 
     if args.image:
-        frame = cv2.imread(args.image, cv2.IMREAD_COLOR)
-        if frame is None:
-            raise CameraError(f"{args.image} is not a picture OpenCV can read: give a JPEG or "
-                              "PNG file")
-        return frame
+        from vision.cli import load_image
+
+        try:  # read the bytes first: a missing file is not "not a picture", and no OpenCV WARN
+            return load_image(args.image)
+        except (OSError, ValueError) as e:
+            cause = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+            raise CameraError(f"cannot read the picture {args.image}: {cause}; give the path "
+                              "of a JPEG or PNG file") from None
     from hardware.cameras import open_camera, parse_camera
 
     section = dict(document.get("camera", {}))

@@ -104,7 +104,12 @@ def test_default_if_not_found_saves_the_default_layout(config, tmp_path) -> None
 
 
 @pytest.mark.parametrize(("args", "message"), [
-    (["--image", "/nonexistent.png"], "/nonexistent.png is not a picture OpenCV can read"),
+    (["--image", "/nonexistent.png"],
+     "cannot read the picture /nonexistent.png: No such file or directory; give the path of "
+     "a JPEG or PNG file"),
+    (["--image", __file__],
+     f"cannot read the picture {__file__}: it is not a picture OpenCV can decode (corrupt or "
+     "not an image file); give the path of a JPEG or PNG file"),
     (["--seats", "9"], "--seats = '9' is not allowed: a number from 1 to 4"),
     (["--seats", "Ann,Zed"], "--seats = 'Ann,Zed' is not allowed: players of [table] players"),
     (["--camera", "usb", "--device", "/dev/video97"], "no USB camera at /dev/video97"),
