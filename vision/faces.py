@@ -98,14 +98,19 @@ def _dark_gap(a: Face, b: Face, maps: PipMaps) -> float:
     return float(_sample(maps.dark, pts).max())
 
 
-def _beside_bigger_unsure(face: Face, faces: list[Face], top_ratio: float) -> bool:
-    """A read face right beside an unreadable group of clearly bigger pips is likely a side face
-    (seen slantwise, so with smaller pips) of a die whose top face could not be read."""
+def _beside_bigger_unsure(
+    face: Face, faces: list[Face], top_ratio: float, slant_ratio: float
+) -> bool:
+    """A read face right beside an unreadable group of clearly bigger or rounder pips is likely
+    a side face (seen slantwise, so with smaller, squashed pips) of a die whose top face could
+    not be read."""
     for other in faces:
         if other.value is not None or other.pip_count < 2 or other.pip_size <= 0:
             continue
         pts = other.corners
-        if other.pip_size < top_ratio * face.pip_size:
+        bigger = other.pip_size >= top_ratio * face.pip_size
+        rounder = face.elongation >= slant_ratio * other.elongation
+        if not (bigger or rounder):
             continue
         if np.hypot(*(face.centre - pts.mean(axis=0))) < 1.5 * face.side:
             return True
@@ -127,8 +132,8 @@ def one_face_per_die(
     unless a dark gap runs between them (two touching dice). The top face is the one seen
     most squarely: its pips are rounder (the other's at least ``slant_ratio`` times more
     elongated) or else bigger (``top_ratio``); if neither tells, the die is unsure. A read
-    face beside an unreadable group of clearly bigger pips is likely a side face of that die
-    and is unsure. Unsure places close to a read face are its side faces and are dropped.
+    face beside an unreadable group of clearly bigger or rounder pips is likely a side face of
+    that die and is unsure. Unsure places close to a read face are its side faces and are dropped.
     """
     read = [f for f in faces if f.value is not None]
     keep = [True] * len(faces)
@@ -153,7 +158,9 @@ def one_face_per_die(
                 Face(a.corners, None, 0.0, "two faces of one die could be its top face", 0)
             )
     for k, f in enumerate(faces):
-        if keep[k] and f.value is not None and _beside_bigger_unsure(f, faces, top_ratio):
+        if keep[k] and f.value is not None and _beside_bigger_unsure(
+            f, faces, top_ratio, slant_ratio
+        ):
             keep[k] = False
             out_unsure.append(Face(f.corners, None, 0.0, "may be a side face of an unread die", 0))
     kept = [f for f, k in zip(faces, keep, strict=True) if k]
@@ -458,7 +465,7 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     corners = frame if frame is not None else np.repeat(pts.mean(axis=0)[None], 4, axis=0)
 
     def unsure(reason: str) -> Face:
-        return Face(corners, None, 0.0, reason, n, diam)
+        return Face(corners, None, 0.0, reason, n, diam, float(pips.elongation[idx].mean()))
 
     if n > 6:
         return unsure("more than six pips together: touching dice or side faces")
