@@ -183,6 +183,22 @@ def build(args: argparse.Namespace, simulate: bool, table: Table) -> tuple[Any, 
     return controller, dashboard
 
 
+def start_next_game(controller: Any, finished: dict[str, Any]) -> None:
+    """The log's latest game is over: start the config's game, so the players who turn the
+    table on (or run ``make run`` again) have something to press. The finished game stays in
+    the log and the history; the new game is logged as a correction by "table"."""
+    from firmware.controller import Correct
+
+    outcome = controller.submit(Correct(
+        "new-game", by="table",
+        why=f"game {finished['game_id']} was over when the table started"))
+    if outcome.ok:
+        _say(f"Game {finished['game_id']} in the log is over; a new game starts.")
+    else:
+        _error(f"{outcome.message} Game {finished['game_id']} stays on the table; the referee "
+               "can start a new game from the console.")
+
+
 def run(args: argparse.Namespace) -> int:
     from firmware.log import LogError
 
@@ -213,6 +229,9 @@ def run(args: argparse.Namespace) -> int:
             _error(e.strerror if isinstance(e, OSError) and e.strerror else f"{e}")
             return 1
         game = controller.public_state()
+        if game["status"] == "over":
+            start_next_game(controller, game)
+            game = controller.public_state()
         _say(f"Game {game['game_id']} ({game['variant']}): {', '.join(game['players'])}; "
              f"log {controller.log.path}")
         if (game["variant"], tuple(game["players"])) != (controller.variant, controller.players):

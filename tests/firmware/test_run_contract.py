@@ -104,3 +104,42 @@ def test_run_keeps_running_when_its_output_is_no_longer_read(tmp_path) -> None:
             proc.kill()
     assert proc.returncode == 0, err
     assert b"Traceback" not in err
+
+
+def test_run_after_a_finished_match_starts_a_new_game_to_play(tmp_path) -> None:
+    """`make run` again after a whole match: the table offers a new game rather than a
+    "Game over" nobody at the seats can leave; the finished game stays in the history."""
+    import random
+
+    from engine import new_game
+    from engine.autoplay import random_action
+    from firmware.log import GameLog
+
+    db = tmp_path / "t.db"
+    log = GameLog(str(db))
+    gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
+    game, rng = new_game("two-hand", ["Ann", "Bob"]), random.Random(2)
+    while not game.over:
+        action = random_action(game, rng)
+        game.apply(action)
+        log.append(gid, "action", str(action), "panel", "t")
+    log.finish_game(gid, "over", game.state(), "t9")
+    log.close()
+
+    port = free_port()
+    proc = subprocess.Popen(bidou("run", "--simulate", "--db", str(db), "--port", str(port)),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        state = wait_for_state(port)
+        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=5) as r:
+            games = json.loads(r.read())["games"]
+        proc.send_signal(signal.SIGTERM)
+        out, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert (state["game_id"], state["status"], state["to_act"]) == (2, "playing", "Ann")
+    assert [(g["id"], g["status"]) for g in games] == [(1, "over")]
+    assert out.splitlines()[1:3] == ["Game 1 in the log is over; a new game starts.",
+                                     "Game 2 (two-hand): Ann, Bob; log " + str(db)]
