@@ -113,16 +113,19 @@ def find_pips(
     max_elongation: float,
     min_fill: float,
     max_ring_spread: float = 0.5,
+    max_ring_gap: float = 0.5,
 ) -> Pips:
     """Candidates of both polarities that pass the contrast and shape filters."""
     parts = []
+    alike = np.zeros((2, *maps.gray.shape), np.uint8)  # the pip-shaped blobs of each polarity
     for polarity in (DARK, LIGHT):
         response = maps.response(polarity)
         mask = (response >= min_contrast).view(np.uint8)
         blobs = _blobs(mask, min_area, max_area, min_fill, max_elongation)
         if blobs is None:
             continue
-        cx, cy, area, elong = blobs
+        cx, cy, area, elong, contours = blobs
+        cv2.drawContours(alike[polarity], contours, -1, 1, -1)
         xi = np.clip(np.rint(cx).astype(np.intp), 0, response.shape[1] - 1)
         yi = np.clip(np.rint(cy).astype(np.intp), 0, response.shape[0] - 1)
         face_map = maps.face_dark if polarity == DARK else maps.face_light
@@ -146,9 +149,13 @@ def find_pips(
     cols = [np.concatenate([p[i] for p in parts]) for i in range(7)]
     ring = _ring_colour(maps.colour, cols[0], cols[1], cols[2])
     pips = Pips(*cols, glint=_glints(*cols[:5]), ring=ring)
-    alike = np.stack([maps.dark >= min_contrast, maps.light >= min_contrast])
     spread = _ring_spread(maps.gray, pips.x, pips.y, pips.diameter, pips.polarity, alike)
     plain = spread <= max_ring_spread * pips.contrast
+    # the face the pip lies on (its ring) is the level its contrast was measured from: a dark
+    # spot on a dark face, darker only than a lamp's glare or white pips nearby, is no pip
+    ring_grey = ring @ _GREY_WEIGHTS[: ring.shape[1]] if ring.shape[1] == 3 else ring[:, 0]
+    sign = np.where(pips.polarity == DARK, 1.0, -1.0)
+    plain &= sign * (pips.face - ring_grey) <= max_ring_gap * pips.contrast
     if plain.all():
         return pips
     return Pips(*(getattr(pips, f)[plain] for f in Pips.__dataclass_fields__))
@@ -156,7 +163,7 @@ def find_pips(
 
 def _blobs(
     mask: np.ndarray, min_area: int, max_area: int, min_fill: float, max_elongation: float
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray] | None:
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]] | None:
     """Centre, pixel area and elongation of each pip-shaped blob of a mask.
 
     Outer contours (a tenth of the cost of labelling every pixel), then pixel-exact moments of
@@ -166,6 +173,7 @@ def _blobs(
     contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     longest = int(np.ceil(2.5 * np.sqrt(max_area)))
     found = []
+    kept: list[np.ndarray] = []
     for contour in contours:
         x, y, w, h = cv2.boundingRect(contour)
         if w * h < min_area or w > longest or h > longest:
@@ -184,12 +192,14 @@ def _blobs(
         elong = np.sqrt((half + root) / max(half - root, 1e-6))
         if elong <= max_elongation:
             found.append((x + m["m10"] / area, y + m["m01"] / area, area, elong))
+            kept.append(contour)
     if not found:
         return None
     cx, cy, area, elong = (np.array(col, dtype=np.float64) for col in zip(*found, strict=True))
-    return cx, cy, area, elong
+    return cx, cy, area, elong, kept
 
 
+_GREY_WEIGHTS = np.array([0.114, 0.587, 0.299])  # B, G, R as cv2.COLOR_BGR2GRAY weighs them
 _RING = np.exp(1j * np.linspace(0.0, 2.0 * np.pi, 16, endpoint=False))
 
 
@@ -213,8 +223,8 @@ def _ring_spread(
     alike: np.ndarray,
 ) -> np.ndarray:
     """How uneven the grey level is on a circle around each candidate (80th - 20th percentile),
-    leaving out the points that lie on another mark like it (``alike[polarity]``: a bool map per
-    polarity, ``response >= min_contrast``).
+    leaving out the points that lie on another pip candidate like it (``alike[polarity]``: the
+    pip-shaped blobs of each polarity).
 
     A pip lies on a plain face; the face showing between the white pips of a coloured die (or
     the wood between two dice) is ringed by pips or edges, so its ring is uneven. A pip in a
@@ -224,7 +234,7 @@ def _ring_spread(
     xs = np.clip(np.rint(pts.real).astype(np.intp), 0, w - 1)
     ys = np.clip(np.rint(pts.imag).astype(np.intp), 0, h - 1)
     ring = gray[ys, xs].astype(np.float64)
-    other = alike[polarity[:, None], ys, xs]
+    other = alike[polarity[:, None], ys, xs] > 0
     ring[other] = np.inf  # sorted last, out of the percentiles
     ring.sort(axis=1)
     last = _RING.size - 1 - other.sum(axis=1)

@@ -45,6 +45,7 @@ class ReaderSettings:
     max_elongation: float = 1.7  # long / short axis: side-face pips are squashed
     min_fill: float = 0.45  # blob area / its box area
     max_ring_spread: float = 0.7  # a pip's surroundings vary by at most this x its contrast
+    max_ring_gap: float = 0.5  # ... and lie at most this x its contrast off its face level
     link_reach: float = 4.6  # linked pips are at most this many diameters apart
     size_ratio: float = 1.4  # ... with diameters within this ratio
     face_tolerance: float = 0.3  # ... face levels within this x their contrast
@@ -129,6 +130,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         max_elongation=settings.max_elongation,
         min_fill=settings.min_fill,
         max_ring_spread=settings.max_ring_spread,
+        max_ring_gap=settings.max_ring_gap,
     )
     rules = settings.rules()
     dice: list[Die] = []
