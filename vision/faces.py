@@ -79,6 +79,7 @@ class Face:
     pip_count: int
     pip_size: float = 0.0  # median pip diameter (working pixels)
     elongation: float = 1.0  # mean elongation of its pips (a face seen slantwise: higher)
+    level: float = 0.0  # grey level of the face around its pips (lit from above: the top face)
 
     @property
     def centre(self) -> np.ndarray:
@@ -125,13 +126,15 @@ def one_face_per_die(
     top_ratio: float,
     gap: float,
     slant_ratio: float = 1.15,
+    top_brighter: float = 12.0,
 ) -> list[Face]:
     """Keep one read face per die when a side face was read too.
 
     Two read faces whose centres are closer than ``same_die`` x their size belong to one die
     unless a dark gap runs between them (two touching dice). The top face is the one seen
     most squarely: its pips are rounder (the other's at least ``slant_ratio`` times more
-    elongated) or else bigger (``top_ratio``); if neither tells, the die is unsure. A read
+    elongated) or else bigger (``top_ratio``) or else, seen alike, the face lit from above:
+    brighter by ``top_brighter`` grey levels; if none tells, the die is unsure. A read
     face beside an unreadable group of clearly bigger or rounder pips is likely a side face of
     that die and is unsure. Unsure places close to a read face are its side faces and are dropped.
     """
@@ -151,6 +154,10 @@ def one_face_per_die(
         elif a.pip_size >= top_ratio * b.pip_size:
             keep[index[id(b)]] = False
         elif b.pip_size >= top_ratio * a.pip_size:
+            keep[index[id(a)]] = False
+        elif a.level >= b.level + top_brighter:
+            keep[index[id(b)]] = False
+        elif b.level >= a.level + top_brighter:
             keep[index[id(a)]] = False
         else:
             keep[index[id(a)]] = keep[index[id(b)]] = False
@@ -463,9 +470,11 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     diam = float(np.median(pips.diameter[idx]))
     frame = _frame(pts, diam, rules) if n <= 6 else None
     corners = frame if frame is not None else np.repeat(pts.mean(axis=0)[None], 4, axis=0)
+    slant = float(pips.elongation[idx].mean())
+    level = float(pips.ring[idx].mean())  # the ring's channels averaged: the face's brightness
 
     def unsure(reason: str) -> Face:
-        return Face(corners, None, 0.0, reason, n, diam, float(pips.elongation[idx].mean()))
+        return Face(corners, None, 0.0, reason, n, diam, slant, level)
 
     if n > 6:
         return unsure("more than six pips together: touching dice or side faces")
@@ -523,4 +532,4 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     confidence = float(
         np.clip(min(1.0 - quiet / weakest, 1.0 - residual.max() / rules.max_residual), 0, 1)
     )
-    return Face(corners, n, confidence, None, n, diam, float(pips.elongation[idx].mean()))
+    return Face(corners, n, confidence, None, n, diam, slant, level)
