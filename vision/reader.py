@@ -41,7 +41,8 @@ class ReaderSettings:
     pip_window: int = 15  # square window of the contrast maps: a bit more than the largest pip
     min_contrast: int = 48  # grey levels between a pip and its face
     min_pip_area: int = 6  # pixels
-    max_pip_area: int = 180  # pixels (also the smallest glare patch)
+    max_pip_area: int = 240  # pixels: the pip of a 1 on a die about 80 working pixels wide
+    glare_area: int = 180  # pixels: the smallest saturated patch taken for a lamp's glare
     max_elongation: float = 1.7  # long / short axis: side-face pips are squashed
     min_fill: float = 0.45  # blob area / its box area
     max_ring_spread: float = 0.7  # a pip's surroundings vary by at most this x its contrast
@@ -121,7 +122,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         colour,
         settings.place_radius,
         settings.glare_level,
-        settings.max_pip_area,
+        settings.glare_area,
     )
     pips = find_pips(
         maps,
