@@ -40,6 +40,8 @@ LAYOUTS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
     ),
 }
 GRID = tuple((r, c) for r in (-1, 0, 1) for c in (-1, 0, 1))
+_NO_PATTERN = "the pips do not form a die pattern"
+_TOO_MANY = "more than six pips together: touching dice or side faces"
 #: half a face side, in grid units (pip rows sit at +-1; a face edge at about +-1.85).
 FACE_HALF = 1.85
 
@@ -64,6 +66,7 @@ class FaceRules:
     perp_scale: float  # the unseen diagonal of a 2 or 3 is taken as this x the seen one
     stray_margin: float  # no other like pip within the face grown by this factor
     one_clear: float  # a lone pip is a 1 only with no other pip within this many diameters
+    slant_ratio: float  # a group's pips this x more elongated than the rest: a side face's
     glare_fraction: float  # a patch this x the pip contrast brighter than a coloured face
     glare_level: int  # grey level from which a pixel counts as glare
 
@@ -262,10 +265,23 @@ def _clear_paths(
 def read_group(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> Face:
     """Read one group of pips, or say why it cannot be read.
 
-    A group that fits no layout is not retried without some of its pips: on the tuning
-    photographs every such retry that helped recall also made wrong values (docs/vision.md).
+    A group that fits no layout is retried once, and only in one way: when its pips fall into
+    two sets of clearly different roundness (the more elongated at least ``slant_ratio`` times
+    the rounder), the squashed ones are taken for a side face's pips that joined the top face
+    and the round ones are read alone, with every check. Dropping pips at will until a layout
+    fits was tried and made wrong values on the tuning photographs (docs/vision.md).
     """
-    return _read_exact(idx, pips, maps, rules)
+    face = _read_exact(idx, pips, maps, rules)
+    if face.value is not None or len(idx) < 3 or face.reason not in (_NO_PATTERN, _TOO_MANY):
+        return face
+    elong = pips.elongation[idx]
+    order = np.argsort(elong)
+    ratios = elong[order][1:] / elong[order][:-1]
+    cut = int(np.argmax(ratios))
+    if ratios[cut] < rules.slant_ratio:
+        return face
+    top = _read_exact(np.sort(idx[order[: cut + 1]]), pips, maps, rules)
+    return top if top.value is not None else face
 
 
 def _frame(pts: np.ndarray, diam: float, rules: FaceRules) -> np.ndarray | None:
@@ -477,9 +493,9 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         return Face(corners, None, 0.0, reason, n, diam, slant, level)
 
     if n > 6:
-        return unsure("more than six pips together: touching dice or side faces")
+        return unsure(_TOO_MANY)
     if frame is None:
-        return unsure("the pips do not form a die pattern")
+        return unsure(_NO_PATTERN)
     if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear):
         return unsure("a lone pip with other pips close by")
     if n == 1 and not _clean_ring(int(idx[0]), pips, maps, rules.path_step):
@@ -494,16 +510,16 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         if not lo * diam <= unit <= hi * diam:
             return unsure("the pips are too far apart or too close for their size")
     if n >= 4 and not _square_enough(corners, rules.max_skew):
-        return unsure("the pips do not form a die pattern")
+        return unsure(_NO_PATTERN)
     places = grid_points(corners)
     d = np.hypot(*(pts[:, None, :] - places[None, :, :]).transpose(2, 0, 1))
     nearest = d.argmin(axis=1)
     residual = d[np.arange(n), nearest] / unit
     taken = frozenset(GRID[k] for k in nearest)
     if len(taken) != n or residual.max() > rules.max_residual:
-        return unsure("the pips do not form a die pattern")
+        return unsure(_NO_PATTERN)
     if not any(taken == layout for layout in LAYOUTS.get(n, ())):
-        return unsure("the pips do not form a die pattern")
+        return unsure(_NO_PATTERN)
     polarity = int(pips.polarity[idx[0]])
     empty = np.ones(len(GRID), dtype=bool)
     empty[nearest] = False

@@ -90,6 +90,7 @@ class ReaderSettings:
             unit_per_diameter=self.unit_per_diameter,
             one_unit=self.one_unit,
             one_clear=self.one_clear,
+            slant_ratio=self.slant_ratio,
             stray_margin=self.stray_margin,
             perp_scale=self.perp_scale,
             glare_level=self.glare_level,
