@@ -114,6 +114,7 @@ def find_pips(
     min_fill: float,
     max_ring_spread: float = 0.5,
     max_ring_gap: float = 0.5,
+    split_level: float = 0.6,
 ) -> Pips:
     """Candidates of both polarities that pass the contrast and shape filters."""
     parts = []
@@ -121,7 +122,7 @@ def find_pips(
     for polarity in (DARK, LIGHT):
         response = maps.response(polarity)
         mask = (response >= min_contrast).view(np.uint8)
-        blobs = _blobs(mask, min_area, max_area, min_fill, max_elongation)
+        blobs = _blobs(mask, min_area, max_area, min_fill, max_elongation, response, split_level)
         if blobs is None:
             continue
         cx, cy, area, elong, contours = blobs
@@ -162,13 +163,23 @@ def find_pips(
 
 
 def _blobs(
-    mask: np.ndarray, min_area: int, max_area: int, min_fill: float, max_elongation: float
+    mask: np.ndarray,
+    min_area: int,
+    max_area: int,
+    min_fill: float,
+    max_elongation: float,
+    response: np.ndarray | None = None,
+    split_level: float = 0.6,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, list[np.ndarray]] | None:
     """Centre, pixel area and elongation of each pip-shaped blob of a mask.
 
     Outer contours (a tenth of the cost of labelling every pixel), then pixel-exact moments of
     each plausible blob, filled (a glint's hole in a pip counts as pip). Elongation is long /
     short axis of the inertia ellipse (1 for a disc).
+
+    A blob too elongated to be a pip may be close pips merged by blur (a column of a 6): with
+    the ``response`` map it is cut again at ``split_level`` x its peak, and the parts that are
+    pip-shaped are kept, each as big as the merged row is wide.
     """
     contours = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
     longest = int(np.ceil(2.5 * np.sqrt(max_area)))
@@ -180,23 +191,49 @@ def _blobs(
             continue
         canvas = np.zeros((h, w), np.uint8)
         cv2.drawContours(canvas, [contour], -1, 1, -1, offset=(-x, -y))
-        m = cv2.moments(canvas, binaryImage=True)
-        area = m["m00"]
-        if not min_area <= area <= max_area or area < min_fill * w * h:
+        shape = _pip_shape(canvas, min_area, 3 * max_area, min_fill)  # a row of 3 at most
+        if shape is None:
             continue
-        cxx = m["mu20"] / area + 1.0 / 12
-        cyy = m["mu02"] / area + 1.0 / 12
-        cxy = m["mu11"] / area
-        half = 0.5 * (cxx + cyy)
-        root = np.sqrt(max(0.25 * (cxx - cyy) ** 2 + cxy * cxy, 0.0))
-        elong = np.sqrt((half + root) / max(half - root, 1e-6))
-        if elong <= max_elongation:
-            found.append((x + m["m10"] / area, y + m["m01"] / area, area, elong))
+        if shape[3] <= max_elongation and shape[2] <= max_area:
+            found.append((x + shape[0], y + shape[1], shape[2], shape[3]))
             kept.append(contour)
+        elif response is not None and shape[3] > max_elongation:
+            # a merged row is as wide as its pips: a disc of diameter D has variance D^2 / 16
+            # across, so each part counts as a disc of the row's width
+            width_area = np.pi * 4.0 * shape[4]
+            part = response[y : y + h, x : x + w] * canvas
+            cut = (part >= split_level * float(part.max())).view(np.uint8)
+            pieces = cv2.findContours(cut, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)[0]
+            for piece in pieces if len(pieces) > 1 else ():
+                px, py, pw, ph = cv2.boundingRect(piece)
+                small = np.zeros((ph, pw), np.uint8)
+                cv2.drawContours(small, [piece], -1, 1, -1, offset=(-px, -py))
+                sub = _pip_shape(small, min_area, max_area, min_fill)
+                if sub is not None and sub[3] <= max_elongation:
+                    found.append((x + px + sub[0], y + py + sub[1], width_area, sub[3]))
+                    kept.append(piece + np.array([x, y], dtype=piece.dtype))
     if not found:
         return None
     cx, cy, area, elong = (np.array(col, dtype=np.float64) for col in zip(*found, strict=True))
     return cx, cy, area, elong, kept
+
+
+def _pip_shape(
+    canvas: np.ndarray, min_area: int, max_area: int, min_fill: float
+) -> tuple[float, float, float, float, float] | None:
+    """Centre (in the canvas), area, elongation and variance across its long axis of a filled
+    blob, or None if its size or fill of its box is not a pip's."""
+    m = cv2.moments(canvas, binaryImage=True)
+    area = m["m00"]
+    if not min_area <= area <= max_area or area < min_fill * canvas.size:
+        return None
+    cxx = m["mu20"] / area + 1.0 / 12
+    cyy = m["mu02"] / area + 1.0 / 12
+    cxy = m["mu11"] / area
+    half = 0.5 * (cxx + cyy)
+    root = np.sqrt(max(0.25 * (cxx - cyy) ** 2 + cxy * cxy, 0.0))
+    elong = float(np.sqrt((half + root) / max(half - root, 1e-6)))
+    return m["m10"] / area, m["m01"] / area, area, elong, max(half - root, 0.0)
 
 
 _GREY_WEIGHTS = np.array([0.114, 0.587, 0.299])  # B, G, R as cv2.COLOR_BGR2GRAY weighs them

@@ -45,6 +45,7 @@ class ReaderSettings:
     glare_area: int = 180  # pixels: the smallest saturated patch taken for a lamp's glare
     max_elongation: float = 1.7  # long / short axis: side-face pips are squashed
     min_fill: float = 0.45  # blob area / its box area
+    split_level: float = 0.6  # a too long blob is cut again at this x its peak (merged pips)
     max_ring_spread: float = 0.7  # a pip's surroundings vary by at most this x its contrast
     max_ring_gap: float = 0.5  # ... and lie at most this x its contrast off its face level
     link_reach: float = 4.6  # linked pips are at most this many diameters apart
@@ -134,6 +135,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         min_fill=settings.min_fill,
         max_ring_spread=settings.max_ring_spread,
         max_ring_gap=settings.max_ring_gap,
+        split_level=settings.split_level,
     )
     rules = settings.rules()
     dice: list[Die] = []
