@@ -173,6 +173,11 @@ def build(args: argparse.Namespace, simulate: bool, table: Table) -> tuple[Any, 
         from hardware.panel import SeatPanels
         panels_box["panels"] = SeatPanels(config.pins, controller.events)
         table.add("seat panels", panels_box["panels"].close)
+    if args.config:  # zones the referee sets on the console are kept in the config
+        from hardware.calibrate import save_zones
+
+        config_path = args.config
+        controller.save_zones = lambda zones: save_zones(config_path, zones)
     controller.start()
     table.add("controller", controller.stop)
 

@@ -219,6 +219,8 @@ class TableController:
         self.watcher = watcher
         self.leds = leds
         self.before_read = before_read
+        #: writes referee-set zones to the config (``bidou-table run --config`` sets it)
+        self.save_zones: Callable[[list[Any]], None] | None = None
         self.seat_names = dict(seat_names or {})
         self.wall_clock = wall_clock
         self.events: queue.Queue[Any] = queue.Queue()
@@ -385,6 +387,67 @@ class TableController:
         if not ok:
             raise CameraError("The camera frame could not be encoded as JPEG.")
         return bytes(buf)
+
+    def zones(self) -> dict[str, dict[str, int]]:
+        """The camera zones the table reads now, ``{seat: {x, y, w, h}}`` (empty: no camera)."""
+        watcher = self.watcher
+        if watcher is None:
+            return {}
+        return {seat: {"x": z.x, "y": z.y, "w": z.w, "h": z.h}
+                for seat, z in watcher.zones.items()}
+
+    def set_zones(self, table: Any, by: str) -> Outcome:
+        """Read the seats from the zones the referee gives (``{seat: {x, y, w, h}}``, every
+        seat of the game), checked as ``[zones]`` in the config is; saved through
+        ``save_zones`` (set by ``bidou-table run --config``) so a restart keeps them.
+        A refusal (an Outcome, never an exception) names the key, the value and what is
+        allowed, and changes nothing."""
+        from engine.errors import CameraError, ConfigError
+        from vision.zones import parse_zones
+
+        watcher = self.watcher
+        if watcher is None:
+            return Outcome(False, "This table has no camera, so it has no zones; the referee "
+                                  "enters the dice.")
+        if not isinstance(table, dict):
+            return Outcome(False, 'The zones must be an object such as {"Ann": {"x": 10, "y": '
+                                  '10, "w": 300, "h": 200}, ...}, one per seat.')
+        with self._lock:
+            seats = list(self.game.players)
+            missing = [seat for seat in seats if seat not in table]
+            unknown = [str(seat) for seat in table if seat not in seats]
+            if missing or unknown:
+                return Outcome(False, f"Give one zone for each seat ({', '.join(seats)}); "
+                                      + (f"missing: {', '.join(missing)}" if missing else
+                                         f"not seats here: {', '.join(unknown)}") + ".")
+            try:
+                frame = watcher.snapshot()
+                size: tuple[int, int] | None = (int(frame.shape[1]), int(frame.shape[0]))
+            except CameraError:
+                size = None
+            try:
+                zones = parse_zones(table, frame=size)
+            except ConfigError as e:
+                return Outcome(False, f"{e}; nothing was changed.")
+            saved = ""
+            if self.save_zones is not None:
+                try:
+                    self.save_zones(zones)
+                    saved = " and saved in the config"
+                except (OSError, ConfigError) as e:
+                    return Outcome(False, f"The zones could not be saved in the config ({e}); "
+                                          "nothing was changed.")
+            watcher.zones = {z.seat: z for z in zones}
+            if hasattr(watcher.camera, "zones"):  # the simulated camera renders in the zones
+                watcher.camera.zones = tuple(zones)
+            self._event(f"{by} set the camera zones{saved}.")
+            self._publish()
+            if not saved:
+                return Outcome(True, "The table reads the new zones now; they are not saved "
+                                     "(the table was started without --config), so a restart "
+                                     "forgets them.")
+            return Outcome(True, "The table reads the new zones now; they are saved in the "
+                                 "config.")
 
     def games(self) -> list[dict[str, Any]]:
         """Every game in the log, oldest first: id, variant, players, times, status, result."""

@@ -99,7 +99,7 @@ def find_zones(reading: Reading, seats: Sequence[str], width: int, height: int, 
         raise VisionError(
             f"found {len(boxes)} dice but {len(seats)} seats need {per_seat} each: ask every "
             "player to put their dice in the middle of their place, well lit, and try again "
-            "(or draw the zones on the referee console)"
+            "(or give the zones on the referee console)"
         )
     points = np.array([_centre(b) for b in boxes], dtype=float)
     labels = cluster(points, len(seats))
@@ -132,7 +132,7 @@ def find_zones(reading: Reading, seats: Sequence[str], width: int, height: int, 
         return FoundZones(tuple(zones), counts, tuple(notes))
     raise VisionError(
         "two seats' dice are so close that their zones overlap: ask the players to put their "
-        "dice nearer their own places, or draw the zones on the referee console"
+        "dice nearer their own places, or give the zones on the referee console"
     )
 
 

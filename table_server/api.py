@@ -315,6 +315,31 @@ def dice_values(values: Any) -> tuple[int, ...]:
     return tuple(values)
 
 
+@bp.get("/referee/zones")
+def get_zones() -> Any:
+    """The camera zones the table reads now: ``{"zones": {seat: {x, y, w, h}}}``."""
+    require_referee(allow_session=True)
+    return jsonify({"zones": ctx().controller.zones()})
+
+
+@bp.post("/referee/zones")
+def set_zones() -> Any:
+    """``{"zones": {seat: {x, y, w, h}}}``: the referee gives the seats' dice zones (instead
+    of ``bidou-table calibrate``); checked as the config's ``[zones]``, read from at once and
+    saved in the config when the table was started with one."""
+    require_referee()
+    data = json_body('{"zones": {"Ann": {"x": 10, "y": 10, "w": 300, "h": 200}, ...}}')
+    no_unknown_keys(data, ("zones",))
+    return zones_response(data.get("zones"))
+
+
+def zones_response(table: Any) -> Any:
+    outcome = ctx().controller.set_zones(table, "referee")
+    if not outcome.ok:
+        raise Refused(400, outcome.message)
+    return outcome_response(outcome)
+
+
 @bp.post("/referee/reread")
 def reread() -> Any:
     """``{"seat"}``: read a seat that needs a look again (after the dice were tidied)."""

@@ -37,6 +37,7 @@ from table_server.api import (
     finished_games,
     finished_record,
     submit,
+    zones_response,
 )
 from table_server.app import ctx
 from table_server.auth import new_csrf_token, same_secret
@@ -104,6 +105,7 @@ def console() -> Any:
         seats=seats,
         variants=VARIANT_CHOICES,
         games=finished_games(),
+        zones=c.controller.zones(),
     )
 
 
@@ -196,6 +198,25 @@ def dice() -> Any:
                                     "referee")
 
     return _submit_form(build)
+
+
+@bp.post("/zones")
+def zones() -> Any:
+    """The zones form: x, y, w, h per seat, as ``POST /api/referee/zones`` takes them."""
+    bad = _guarded()
+    if bad:
+        return bad
+    table: dict[str, Any] = {}
+    for seat in ctx().seat_names():
+        table[seat] = {}
+        for key in ("x", "y", "w", "h"):
+            text = request.form.get(f"{seat}.{key}", "").strip()
+            table[seat][key] = int(text) if text.isdigit() else text
+    try:
+        flash(zones_response(table).get_json()["message"], "ok")
+    except Refused as e:
+        flash(e.sentence, "error")
+    return redirect(url_for("referee.console"), code=303)
 
 
 @bp.post("/reread")

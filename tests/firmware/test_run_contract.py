@@ -143,3 +143,38 @@ def test_run_after_a_finished_match_starts_a_new_game_to_play(tmp_path) -> None:
     assert [(g["id"], g["status"]) for g in games] == [(1, "over")]
     assert out.splitlines()[1:3] == ["Game 1 in the log is over; a new game starts.",
                                      "Game 2 (two-hand): Ann, Bob; log " + str(db)]
+
+
+def test_zones_the_referee_sets_are_saved_in_the_config(tmp_path) -> None:
+    """`run --config FILE`: zones given on the dashboard are written as [zones.SEAT] in the
+    file (its comments kept), so a restart reads them."""
+    import tomllib
+
+    token = "referee-token-for-tests"
+    config = tmp_path / "table.toml"
+    config.write_text('# the pub table\n[table]\nplayers = ["Ann", "Bob"]  # clockwise\n'
+                      f'[referee]\npin = "2468"\ntoken = "{token}"\n')
+    port = free_port()
+    proc = subprocess.Popen(bidou("run", "--simulate", "--config", str(config), "--db",
+                                  str(tmp_path / "t.db"), "--port", str(port)),
+                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    zones = {"Ann": {"x": 20, "y": 20, "w": 280, "h": 200},
+             "Bob": {"x": 340, "y": 260, "w": 280, "h": 200}}
+    try:
+        wait_for_state(port)
+        request = urllib.request.Request(
+            f"http://127.0.0.1:{port}/api/referee/zones", method="POST",
+            data=json.dumps({"zones": zones}).encode(),
+            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+        with urllib.request.urlopen(request, timeout=10) as r:
+            message = json.loads(r.read())["message"]
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert message == "The table reads the new zones now; they are saved in the config."
+    text = config.read_text()
+    assert text.startswith("# the pub table\n") and "# clockwise" in text
+    assert tomllib.loads(text)["zones"] == zones

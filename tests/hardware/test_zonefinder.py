@@ -90,7 +90,7 @@ def test_fewer_dice_than_seats_is_a_clear_error() -> None:
         find_zones(reading, SEATS, W, H)
     assert str(caught.value) == (
         "found 1 dice but 4 seats need 3 each: ask every player to put their dice in the "
-        "middle of their place, well lit, and try again (or draw the zones on the referee "
+        "middle of their place, well lit, and try again (or give the zones on the referee "
         "console)"
     )
 
