@@ -57,6 +57,11 @@ def run(args: argparse.Namespace) -> int:
                 print(f"bidou-table export: no finished game in {db} yet.", file=sys.stderr)
                 return 1
         if args.out != "-":
+            if os.path.exists(args.out) and not os.path.isdir(args.out):
+                print(f"bidou-table export: {args.out} is a file, not a directory; give a "
+                      "directory with --out (it is made if needed), or - for standard output.",
+                      file=sys.stderr)
+                return 2
             os.makedirs(args.out, exist_ok=True)
         for row in rows:
             text = record_from_log(row, log.entries(row.id)).to_json()

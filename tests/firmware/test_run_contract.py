@@ -178,3 +178,21 @@ def test_zones_the_referee_sets_are_saved_in_the_config(tmp_path) -> None:
     text = config.read_text()
     assert text.startswith("# the pub table\n") and "# clockwise" in text
     assert tomllib.loads(text)["zones"] == zones
+
+
+def test_export_to_a_file_instead_of_a_directory_says_so(tmp_path) -> None:
+    from firmware.log import GameLog
+
+    log = GameLog(str(tmp_path / "t.db"))
+    gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
+    log.finish_game(gid, "over", {}, "t1")
+    log.close()
+    target = tmp_path / "records.json"
+    target.write_text("keep me")
+    done = subprocess.run(bidou("export", "--db", str(tmp_path / "t.db"), "--out", str(target)),
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"bidou-table export: {target} is a file, not a directory; give a directory with "
+        "--out (it is made if needed), or - for standard output.")
+    assert target.read_text() == "keep me"
