@@ -103,7 +103,10 @@ def require_referee(*, allow_session: bool = False) -> Caller:
 
 def json_body(example: str) -> dict[str, Any]:
     """The request's JSON object, or a 400 saying what to send."""
-    data = request.get_json(silent=True, force=True)
+    try:
+        data = request.get_json(silent=True, force=True)
+    except RecursionError:  # nested past Python's limit: not a request anyone means to send
+        data = None
     if not isinstance(data, dict):
         raise Refused(400, f"The request body must be a JSON object such as {example}.")
     return data

@@ -377,3 +377,12 @@ def test_referee_reread_reads_a_seat_that_needs_a_look(table) -> None:
     assert response.status_code == 200, response.get_json()
     assert table.state()["seats"][0]["needs_look"] is False
     assert table.state()["to_act"] == "Bob"
+
+
+@pytest.mark.parametrize("body", ["[" * 30000 + "]" * 30000,
+                                  '{"seat": ' + "[" * 30000 + "]" * 30000 + "}"])
+def test_json_nested_past_the_parsers_depth_is_400_not_500(table, body) -> None:
+    response = table.client.post("/api/act", data=body, content_type="application/json",
+                                 headers=table.auth("Ann"))
+    assert_error(response, 400, 'The request body must be a JSON object such as {"seat": '
+                                '"Ann", "action": "bet", "chips": 1}.')
