@@ -1,0 +1,116 @@
+"""The recall fixes of issue 4, each on a picture or case made to show it (docs/vision.md).
+
+Every test here also checks the other side: what the fix must NOT let through (a wrong value).
+"""
+
+from __future__ import annotations
+
+import cv2
+import numpy as np
+import pytest
+
+from vision.evaluate import Label, Score, score_reading
+from vision.faces import GRID, LAYOUTS, Face, _could_hide_a_pip, one_face_per_die
+from vision.pips import contrast_maps
+from vision.reader import ReaderSettings, read_dice
+from vision.render import random_scene, render_scene
+
+#: pip places of a 6 in two columns, in grid units (the columns are one unit from the centre)
+SIX = [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]
+
+
+def drawn_die(places, *, unit: float, pip: float, blur: float = 0.0) -> np.ndarray:
+    """A white die face with black pips at ``places`` (x, y in grid units) on a grey table."""
+    image = np.full((160, 160, 3), 120, np.uint8)
+    cv2.rectangle(image, (45, 45), (115, 115), (225, 225, 225), -1)
+    for gx, gy in places:
+        centre = (int(round(80 + gx * unit)), int(round(80 + gy * unit)))
+        cv2.circle(image, centre, int(round(pip / 2)), (30, 30, 30), -1, lineType=cv2.LINE_AA)
+    if blur:
+        image = cv2.GaussianBlur(image, (0, 0), blur)
+    return image
+
+
+@pytest.mark.parametrize(("unit", "pip", "blur"), [(12, 10, 0.0), (11, 8, 0.8)])
+def test_a_six_with_close_pips_reads_six_though_each_middle_pip_has_neighbours_on_its_ring(
+    unit, pip, blur
+):
+    # the ring just outside the middle pip of a column crosses its two neighbours: those are
+    # pips like it, not an uneven face (both pictures read nothing before issue 4)
+    reading = read_dice(drawn_die(SIX, unit=unit, pip=pip, blur=blur))
+    assert [d.value for d in reading.dice] == [6]
+
+
+def test_a_blurred_six_whose_columns_merged_is_cut_back_into_its_pips():
+    image = drawn_die(SIX, unit=11, pip=9, blur=2.2)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    column = contrast_maps(gray, 15).dark[69:92, 69] >= ReaderSettings().min_contrast
+    assert column.all(), "the test picture must merge each column into one blob"
+    assert [d.value for d in read_dice(image).dice] == [6]
+
+
+def test_only_a_pip_missed_at_the_centre_or_the_other_corners_can_make_a_2_or_3_bigger():
+    watched = {
+        (v, k): {g for g, w in zip(GRID, _could_hide_a_pip(lay), strict=True) if w}
+        for v in (2, 3)
+        for k, lay in enumerate(LAYOUTS[v])
+    }
+    assert watched[2, 0] == {(0, 0), (-1, 1), (1, -1)}
+    assert watched[3, 0] == {(-1, 1), (1, -1)}
+    assert watched[3, 1] == {(-1, -1), (1, 1)}
+
+
+def _face(x: float, level: float, *, value: int = 2, elongation: float = 1.3) -> Face:
+    corners = np.array([[x - 8, 42.0], [x + 8, 42.0], [x + 8, 58.0], [x - 8, 58.0]])
+    return Face(corners, value, 0.9, None, value, 8.0, elongation, level)
+
+
+def _blank_maps():
+    return contrast_maps(np.full((100, 200), 200, np.uint8), 15)
+
+
+def test_of_two_faces_of_one_die_seen_alike_the_brighter_one_is_the_top_face():
+    top, side = _face(100, 205, value=1), _face(125, 180, value=5)
+    kept = one_face_per_die([top, side], _blank_maps(), same_die=1.3, top_ratio=1.12, gap=40)
+    assert [(f.value, f.level) for f in kept] == [(1, 205)]
+
+
+def test_two_faces_of_one_die_seen_alike_and_lit_alike_leave_the_die_unsure():
+    a, b = _face(100, 205, value=1), _face(125, 198, value=5)
+    kept = one_face_per_die([a, b], _blank_maps(), same_die=1.3, top_ratio=1.12, gap=40)
+    assert [f.value for f in kept] == [None]
+    assert kept[0].reason == "two faces of one die could be its top face"
+
+
+def test_a_read_face_beside_an_unreadable_group_of_rounder_pips_is_a_side_face():
+    side = _face(100, 200, value=2, elongation=1.65)
+    top = Face(_face(125, 200).corners, None, 0.0, "the pips do not form a die pattern", 3, 8.0,
+               1.1, 200)
+    kept = one_face_per_die([side, top], _blank_maps(), same_die=1.3, top_ratio=1.12, gap=40)
+    assert all(f.value is None for f in kept)
+
+
+def _score(seeds: range, **kwargs) -> Score:
+    total = Score()
+    for seed in seeds:
+        image, truth = render_scene(random_scene(seed, 6, **kwargs), seed)
+        labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]
+        total.add(score_reading(read_dice(image), labels))
+    return total
+
+
+@pytest.mark.parametrize("colour", ["white", "green", "black"])
+def test_side_faces_showing_read_without_wrong_values(colour):
+    # measured 99.0% over 300 random scenes of any colour with side faces (docs/vision.md)
+    score = _score(range(8), colour=colour, surface="felt", side=0.2)
+    print(f"\nside faces, {colour} dice: {score.summary()}")
+    assert score.wrong == 0
+    assert score.recall >= 0.85
+
+
+def test_blurred_scenes_read_without_wrong_values():
+    # measured 97.0% over 300 random blurred scenes (92.9% before the merged-pip cut)
+    score = _score(range(8), colour="mixed", surface="wood", blur=2.0)
+    print(f"\nblur 2 px: {score.summary()}")
+    assert score.wrong == 0
+    assert score.recall >= 0.85
