@@ -133,13 +133,15 @@ def one_face_per_die(
 ) -> list[Face]:
     """Keep one read face per die when a side face was read too.
 
-    Two read faces whose centres are closer than ``same_die`` x their size belong to one die
-    unless a dark gap runs between them (two touching dice). The top face is the one seen
-    most squarely: its pips are rounder (the other's at least ``slant_ratio`` times more
-    elongated) or else bigger (``top_ratio``) or else, seen alike, the face lit from above:
-    brighter by ``top_brighter`` grey levels; if none tells, the die is unsure. A read
-    face beside an unreadable group of clearly bigger or rounder pips is likely a side face of
-    that die and is unsure. Unsure places close to a read face are its side faces and are dropped.
+    Two read faces whose centres are closer than ``same_die`` x their size belong to one die.
+    The top face is the one seen most squarely: its pips are rounder (the other's at least
+    ``slant_ratio`` times more elongated; so even across a dark line, which the rounded edge
+    between a top and a side face can show). Faces seen alike with a dark gap between them
+    are two touching dice; without one, the top face has bigger pips (``top_ratio``) or else
+    is the face lit from above, brighter by ``top_brighter`` grey levels; if none tells, the
+    die is unsure. A read face beside an unreadable group of clearly bigger or rounder pips is
+    likely a side face of that die and is unsure. Unsure places close to a read face are its
+    side faces and are dropped.
     """
     read = [f for f in faces if f.value is not None]
     keep = [True] * len(faces)
@@ -148,12 +150,12 @@ def one_face_per_die(
     for a, b in itertools.combinations(read, 2):
         if np.hypot(*(a.centre - b.centre)) >= same_die * 0.5 * (a.side + b.side):
             continue
-        if _dark_gap(a, b, maps) >= gap:
-            continue
         if b.elongation >= slant_ratio * a.elongation:
             keep[index[id(b)]] = False
         elif a.elongation >= slant_ratio * b.elongation:
             keep[index[id(a)]] = False
+        elif _dark_gap(a, b, maps) >= gap:
+            continue
         elif a.pip_size >= top_ratio * b.pip_size:
             keep[index[id(b)]] = False
         elif b.pip_size >= top_ratio * a.pip_size:
