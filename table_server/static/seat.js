@@ -13,9 +13,21 @@
     sessionStorage.setItem(key, params.get("token"));
     history.replaceState(null, "", location.pathname);
   }
-  const token = sessionStorage.getItem(key);
+  let token = sessionStorage.getItem(key);
   const refusal = document.getElementById("refusal");
   if (!token) document.getElementById("token-missing").hidden = false;
+
+  /* A token the table does not know (it restarted: tokens are new each start) is dropped at
+     its first 401, so a tab left open does not send it again on every event: each failed
+     token counts towards this address's limit, and would lock out the new tabs too. */
+  function forget(r, body) {
+    if (r.status !== 401) return false;
+    token = null;
+    sessionStorage.removeItem(key);
+    document.getElementById("token-missing").hidden = false;
+    refusal.textContent = body.error;
+    return true;
+  }
 
   function lit(state, me) {
     const verbs = (state.allowed || {})[seat] || [];
@@ -76,17 +88,20 @@
     const r = await fetch(`/api/seat/${encodeURIComponent(seat)}`,
                           { headers: { Authorization: `Bearer ${token}` } });
     const body = await r.json();
+    if (forget(r, body)) return;
     if (!r.ok) { refusal.textContent = body.error; return; }
     render(body);
   }
 
   async function press(button, long) {
+    if (!token) return;
     const r = await fetch("/api/press", {
       method: "POST",
       headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
       body: JSON.stringify({ seat, button, long }),
     });
     const body = await r.json();
+    if (forget(r, body)) return;
     refusal.textContent = r.ok ? "" : body.error + (body.rule ? ` (${body.rule})` : "");
     await refresh();
   }
@@ -105,5 +120,6 @@
 
   render(Bidou.initialState());
   refresh();
-  Bidou.listen(() => refresh());
+  // with a token: this seat's own state (its dice); without: the public state, buttons dark
+  Bidou.listen((state) => (token ? refresh() : render(state)));
 })();

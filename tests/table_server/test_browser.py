@@ -159,3 +159,27 @@ def test_referee_console_and_history_pages(browser, served) -> None:
     shot(page, "referee.png")
     page.goto(d.url.rstrip("/") + "/history")
     shot(page, "history.png")
+
+
+def test_a_seat_tab_with_a_stale_token_stops_sending_it(browser, served) -> None:
+    """After a restart (new tokens) a seat tab left open must not spend this address's failed
+    token allowance on every state change: it drops the token at the first 401 and asks for
+    the QR code again, so the new tabs on the same machine are not locked out (429)."""
+    import json
+    import random
+    import urllib.request
+
+    t, d = served
+    page = browser.new_context().new_page()
+    page.goto(f"{d.public_base}/seat/Ann?token=stale-token-from-yesterday")
+    page.wait_for_selector("#token-missing:not([hidden])", timeout=WAIT_MS)
+    for _ in range(8):  # eight state changes, each an event the tab hears
+        version = t.state()["version"]
+        t.play_one(random.Random(version))
+        wait_version(page, version + 1)
+    request = urllib.request.Request(f"{d.public_base}/api/seat/Ann",
+                                     headers={"Authorization": "Bearer "
+                                              + d.context.tokens.token_for("Ann")})
+    with urllib.request.urlopen(request, timeout=5) as r:  # not 429
+        assert json.loads(r.read())["seat"] == "Ann"
+    assert page.locator("#refusal").inner_text().startswith("That token is not valid")
