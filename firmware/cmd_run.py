@@ -227,6 +227,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             controller, dashboard = build(args, simulate, table)
         except ConfigError as e:
+            from table_server.settings import TOKEN_ENV
+
+            if e.key == TOKEN_ENV:  # not in any file: say where it does come from
+                _error(f"the environment: {e}. Set {TOKEN_ENV} to such a secret, or unset it "
+                       "to have one generated, and start again.")
+                return 2
             where = args.config or "the default config"
             _error(f"{where}: {e}. Fix the config and start again.")
             return 2

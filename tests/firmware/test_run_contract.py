@@ -196,3 +196,17 @@ def test_export_to_a_file_instead_of_a_directory_says_so(tmp_path) -> None:
         f"bidou-table export: {target} is a file, not a directory; give a directory with "
         "--out (it is made if needed), or - for standard output.")
     assert target.read_text() == "keep me"
+
+
+def test_a_short_referee_token_in_the_environment_is_blamed_on_the_environment(tmp_path):
+    import os
+
+    done = subprocess.run(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"), "--port",
+                                "0"), cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "BIDOU_REFEREE_TOKEN": "short"})
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        "bidou-table run: the environment: BIDOU_REFEREE_TOKEN = '<hidden>' is not allowed: a "
+        "secret of at least 16 printable characters without spaces (for example from `python3 "
+        "-c \"import secrets; print(secrets.token_urlsafe(24))\"`). Set BIDOU_REFEREE_TOKEN to "
+        "such a secret, or unset it to have one generated, and start again.")
