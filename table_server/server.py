@@ -14,7 +14,12 @@ import threading
 from typing import Any
 from urllib.parse import quote
 
-from werkzeug.serving import BaseWSGIServer, WSGIRequestHandler, make_server
+from werkzeug.serving import (
+    BaseWSGIServer,
+    WSGIRequestHandler,
+    make_server,
+    select_address_family,
+)
 
 from table_server.addresses import public_base
 from table_server.app import Context, create_app
@@ -35,7 +40,9 @@ def listening_socket(host: str, port: int) -> socket.socket:
     change when it cannot be (address taken, not this machine's, unknown name, privileged)."""
     change = "with --host or [server] host"
     try:
-        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM,
+        # the family werkzeug will give the socket object it makes from this descriptor
+        family = select_address_family(host, port)
+        infos = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError):
         raise OSError(errno.EADDRNOTAVAIL,
