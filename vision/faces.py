@@ -355,9 +355,12 @@ def _glare(maps: PipMaps, places: np.ndarray, empty: np.ndarray, level: int) -> 
 
 
 def _neighbours(i: int, pips: Pips, reach: float) -> bool:
-    """Whether another mark (either polarity) lies within ``reach`` diameters of pip i."""
+    """Whether another mark (either polarity) at least half as wide lies within ``reach``
+    diameters of pip i. (A much smaller mark is no pip of the same face, which is what would
+    make a lone pip part of a bigger face.)"""
     d = np.hypot(pips.x - pips.x[i], pips.y - pips.y[i])
     near = (d <= reach * pips.diameter[i]) & (d >= 0.8 * pips.diameter[i])  # not its own glint
+    near &= pips.diameter >= 0.5 * pips.diameter[i]
     return bool(near.any())
 
 
