@@ -302,7 +302,9 @@ class TwoHandGame(Game):
             "variant": self.variant,
             "over": self.over,
             "loser": self.loser,
-            "winner": None,
+            # GAME_RECORD.md: Bidou names the loser, and only multi-hand leaves winner null;
+            # a two-hand match has one other player, who won it (D-T15).
+            "winner": self.other(self.loser) if self.loser else None,
             "round": self.round,
             "rounds_lost": dict(self.rounds_lost),
             "chips": {p: self.holdings[p] for p in self.players},

@@ -147,7 +147,7 @@ def test_T1_the_loser_is_the_first_to_lose_two_rounds_in_two_rounds(two_hand, pl
         ("game", "Ann", "T1")
     ]
     s = g.state()
-    assert (s["over"], s["loser"], s["winner"], s["round"]) == (True, "Ann", None, 2)
+    assert (s["over"], s["loser"], s["winner"], s["round"]) == (True, "Ann", "Bob", 2)
     assert (s["to_act"], s["expects"], s["rounds_lost"]) == (None, None, {"Ann": 2, "Bob": 0})
     assert g.allowed() == []
 
@@ -237,3 +237,10 @@ def test_source_second_round_dice_put_aside_stay_hidden(two_hand) -> None:
     g = two_hand(*lose_round("Ann", "Bob"), *rolls("Ann"), "Ann throw 2 1 5", "Ann throw 2 1 1")
     assert [v.exposed for v in g.views()] == [None, None]
     assert g.views()[0].throws == 2
+
+
+def test_D_T15_a_finished_match_names_the_other_player_as_winner(two_hand) -> None:
+    g = two_hand(*lose_round("Bob", "Ann"))
+    assert (g.state()["loser"], g.state()["winner"]) == (None, None)  # one round is no match
+    g = two_hand(*lose_round("Bob", "Ann"), *lose_round("Bob", "Ann"))
+    assert (g.state()["over"], g.state()["loser"], g.state()["winner"]) == (True, "Bob", "Ann")
