@@ -191,10 +191,13 @@ def _blobs(
             continue
         canvas = np.zeros((h, w), np.uint8)
         cv2.drawContours(canvas, [contour], -1, 1, -1, offset=(-x, -y))
-        shape = _pip_shape(canvas, min_area, 3 * max_area, min_fill)  # a row of 3 at most
+        # a row of 3 at most; a row's fill of its box is not tested here (a slanting row of
+        # pips fills a third of its box): its pieces are, below
+        shape = _pip_shape(canvas, min_area, 3 * max_area, 0.0)
         if shape is None:
             continue
-        if shape[3] <= max_elongation and shape[2] <= max_area:
+        filled = shape[2] >= min_fill * canvas.size
+        if filled and shape[3] <= max_elongation and shape[2] <= max_area:
             found.append((x + shape[0], y + shape[1], shape[2], shape[3]))
             kept.append(contour)
         elif response is not None and shape[3] > max_elongation:
