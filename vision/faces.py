@@ -130,18 +130,20 @@ def one_face_per_die(
     gap: float,
     slant_ratio: float = 1.15,
     top_brighter: float = 12.0,
+    side_smaller: float = 1.3,
 ) -> list[Face]:
     """Keep one read face per die when a side face was read too.
 
     Two read faces whose centres are closer than ``same_die`` x their size belong to one die.
     The top face is the one seen most squarely: its pips are rounder (the other's at least
     ``slant_ratio`` times more elongated; so even across a dark line, which the rounded edge
-    between a top and a side face can show). Faces seen alike with a dark gap between them
-    are two touching dice; without one, the top face has bigger pips (``top_ratio``) or else
-    is the face lit from above, brighter by ``top_brighter`` grey levels; if none tells, the
-    die is unsure. A read face beside an unreadable group of clearly bigger or rounder pips is
-    likely a side face of that die and is unsure. Unsure places close to a read face are its
-    side faces and are dropped.
+    between a top and a side face can show), or much bigger (``side_smaller``: touching dice
+    lie as far from the camera, so their pips are about as big). Faces seen alike with a dark
+    gap between them are two touching dice; without one, the top face has bigger pips
+    (``top_ratio``) or else is the face lit from above, brighter by ``top_brighter`` grey
+    levels; if none tells, the die is unsure. A read face beside an unreadable group of
+    clearly bigger or rounder pips is likely a side face of that die and is unsure. Unsure
+    places close to a read face are its side faces and are dropped.
     """
     read = [f for f in faces if f.value is not None]
     keep = [True] * len(faces)
@@ -153,6 +155,10 @@ def one_face_per_die(
         if b.elongation >= slant_ratio * a.elongation:
             keep[index[id(b)]] = False
         elif a.elongation >= slant_ratio * b.elongation:
+            keep[index[id(a)]] = False
+        elif a.pip_size >= side_smaller * b.pip_size:
+            keep[index[id(b)]] = False
+        elif b.pip_size >= side_smaller * a.pip_size:
             keep[index[id(a)]] = False
         elif _dark_gap(a, b, maps) >= gap:
             continue
@@ -257,10 +263,28 @@ def _clear_paths(
     h, w = maps.gray.shape
     xs = np.clip(np.rint(x0[:, None] + (x1 - x0)[:, None] * t).astype(np.intp), 0, w - 1)
     ys = np.clip(np.rint(y0[:, None] + (y1 - y0)[:, None] * t).astype(np.intp), 0, h - 1)
-    dark = pips.polarity[iu] == 0
-    peak = np.where(dark, maps.dark[ys, xs].max(axis=1), maps.light[ys, xs].max(axis=1))
+    dark = (pips.polarity[iu] == 0)[:, None]
+    response = np.where(dark, maps.dark[ys, xs], maps.light[ys, xs]).astype(np.int16)
     grey = maps.gray[ys, xs].astype(np.int16)
-    spread = grey.max(axis=1) - grey.min(axis=1)
+    # a blurred pip's fading rim reaches beyond its measured size: it is neither a mark on the
+    # way nor the face's grey level. Left out, from either end: the samples where the pip's
+    # own contrast is still fading (above the step, never rising) within 1.2 diameters of it
+    fading = response > step[:, None]
+    rim = np.zeros_like(fading)
+    for order, near, size in (
+        (range(steps.size), t * length[:, None], pips.diameter[iu]),
+        (range(steps.size - 1, -1, -1), (1.0 - t) * length[:, None], pips.diameter[ju]),
+    ):
+        going = np.ones(len(iu), dtype=bool)
+        previous = np.full(len(iu), np.iinfo(np.int16).max, dtype=np.int16)
+        for k in order:
+            going &= fading[:, k] & (response[:, k] <= previous) & (near[:, k] <= 1.2 * size)
+            rim[:, k] |= going
+            previous = response[:, k]
+    low, high = np.iinfo(np.int16).min, np.iinfo(np.int16).max
+    peak = np.where(rim, low, response).max(axis=1)
+    spread = np.where(rim, low, grey).max(axis=1) - np.where(rim, high, grey).min(axis=1)
+    spread = np.where(rim.all(axis=1), 0, spread)
     return (peak <= limit) & (spread <= step)
 
 

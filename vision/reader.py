@@ -73,6 +73,7 @@ class ReaderSettings:
     gap: int = 40  # ... unless a dark line this strong (grey levels) runs between them
     slant_ratio: float = 1.15  # ... and the top face has pips this x rounder than the other's
     top_ratio: float = 1.12  # ... or else pips this x bigger
+    side_smaller: float = 1.3  # ... pips this x bigger are the top face's even across a line
     top_brighter: float = 12.0  # ... or else a face this many grey levels brighter (lit above)
 
     def rules(self) -> FaceRules:
@@ -148,6 +149,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         top_ratio=settings.top_ratio,
         gap=settings.gap,
         slant_ratio=settings.slant_ratio,
+        side_smaller=settings.side_smaller,
         top_brighter=settings.top_brighter,
     )
     for face in faces:
