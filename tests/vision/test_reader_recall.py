@@ -5,6 +5,8 @@ Every test here also checks the other side: what the fix must NOT let through (a
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -109,11 +111,12 @@ def test_side_faces_showing_read_without_wrong_values(colour):
 
 
 def test_blurred_scenes_read_without_wrong_values():
-    # measured 97.0% over 300 random blurred scenes (92.9% before the merged-pip cut)
+    # measured 98.9% over 300 random blurred scenes (92.9% before the merged-pip cut, 97.0%
+    # before slanting rows were cut too); these 48 dice: 100% (97.9% before)
     score = _score(range(8), colour="mixed", surface="wood", blur=2.0)
     print(f"\nblur 2 px: {score.summary()}")
     assert score.wrong == 0
-    assert score.recall >= 0.85
+    assert score.recall >= 0.95
 
 
 @pytest.mark.parametrize(("mark", "a_one"), [(4, True), (5, True), (9, False)])
@@ -130,3 +133,87 @@ def test_a_lone_pip_is_a_1_beside_a_mark_less_than_half_its_width_only(mark, a_o
         assert abs(x + w / 2 - 80) <= 2 and abs(y + h / 2 - 80) <= 2
     else:
         assert ones == []
+
+
+def turned_six(angle: float, blur: float) -> np.ndarray:
+    """A white 6 with close pips (unit 11, pips 9) turned by ``angle`` degrees, blurred."""
+    image = np.full((160, 160, 3), 120, np.uint8)
+    c, s = math.cos(math.radians(angle)), math.sin(math.radians(angle))
+
+    def turn(x: float, y: float) -> tuple[float, float]:
+        return 80 + c * x - s * y, 80 + s * x + c * y
+
+    square = [turn(x, y) for x, y in ((-35, -35), (35, -35), (35, 35), (-35, 35))]
+    cv2.fillPoly(image, [np.round(square).astype(np.int32)], (225, 225, 225), cv2.LINE_AA)
+    for gx, gy in SIX:
+        x, y = turn(11 * gx, 11 * gy)
+        centre = (int(round(16 * x)), int(round(16 * y)))
+        cv2.circle(image, centre, 72, (30, 30, 30), -1, cv2.LINE_AA, shift=4)
+    return cv2.GaussianBlur(image, (0, 0), blur)
+
+
+def test_a_slanting_column_of_merged_pips_is_cut_back_though_it_fills_a_third_of_its_box():
+    # six_43 of Train: a blurred 6 turned about 45 degrees merged each column into one slanting
+    # streak, which fills only a third of its upright box and was dropped before it was cut
+    image = turned_six(45.0, 1.0)
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    streak = contrast_maps(gray, 15).dark >= ReaderSettings().min_contrast
+    count, _ = cv2.connectedComponents(streak.view(np.uint8))
+    assert count - 1 == 2, "the test picture must merge each column into one streak"
+    assert [d.value for d in read_dice(image).dice] == [6]
+
+
+def motion_blurred_two(ink: int, length: int) -> np.ndarray:
+    """A white 2 with grey pips, smeared sideways over ``length`` pixels (a throw filmed)."""
+    image = np.full((160, 160, 3), 120, np.uint8)
+    cv2.rectangle(image, (45, 45), (115, 115), (210, 210, 210), -1)
+    for x, y in ((66, 76), (94, 84)):
+        cv2.circle(image, (x, y), 5, (ink, ink, ink), -1, lineType=cv2.LINE_AA)
+    kernel = np.zeros((length, length), np.float32)
+    kernel[length // 2, :] = 1.0 / length
+    return cv2.filter2D(image, -1, kernel)
+
+
+@pytest.mark.parametrize("length", [9, 13])
+def test_the_fading_rims_of_smeared_pips_do_not_break_their_link(length):
+    # two_23 of Train: the grey level between two smeared pips is flat except where each pip's
+    # own rim fades out; that rim is neither a die edge nor a mark on the way
+    assert [d.value for d in read_dice(motion_blurred_two(100, length)).dice] == [2]
+
+
+def test_a_crease_between_two_touching_dice_still_breaks_the_link_of_blurred_pips():
+    # each die's pip a quarter side in from the crease, mildly smeared: the crease lies
+    # beyond the pips' fading rims, so no 2 is made of two dice
+    image = np.full((160, 200, 3), 120, np.uint8)
+    cv2.rectangle(image, (40, 60), (160, 120), (210, 210, 210), -1)
+    cv2.line(image, (100, 60), (100, 120), (60, 60, 60), 2)
+    for x in (86, 114):
+        cv2.circle(image, (x, 90), 4, (60, 60, 60), -1, lineType=cv2.LINE_AA)
+    kernel = np.zeros((5, 5), np.float32)
+    kernel[2, :] = 0.2
+    assert [d.value for d in read_dice(cv2.filter2D(image, -1, kernel)).dice] == []
+
+
+def _sized(x: float, pip: float) -> Face:
+    corners = np.array([[x - 8, 42.0], [x + 8, 42.0], [x + 8, 58.0], [x - 8, 58.0]])
+    return Face(corners, 2, 0.9, None, 2, pip, 1.1, 200)
+
+
+def _crease_maps():
+    gray = np.full((100, 200), 200, np.uint8)
+    gray[:, 111:114] = 60  # a dark line between the faces at x 100 and 125
+    return contrast_maps(gray, 15)
+
+
+def test_of_two_faces_of_one_die_the_one_with_much_bigger_pips_is_the_top_even_across_a_line():
+    # a blurred side-face 2 beside its 4 on a rendered red die: the rounded edge between them
+    # showed as a dark line, and touching dice lie as far from the camera (pips as big)
+    top, side = _sized(100, 9.4), _sized(125, 6.6)
+    kept = one_face_per_die([top, side], _crease_maps(), same_die=1.3, top_ratio=1.12, gap=40)
+    assert [f.pip_size for f in kept] == [9.4]
+
+
+def test_two_faces_with_pips_about_as_big_across_a_dark_line_are_two_touching_dice():
+    a, b = _sized(100, 8.0), _sized(125, 7.0)
+    kept = one_face_per_die([a, b], _crease_maps(), same_die=1.3, top_ratio=1.12, gap=40)
+    assert [f.pip_size for f in kept] == [8.0, 7.0]
