@@ -129,7 +129,8 @@ def one_face_per_die(
     top_ratio: float,
     gap: float,
     slant_ratio: float = 1.15,
-    top_brighter: float = 12.0,
+    top_brighter: float = 0.06,
+    min_brighter: float = 4.0,
     side_smaller: float = 1.3,
 ) -> list[Face]:
     """Keep one read face per die when a side face was read too.
@@ -140,8 +141,10 @@ def one_face_per_die(
     between a top and a side face can show), or much bigger (``side_smaller``: touching dice
     lie as far from the camera, so their pips are about as big). Faces seen alike with a dark
     gap between them are two touching dice; without one, the top face has bigger pips
-    (``top_ratio``) or else is the face lit from above, brighter by ``top_brighter`` grey
-    levels; if none tells, the die is unsure. A read face beside an unreadable group of
+    (``top_ratio``) or else is the face lit from above: brighter by ``top_brighter`` x the
+    other's grey level (the light a face gets scales with how squarely it faces the lamp,
+    whatever the die's colour), and by ``min_brighter`` levels at least (noise); if none
+    tells, the die is unsure. A read face beside an unreadable group of
     clearly bigger or rounder pips is likely a side face of that die and is unsure. Unsure
     places close to a read face are its side faces and are dropped.
     """
@@ -166,9 +169,9 @@ def one_face_per_die(
             keep[index[id(b)]] = False
         elif b.pip_size >= top_ratio * a.pip_size:
             keep[index[id(a)]] = False
-        elif a.level >= b.level + top_brighter:
+        elif a.level >= b.level + max(top_brighter * b.level, min_brighter):
             keep[index[id(b)]] = False
-        elif b.level >= a.level + top_brighter:
+        elif b.level >= a.level + max(top_brighter * a.level, min_brighter):
             keep[index[id(a)]] = False
         else:
             keep[index[id(a)]] = keep[index[id(b)]] = False

@@ -74,7 +74,8 @@ class ReaderSettings:
     slant_ratio: float = 1.15  # ... and the top face has pips this x rounder than the other's
     top_ratio: float = 1.12  # ... or else pips this x bigger
     side_smaller: float = 1.3  # ... pips this x bigger are the top face's even across a line
-    top_brighter: float = 12.0  # ... or else a face this many grey levels brighter (lit above)
+    top_brighter: float = 0.06  # ... or else a face brighter by this x the other's level...
+    min_brighter: float = 4.0  # ... and by this many grey levels at least (lit from above)
 
     def rules(self) -> FaceRules:
         return FaceRules(
@@ -151,6 +152,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         slant_ratio=settings.slant_ratio,
         side_smaller=settings.side_smaller,
         top_brighter=settings.top_brighter,
+        min_brighter=settings.min_brighter,
     )
     for face in faces:
         box = _box(face_outline(face.corners), scale, width, height)

@@ -77,6 +77,15 @@ def test_of_two_faces_of_one_die_seen_alike_the_brighter_one_is_the_top_face():
     assert [(f.value, f.level) for f in kept] == [(1, 205)]
 
 
+@pytest.mark.parametrize(("top", "side", "told"), [(30, 25, True), (30, 27, False)])
+def test_the_top_face_of_a_dark_die_is_brighter_by_a_fraction_of_its_level(top, side, told):
+    # light on a face scales with how squarely it faces the lamp, whatever the die's colour:
+    # a black die's top face is a sixth brighter than its side face, only 5 grey levels
+    a, b = _face(100, top, value=4), _face(125, side, value=2)
+    kept = one_face_per_die([a, b], _blank_maps(), same_die=1.3, top_ratio=1.12, gap=40)
+    assert [f.value for f in kept] == ([4] if told else [None])
+
+
 def test_two_faces_of_one_die_seen_alike_and_lit_alike_leave_the_die_unsure():
     a, b = _face(100, 205, value=1), _face(125, 198, value=5)
     kept = one_face_per_die([a, b], _blank_maps(), same_die=1.3, top_ratio=1.12, gap=40)
@@ -103,11 +112,12 @@ def _score(seeds: range, **kwargs) -> Score:
 
 @pytest.mark.parametrize("colour", ["white", "green", "black"])
 def test_side_faces_showing_read_without_wrong_values(colour):
-    # measured 99.0% over 300 random scenes of any colour with side faces (docs/vision.md)
+    # 100% each (black 89.6% before the top face was taken as brighter by a fraction of the
+    # level: a black die's top and side faces are 30 and 25 grey levels)
     score = _score(range(8), colour=colour, surface="felt", side=0.2)
     print(f"\nside faces, {colour} dice: {score.summary()}")
     assert score.wrong == 0
-    assert score.recall >= 0.85
+    assert score.recall >= 0.95
 
 
 def test_blurred_scenes_read_without_wrong_values():
