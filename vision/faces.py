@@ -428,14 +428,16 @@ def _bright_patch(
 
 
 def _row_beside(pts: np.ndarray, response: np.ndarray, limit: float) -> bool:
-    """Marks beside every pip of a 2 or 3, as far away as the row is long: the row is one side
-    of a 4 (or one column of a 6) whose other side did not join it (a touching die's edge in
-    between, or pips merged with the crease)."""
+    """Marks beside both end pips of a 2 or 3, as far away as the row is long: the row is one
+    side of a 4 (or one column of a 6) whose other side did not join it (a touching die's edge
+    in between, pips merged with the crease, or a glare that made them fainter). The middle of
+    a 3 is not asked for: a glare can wash out the middle pip of the other column of a 6."""
     d = np.hypot(*(pts[:, None, :] - pts[None, :, :]).transpose(2, 0, 1))
     i, j = np.unravel_index(int(np.argmax(d)), d.shape)
     half = 0.5 * (pts[j] - pts[i])
     beside = 2.0 * np.array([-half[1], half[0]])
-    return any(bool((_sample(response, pts + sign * beside) > limit).all()) for sign in (1, -1))
+    ends = pts[[i, j]]  # a middle pip washed out by glare still leaves a 6's ends
+    return any(bool((_sample(response, ends + sign * beside) > limit).all()) for sign in (1, -1))
 
 
 def _row_goes_on(pts: np.ndarray, response: np.ndarray, limit: float) -> bool:
