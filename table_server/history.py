@@ -30,10 +30,11 @@ def summary(game: dict[str, Any]) -> str:
     result = game.get("result") or {}
     if game.get("status") == "abandoned":
         return "Abandoned before the end."
+    if result.get("loser"):  # Bidou is about the loser; a two-hand match also names a winner
+        won = f" to {result['winner']}" if result.get("winner") else ""
+        return f"{result['loser']} lost{won}."
     if result.get("winner"):
         return f"{result['winner']} won."
-    if result.get("loser"):
-        return f"{result['loser']} lost."
     return "Finished."
 
 

@@ -43,10 +43,11 @@ def showdown(state: dict[str, Any]) -> str | None:
 def prompt(state: dict[str, Any]) -> str:
     """One sentence: who acts next and how, or how the game ended."""
     if state.get("over"):
+        if state.get("loser"):  # Bidou names the loser first (a two-hand match has a winner too)
+            won = f" to {state['winner']}" if state.get("winner") else ""
+            return f"Game over: {state['loser']} loses{won}."
         if state.get("winner"):
             return f"Game over: {state['winner']} wins."
-        if state.get("loser"):
-            return f"Game over: {state['loser']} loses."
         return "Game over."
     who, what = state.get("to_act"), state.get("expects")
     if who and what:

@@ -64,9 +64,9 @@ def test_history_lists_finished_games_with_a_chart(table_factory) -> None:
     rng = random.Random(11)
     while not t.state()["over"]:
         t.play_one(rng)
-    game_id = t.state()["game_id"]
+    game_id, loser, winner = t.state()["game_id"], t.state()["loser"], t.state()["winner"]
     listing = t.client.get("/history").get_data(as_text=True)
-    assert f"Game {game_id}" in listing and "lost." in listing
+    assert f"Game {game_id}" in listing and f"{loser} lost to {winner}." in listing
     page = t.client.get(f"/history/{game_id}").get_data(as_text=True)
     assert '<svg xmlns="http://www.w3.org/2000/svg"' in page and "<polyline" in page
     record = json.loads(t.client.get(f"/history/{game_id}/record.json").data)
@@ -108,3 +108,15 @@ def test_showdown_sentence_names_who_takes_the_chips() -> None:
     assert shown["prompt"] == "Bob to throw."
     state["seats"][0]["exposed"] = None
     assert decorate(state)["showdown"] is None
+
+
+def test_history_summary_names_the_loser_of_bidou_and_the_winner_of_montevideo() -> None:
+    from table_server.history import summary
+
+    two_hand = {"status": "over", "result": {"loser": "Bob", "winner": "Ann"}}
+    multi_hand = {"status": "over", "result": {"loser": "Cid", "winner": None}}
+    montevideo = {"status": "over", "result": {"loser": None, "winner": "Ann"}}
+    assert summary(two_hand) == "Bob lost to Ann."
+    assert summary(multi_hand) == "Cid lost."
+    assert summary(montevideo) == "Ann won."
+    assert summary({"status": "abandoned", "result": None}) == "Abandoned before the end."
