@@ -3,12 +3,15 @@ real simulated table (rendered dice read by the real reader)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import random
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import numpy as np
 import pytest
 
+from engine import Game, new_game
+from engine.autoplay import random_action
 from firmware.controller import TableController
 from firmware.log import GameLog
 from firmware.throws import DiceWatcher
@@ -76,3 +79,26 @@ def controller(fake: FakeTable) -> Iterator[TableController]:
     c = make_controller(fake)
     yield c
     c.stop()
+
+
+def write_finished_log(path, *, then_playing: bool = False) -> Game:
+    """A log at ``path`` holding one finished two-hand match (random legal play, seed 2) and,
+    with ``then_playing``, a second game just started. Returns the finished game."""
+    log = GameLog(str(path))
+    gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
+    game, rng = new_game("two-hand", ["Ann", "Bob"]), random.Random(2)
+    while not game.over:
+        action = random_action(game, rng)
+        game.apply(action)
+        log.append(gid, "action", str(action), "panel", "t")
+    log.finish_game(gid, "over", game.state(), "t9")
+    if then_playing:
+        log.start_game("two-hand", ("Ann", "Bob"), {}, "t10")  # a game still being played
+    log.close()
+    return game
+
+
+@pytest.fixture
+def finished_log() -> Callable[..., Game]:
+    """``finished_log(path, then_playing=False)``: see :func:`write_finished_log`."""
+    return write_finished_log

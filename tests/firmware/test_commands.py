@@ -7,7 +7,6 @@ import argparse
 import json
 import pathlib
 import queue
-import random
 import signal
 import subprocess
 import sys
@@ -15,8 +14,7 @@ import threading
 
 import pytest
 
-from engine import new_game, parse_record, replay
-from engine.autoplay import random_action
+from engine import parse_record, replay
 from firmware import cmd_export
 from firmware.cmd_run import SIMULATION_NOTICE, default_db, on_raspberry_pi
 from firmware.log import GameLog
@@ -105,28 +103,14 @@ def test_pi_detection_reads_the_device_tree_model(tmp_path):
     assert default_db(False) == "/var/lib/bidou-table/table.db"
 
 
-def finished_log(path):
-    log = GameLog(str(path))
-    gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
-    game, rng = new_game("two-hand", ["Ann", "Bob"]), random.Random(2)
-    while not game.over:
-        action = random_action(game, rng)
-        game.apply(action)
-        log.append(gid, "action", str(action), "panel", "t")
-    log.finish_game(gid, "over", game.state(), "t9")
-    log.start_game("two-hand", ("Ann", "Bob"), {}, "t10")  # a game still being played
-    log.close()
-    return game
-
-
 def export(**kw):
     args = argparse.Namespace(db=None, out=".", game=None)
     vars(args).update(kw)
     return cmd_export.run(args)
 
 
-def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
-    game = finished_log(tmp_path / "t.db")
+def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys, finished_log):
+    game = finished_log(tmp_path / "t.db", then_playing=True)
     assert export(db=str(tmp_path / "t.db"), out=str(tmp_path / "out")) == 0
     files = sorted((tmp_path / "out").iterdir())
     assert [f.name for f in files] == ["game-1.json"]
@@ -135,14 +119,14 @@ def test_export_writes_finished_games_as_records_that_replay(tmp_path, capsys):
     assert "game 1 (two-hand, Ann, Bob, over)" in capsys.readouterr().out
 
 
-def test_export_to_stdout_and_one_game(tmp_path, capsys):
-    finished_log(tmp_path / "t.db")
+def test_export_to_stdout_and_one_game(tmp_path, capsys, finished_log):
+    finished_log(tmp_path / "t.db", then_playing=True)
     assert export(db=str(tmp_path / "t.db"), out="-", game=2) == 0
     assert json.loads(capsys.readouterr().out)["actions"] == []
 
 
-def test_export_unknown_game_and_missing_log_say_what_to_do(tmp_path, capsys):
-    finished_log(tmp_path / "t.db")
+def test_export_unknown_game_and_missing_log_say_what_to_do(tmp_path, capsys, finished_log):
+    finished_log(tmp_path / "t.db", then_playing=True)
     assert export(db=str(tmp_path / "t.db"), game=9) == 1
     assert capsys.readouterr().err.strip() == (
         f"bidou-table export: there is no game 9 in {tmp_path / 't.db'}; the games are: 1, 2.")

@@ -106,25 +106,11 @@ def test_run_keeps_running_when_its_output_is_no_longer_read(tmp_path) -> None:
     assert b"Traceback" not in err
 
 
-def test_run_after_a_finished_match_starts_a_new_game_to_play(tmp_path) -> None:
+def test_run_after_a_finished_match_starts_a_new_game_to_play(tmp_path, finished_log) -> None:
     """`make run` again after a whole match: the table offers a new game rather than a
     "Game over" nobody at the seats can leave; the finished game stays in the history."""
-    import random
-
-    from engine import new_game
-    from engine.autoplay import random_action
-    from firmware.log import GameLog
-
     db = tmp_path / "t.db"
-    log = GameLog(str(db))
-    gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
-    game, rng = new_game("two-hand", ["Ann", "Bob"]), random.Random(2)
-    while not game.over:
-        action = random_action(game, rng)
-        game.apply(action)
-        log.append(gid, "action", str(action), "panel", "t")
-    log.finish_game(gid, "over", game.state(), "t9")
-    log.close()
+    finished_log(db)
 
     port = free_port()
     proc = subprocess.Popen(bidou("run", "--simulate", "--db", str(db), "--port", str(port)),
