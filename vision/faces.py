@@ -42,6 +42,8 @@ LAYOUTS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
 GRID = tuple((r, c) for r in (-1, 0, 1) for c in (-1, 0, 1))
 _NO_PATTERN = "the pips do not form a die pattern"
 _TOO_MANY = "more than six pips together: touching dice or side faces"
+CUT_BY_EDGE = "the face is cut by the edge of the picture"
+GLARE = "glare covers part of the face"
 #: half a face side, in grid units (pip rows sit at +-1; a face edge at about +-1.85).
 FACE_HALF = 1.85
 
@@ -83,6 +85,7 @@ class Face:
     pip_size: float = 0.0  # median pip diameter (working pixels)
     elongation: float = 1.0  # mean elongation of its pips (a face seen slantwise: higher)
     level: float = 0.0  # grey level of the face around its pips (lit from above: the top face)
+    polarity: int = DARK  # DARK: dark pips on a light face; LIGHT: light pips on a dark face
 
     @property
     def centre(self) -> np.ndarray:
@@ -522,9 +525,10 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     corners = frame if frame is not None else np.repeat(pts.mean(axis=0)[None], 4, axis=0)
     slant = float(pips.elongation[idx].mean())
     level = float(pips.ring[idx].mean())  # the ring's channels averaged: the face's brightness
+    polarity = int(pips.polarity[idx[0]])
 
     def unsure(reason: str) -> Face:
-        return Face(corners, None, 0.0, reason, n, diam, slant, level)
+        return Face(corners, None, 0.0, reason, n, diam, slant, level, polarity)
 
     if n > 6:
         return unsure(_TOO_MANY)
@@ -537,7 +541,7 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     h, w = maps.gray.shape
     outline = face_outline(corners)
     if (outline < 0).any() or (outline[:, 0] > w - 1).any() or (outline[:, 1] > h - 1).any():
-        return unsure("the face is cut by the edge of the picture")
+        return unsure(CUT_BY_EDGE)
     unit = 0.125 * float(np.hypot(*(corners - np.roll(corners, -1, axis=0)).T).sum())
     if n > 1:
         lo, hi = rules.unit_per_diameter
@@ -554,7 +558,6 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         return unsure(_NO_PATTERN)
     if not any(taken == layout for layout in LAYOUTS.get(n, ())):
         return unsure(_NO_PATTERN)
-    polarity = int(pips.polarity[idx[0]])
     empty = np.ones(len(GRID), dtype=bool)
     empty[nearest] = False
     weakest = float(pips.contrast[idx].min())
@@ -563,7 +566,7 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     if quiet > rules.absent_fraction * weakest:
         return unsure("a faint pip-like mark where the pattern has none")
     if _glare_near(maps, outline):
-        return unsure("glare covers part of the face")
+        return unsure(GLARE)
     beside_limit = rules.absent_fraction * weakest
     if n in (2, 3) and _row_beside(pts, maps.response_max(polarity), beside_limit):
         return unsure(
@@ -574,12 +577,12 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     if polarity != DARK and _bright_patch(
         maps, corners, weakest, rules.glare_fraction, single=n == 1
     ):
-        return unsure("glare covers part of the face")
+        return unsure(GLARE)
     if n > 1 and _stray_pip(idx, pips, corners, rules):
         return unsure("another pip lies on the face outside the pattern")
     if polarity == DARK and _glare(maps, places, empty, rules.glare_level):
-        return unsure("glare covers part of the face")
+        return unsure(GLARE)
     confidence = float(
         np.clip(min(1.0 - quiet / weakest, 1.0 - residual.max() / rules.max_residual), 0, 1)
     )
-    return Face(corners, n, confidence, None, n, diam, slant, level)
+    return Face(corners, n, confidence, None, n, diam, slant, level, polarity)

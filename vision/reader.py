@@ -23,9 +23,20 @@ import cv2
 import numpy as np
 
 from engine.errors import VisionError
-from vision.faces import FaceRules, face_outline, group_pips, one_face_per_die, read_group
+from vision import second_look
+from vision.faces import (
+    CUT_BY_EDGE,
+    GLARE,
+    Face,
+    FaceRules,
+    face_outline,
+    group_pips,
+    one_face_per_die,
+    read_group,
+)
 from vision.pips import contrast_maps, find_pips
 from vision.reading import Box, Die, Reading, Unsure
+from vision.second_look import FaceModel, load_model
 
 
 @dataclass(frozen=True)
@@ -76,6 +87,9 @@ class ReaderSettings:
     side_smaller: float = 1.3  # ... pips this x bigger are the top face's even across a line
     top_brighter: float = 0.06  # ... or else a face brighter by this x the other's level...
     min_brighter: float = 4.0  # ... and by this many grey levels at least (lit from above)
+    second_look: bool = True  # ask the learned classifier about hard faces (vision.second_look)
+    look_accept: float = 0.99  # an unsure face is read when the mean of its views is this sure
+    look_agree: float = 0.9  # ... and every one of its eight views at least this sure
 
     def rules(self) -> FaceRules:
         return FaceRules(
@@ -106,6 +120,78 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
 
     Raises :class:`VisionError` for a missing, empty, wrongly shaped or typed, or uniform image.
     """
+    look = read_faces(image, settings)
+    model = load_model() if settings.second_look else None
+    width, height, scale = look.width, look.height, look.scale
+    dice: list[Die] = []
+    unsure: list[Unsure] = []
+    for face in look.faces:
+        box = _box(face_outline(face.corners), scale, width, height)
+        if face.value == 1 and face.confidence < settings.min_one_confidence:
+            continue  # a faint lone mark on the table (a knot, a screw) is not a place to look at
+        if face.value is not None and face.confidence >= settings.min_confidence:
+            dice.append(Die(face.value, box, round(face.confidence, 3)))
+            continue
+        if face.value is None and face.pip_count == 1:
+            continue  # a lone mark that is no clean 1 is just a mark, not a place to look at
+        value = _value_seen(look, face, model, settings)
+        if value is not None:
+            dice.append(Die(value, box, round(settings.min_confidence, 3)))
+        elif face.value is not None:
+            unsure.append(Unsure(box, f"a {face.value} read with too little confidence"))
+        else:
+            unsure.append(Unsure(box, face.reason or "the pips do not form a die pattern"))
+    dice.sort(key=lambda d: (d.box[1], d.box[0]))
+    unsure.sort(key=lambda u: (u.box[1], u.box[0]))
+    return Reading(dice=tuple(dice), unsure=tuple(unsure), width=width, height=height)
+
+
+def _value_seen(
+    look: FaceLook, face: Face, model: FaceModel | None, settings: ReaderSettings
+) -> int | None:
+    """The value the second look reads on an unsure face, only when it is very sure.
+
+    Asked only about a group of two or more pips that the layout rules could not read (a lone
+    pip is too little to go on; a face the reader split off a die, with no pips of its own, or
+    cut by the picture's edge is not a whole face; under glare a second look at the same pixels
+    cannot see a washed-out pip either). The value must be 2 or more, at least the
+    number of pips grouped (a side face's pips that joined the group can look like a face of
+    their own: a 1 with two side-face pips read as a 2 on the tuning photographs), and match
+    the reader's own low-confidence value when it has one.
+    """
+    if model is None or face.pip_count < 2 or face.reason in (CUT_BY_EDGE, GLARE):
+        return None
+    views = second_look.look(look.gray, face, model)
+    mean = views.mean(axis=0)
+    value = int(mean.argmax())
+    if value < 2 or mean[value] < settings.look_accept:
+        return None
+    if (views.argmax(axis=1) != value).any() or views[:, value].min() < settings.look_agree:
+        return None
+    if face.value is not None and face.value != value:
+        return None
+    if value < face.pip_count:
+        return None  # fewer pips than grouped: it may be reading a side face among them
+    return value
+
+
+@dataclass(frozen=True)
+class FaceLook:
+    """The faces found on one picture, in working pixels, before they become dice and places.
+
+    Kept apart from :func:`read_dice` so the second look (:mod:`vision.second_look`) and its
+    training read exactly the faces the reader reads.
+    """
+
+    faces: tuple[Face, ...]
+    gray: np.ndarray  # the working-scale grey picture the faces are in
+    scale: float  # working pixels per input pixel
+    width: int  # input picture size
+    height: int
+
+
+def read_faces(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) -> FaceLook:  # noqa: B008
+    """Find pips, group them and read each group as a face (see the module docstring)."""
     colour = _checked(image)
     height, width = colour.shape[:2]
     # an integer shrink factor takes OpenCV's fast path for area averaging (a 12 MP frame
@@ -140,8 +226,6 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         split_level=settings.split_level,
     )
     rules = settings.rules()
-    dice: list[Die] = []
-    unsure: list[Unsure] = []
     faces = [read_group(group, pips, maps, rules) for group in group_pips(pips, maps, rules)]
     faces = one_face_per_die(
         faces,
@@ -154,20 +238,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         top_brighter=settings.top_brighter,
         min_brighter=settings.min_brighter,
     )
-    for face in faces:
-        box = _box(face_outline(face.corners), scale, width, height)
-        if face.value == 1 and face.confidence < settings.min_one_confidence:
-            continue  # a faint lone mark on the table (a knot, a screw) is not a place to look at
-        if face.value is not None and face.confidence >= settings.min_confidence:
-            dice.append(Die(face.value, box, round(face.confidence, 3)))
-        elif face.value is not None:
-            unsure.append(Unsure(box, f"a {face.value} read with too little confidence"))
-        elif face.pip_count != 1:
-            # a lone mark that is no clean 1 is just a mark, not a place that looks like a die
-            unsure.append(Unsure(box, face.reason or "the pips do not form a die pattern"))
-    dice.sort(key=lambda d: (d.box[1], d.box[0]))
-    unsure.sort(key=lambda u: (u.box[1], u.box[0]))
-    return Reading(dice=tuple(dice), unsure=tuple(unsure), width=width, height=height)
+    return FaceLook(tuple(faces), gray, scale, width, height)
 
 
 def _checked(image: np.ndarray) -> np.ndarray:
