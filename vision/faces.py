@@ -40,8 +40,10 @@ LAYOUTS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
     ),
 }
 GRID = tuple((r, c) for r in (-1, 0, 1) for c in (-1, 0, 1))
-_NO_PATTERN = "the pips do not form a die pattern"
-_TOO_MANY = "more than six pips together: touching dice or side faces"
+NO_PATTERN = "the pips do not form a die pattern"
+_NO_PATTERN = NO_PATTERN
+TOO_MANY = "more than six pips together: touching dice or side faces"
+_TOO_MANY = TOO_MANY
 CUT_BY_EDGE = "the face is cut by the edge of the picture"
 GLARE = "glare covers part of the face"
 #: half a face side, in grid units (pip rows sit at +-1; a face edge at about +-1.85).
@@ -314,6 +316,62 @@ def read_group(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> 
         return face
     top = _read_exact(np.sort(idx[order[: cut + 1]]), pips, maps, rules)
     return top if top.value is not None else face
+
+
+#: directions tried for the straight cut between two touching dice (every 5 degrees)
+_CUT_DIRECTIONS = np.exp(1j * np.arange(0.0, np.pi, np.pi / 36))
+
+
+def split_touching(
+    idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules, same_size: float = 1.35
+) -> list[Face] | None:
+    """Two touching dice whose pips joined one group: the two faces, or None.
+
+    White dice pressed side by side show little of an edge between them, so the pips of both
+    link into one group that fits no layout. Every straight cut of the group into two sets of
+    2-6 pips is tried (a cut is a direction and a place along it, between two pips); a cut
+    counts when both sets read as faces with every check of :func:`read_group` (absence of
+    pips elsewhere, no stray pip, glare, ...) and their faces are about the same size
+    (``same_size``: dice of one set). The split is taken only when exactly one cut counts:
+    two cuts that both read mean the pips can be shared out in two ways, and the group stays
+    unsure. A lone pip (a 1 touching another die) is not cut off: with the other die's pips
+    close by, it is not a clean 1.
+    """
+    n = len(idx)
+    if not 4 <= n <= 12:
+        return None
+    xy = pips.x[idx] + 1j * pips.y[idx]
+    # between two dice the nearest pips are at least 1.7 grid units apart across the cut (each
+    # sits 0.85 in from its edge), and a grid unit is at least 0.6 pip diameters
+    least_gap = 0.9 * float(np.median(pips.diameter[idx]))
+    seen: set[frozenset[int]] = set()
+    found: list[list[Face]] = []
+    for direction in _CUT_DIRECTIONS:
+        along = (xy * np.conj(direction)).real
+        order = np.argsort(along)
+        gaps = np.diff(along[order])
+        for cut in range(2, n - 1):
+            if gaps[cut - 1] < least_gap:
+                continue
+            part = frozenset(int(i) for i in idx[order[:cut]])
+            if part in seen or cut > 6 or n - cut > 6:
+                continue
+            seen.add(part)
+            seen.add(frozenset(int(i) for i in idx) - part)
+            a = np.sort(idx[order[:cut]])
+            b = np.sort(idx[order[cut:]])
+            fa = _read_exact(a, pips, maps, rules)
+            if fa.value is None:
+                continue
+            fb = _read_exact(b, pips, maps, rules)
+            if fb.value is None:
+                continue
+            if max(fa.side, fb.side) > same_size * min(fa.side, fb.side):
+                continue
+            found.append([fa, fb])
+            if len(found) > 1:
+                return None
+    return found[0] if found else None
 
 
 def _frame(pts: np.ndarray, diam: float, rules: FaceRules) -> np.ndarray | None:

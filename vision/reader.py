@@ -27,12 +27,15 @@ from vision import second_look
 from vision.faces import (
     CUT_BY_EDGE,
     GLARE,
+    NO_PATTERN,
+    TOO_MANY,
     Face,
     FaceRules,
     face_outline,
     group_pips,
     one_face_per_die,
     read_group,
+    split_touching,
 )
 from vision.pips import contrast_maps, find_pips
 from vision.reading import Box, Die, Reading, Unsure
@@ -87,6 +90,7 @@ class ReaderSettings:
     side_smaller: float = 1.3  # ... pips this x bigger are the top face's even across a line
     top_brighter: float = 0.06  # ... or else a face brighter by this x the other's level...
     min_brighter: float = 4.0  # ... and by this many grey levels at least (lit from above)
+    split_touching: bool = True  # cut a group of two touching dice's pips in two (faces.py)
     second_look: bool = True  # ask the learned classifier about hard faces (vision.second_look)
     look_accept: float = 0.99  # an unsure face is read when the mean of its views is this sure
     look_agree: float = 0.9  # ... and every one of its eight views at least this sure
@@ -226,7 +230,15 @@ def read_faces(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) -
         split_level=settings.split_level,
     )
     rules = settings.rules()
-    faces = [read_group(group, pips, maps, rules) for group in group_pips(pips, maps, rules)]
+    faces: list[Face] = []
+    for group in group_pips(pips, maps, rules):
+        face = read_group(group, pips, maps, rules)
+        if settings.split_touching and face.value is None and face.reason in (NO_PATTERN, TOO_MANY):
+            parts = split_touching(group, pips, maps, rules)
+            if parts is not None:
+                faces += parts
+                continue
+        faces.append(face)
     faces = one_face_per_die(
         faces,
         maps,
