@@ -7,8 +7,12 @@ medians or ratios, and a slow run is information, not a failure.
 from __future__ import annotations
 
 import importlib.util
+import os
 import pathlib
 import sys
+
+# as `bidou-table` does (firmware/cli.py): one BLAS thread, set before numpy is loaded
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 HERE = pathlib.Path(__file__).resolve().parent
 

@@ -10,8 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+# One BLAS thread, set before numpy or OpenCV is first loaded (an explicit setting in the
+# environment wins): the dice reader's matrix products are small, and OpenBLAS's pool of a
+# thread per core burns more CPU spinning than the products take (docs/vision.md, Speed).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: subcommand -> (module, one-line help). The order is the order of `--help`.
 COMMANDS: dict[str, tuple[str, str]] = {

@@ -80,15 +80,18 @@ def _conv3x3(a: np.ndarray, w: np.ndarray) -> np.ndarray:
     """A 'same' 3x3 convolution (cross-correlation, as PyTorch) of n x h x w x c maps."""
     n, h, wd, c = a.shape
     padded = np.pad(a, ((0, 0), (1, 1), (1, 1), (0, 0)))
-    cols = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))
-    # cols: n x h x w x c x 3 x 3 -> rows of (c, ky, kx), as w.reshape(out, c * 9)
-    out = cols.reshape(n * h * wd, c * 9) @ w.reshape(len(w), c * 9).T
-    return out.reshape(n, h, wd, len(w))
+    # nine shifted copies side by side: each row holds its 3x3 neighbourhood as (ky, kx, c)
+    cols = np.concatenate(
+        [padded[:, dy : dy + h, dx : dx + wd, :] for dy in range(3) for dx in range(3)], axis=3
+    )
+    kernel = w.transpose(0, 2, 3, 1).reshape(len(w), 9 * c)  # out x (ky, kx, c)
+    return (cols.reshape(n * h * wd, 9 * c) @ kernel.T).reshape(n, h, wd, len(w))
 
 
 def _pool(a: np.ndarray) -> np.ndarray:
-    n, h, w, c = a.shape
-    return a.reshape(n, h // 2, 2, w // 2, 2, c).max(axis=(2, 4))
+    """2x2 max pooling of n x h x w x c maps (h and w even)."""
+    top = np.maximum(a[:, 0::2, 0::2], a[:, 0::2, 1::2])
+    return np.maximum(top, np.maximum(a[:, 1::2, 0::2], a[:, 1::2, 1::2]))
 
 
 @functools.lru_cache(maxsize=4)
