@@ -46,6 +46,9 @@ TOO_MANY = "more than six pips together: touching dice or side faces"
 _TOO_MANY = TOO_MANY
 CUT_BY_EDGE = "the face is cut by the edge of the picture"
 GLARE = "glare covers part of the face"
+#: a face this close to saturation (grey levels) is overexposed: its saturated pixels are its
+#: own, not a lamp's glare (a lamp cannot be seen on it, and its dark pips still show)
+OVEREXPOSED = 10
 #: half a face side, in grid units (pip rows sit at +-1; a face edge at about +-1.85).
 FACE_HALF = 1.85
 
@@ -439,7 +442,7 @@ def _glare(maps: PipMaps, places: np.ndarray, empty: np.ndarray, level: int) -> 
     if not (_sample(maps.gray_max, places[empty]) >= level).any():
         return False
     between = 0.5 * (places[[1, 3, 5, 7]] + places[4])  # face pixels between the pip places
-    return bool(np.median(_sample(maps.gray, between)) < level)
+    return bool(np.median(_sample(maps.gray, between)) < level - OVEREXPOSED)
 
 
 def _neighbours(i: int, pips: Pips, reach: float) -> bool:
@@ -623,7 +626,7 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
     quiet = float(_sample(maps.response_max(polarity), places[watched]).max())
     if quiet > rules.absent_fraction * weakest:
         return unsure("a faint pip-like mark where the pattern has none")
-    if _glare_near(maps, outline):
+    if _glare_near(maps, outline) and level < rules.glare_level - OVEREXPOSED:
         return unsure(GLARE)
     beside_limit = rules.absent_fraction * weakest
     if n in (2, 3) and _row_beside(pts, maps.response_max(polarity), beside_limit):

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 
+import cv2
 import numpy as np
 import pytest
 
@@ -129,15 +130,42 @@ def test_touching_dice_in_scenes_read_without_wrong_values():
     score = score_scenes(range(12), 6, colour="white", surface="felt", touching_pairs=2)
     print(f"\ntouching pairs: {score.summary()}")
     assert score.wrong == 0
-    assert score.recall >= 0.7
+    assert score.recall >= 0.85  # 65 of 72 with the straight cut (55 before it)
 
 
 def test_glare_never_turns_into_a_wrong_value():
-    for colour, surface in (("white", "wood"), ("blue", "felt")):
+    # measured 60 and 51 of 72 right (83% and 71%)
+    for colour, surface, floor in (("white", "wood", 0.8), ("blue", "felt", 0.65)):
         score = score_scenes(range(12), 6, colour=colour, surface=surface, glare=2)
         print(f"\nglare on {colour} dice: {score.summary()}")
         assert score.wrong == 0
-        assert score.recall >= 0.65
+        assert score.recall >= floor
+
+
+def test_white_dice_overexposed_by_a_lamp_are_read_not_taken_for_glare():
+    # a lamp on one side (light 0.4): the near dice's faces clip at white. Their saturated
+    # pixels are their own, not a glare, and their dark pips still show: 46 of 72 read before
+    # (the rest "glare covers part of the face"), all 72 now
+    score = score_scenes(range(12), 6, colour="white", surface="wood", light=(0.4, 30.0))
+    print(f"\nlamp on one side: {score.summary()}")
+    assert score.wrong == 0
+    assert score.recall >= 0.95
+
+
+def test_a_drawn_die_with_a_clipped_white_face_is_read():
+    image = np.full((160, 160, 3), 120, np.uint8)
+    cv2.rectangle(image, (45, 45), (115, 115), (255, 255, 255), -1)
+    for gx, gy in ((-1, -1), (1, 1), (0, 0), (-1, 1), (1, -1)):
+        centre = (80 + 16 * gx, 80 + 16 * gy)
+        cv2.circle(image, centre, 5, (30, 30, 30), -1, lineType=cv2.LINE_AA)
+    assert [d.value for d in read_dice(image).dice] == [5]
+
+
+def test_glare_on_a_lamp_lit_table_never_turns_into_a_wrong_value():
+    score = score_scenes(range(12), 6, colour="mixed", surface="felt", light=(0.4, 30.0), glare=2)
+    print(f"\nlamp and glare: {score.summary()}")
+    assert score.wrong == 0
+    assert score.recall >= 0.6
 
 
 def test_glare_over_white_pips_makes_the_die_unsure():
