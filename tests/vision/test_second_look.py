@@ -7,13 +7,14 @@ from __future__ import annotations
 
 import pathlib
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.errors import VisionError
 from vision import second_look
 from vision.faces import CUT_BY_EDGE, GLARE, Face
-from vision.reader import FaceLook, ReaderSettings, _value_seen, read_dice
+from vision.reader import FaceLook, ReaderSettings, _confirmed, _value_seen, read_dice
 from vision.render import random_scene, render_scene
 from vision.second_look import CLASSES, PATCH, FaceModel, _conv3x3, load_model, views
 from vision.train_second_look import folder_samples
@@ -130,12 +131,13 @@ def test_the_second_look_must_agree_with_the_readers_own_low_confidence_value():
 
 
 def test_glare_left_unsure_by_the_layout_rules_stays_unsure_with_the_second_look():
-    # rendered seed 2 with two glare spots: the 6 under glare is unsure either way
-    image, truth = render_scene(random_scene(2, 3, glare=2), 2)
-    assert sorted(t.value for t in truth) == [1, 2, 6]
+    # rendered seed 33 with two glare spots: the 3 under glare is unsure either way
+    image, truth = render_scene(random_scene(33, 3, glare=2), 33)
+    assert sorted(t.value for t in truth) == [3, 3, 6]
     with_look = read_dice(image)
     without = read_dice(image, ReaderSettings(second_look=False))
     assert with_look == without
+    assert sorted(d.value for d in with_look.dice) == [3, 6]
     assert [u.reason for u in with_look.unsure] == [GLARE]
 
 
@@ -167,3 +169,43 @@ def test_second_look_training_patches_cover_every_value_and_no_face():
 def test_the_shipped_model_is_a_face_model():
     assert isinstance(load_model(), FaceModel)
     assert second_look.MODEL_PATH.name == "second_look.npz"
+
+
+def _read_face(value: int, confidence: float) -> Face:
+    corners = np.array([[40.0, 40.0], [60.0, 40.0], [60.0, 60.0], [40.0, 60.0]])
+    return Face(corners, value, confidence, None, value, 6.0)
+
+
+def test_a_1_counts_only_when_the_second_look_confirms_it():
+    # a 1 is one mark: a knot, a lit key, or one pip of a 2 whose other pip a glare hid
+    settings = ReaderSettings()
+    assert _confirmed(_look(), _read_face(1, 0.99), _Sure(1, p=0.95), settings)
+    assert not _confirmed(_look(), _read_face(1, 0.99), _Sure(0), settings)
+    assert not _confirmed(_look(), _read_face(1, 0.99), _Sure(1, p=0.6), settings)
+
+
+def test_a_read_with_little_margin_counts_only_when_the_second_look_confirms_it():
+    settings = ReaderSettings()
+    assert settings.look_confirm == 0.7
+    assert _confirmed(_look(), _read_face(4, 0.55), _Sure(4, p=0.95), settings)
+    assert not _confirmed(_look(), _read_face(4, 0.55), _Sure(5, p=0.6), settings)
+
+
+def test_a_1_beside_a_mark_on_its_own_face_is_unsure_when_the_second_look_doubts_it():
+    # a drawn 1 with a 4 px mark on its face: the layout rules read a 1 (tests/vision/
+    # test_reader_recall.py); the second look is not sure of it, so it is a place to look at
+    image = np.full((160, 160, 3), 120, np.uint8)
+    cv2.rectangle(image, (45, 45), (115, 115), (225, 225, 225), -1)
+    cv2.circle(image, (80, 80), 5, (30, 30, 30), -1, lineType=cv2.LINE_AA)
+    cv2.circle(image, (100, 92), 2, (30, 30, 30), -1, lineType=cv2.LINE_AA)
+    assert [d.value for d in read_dice(image, ReaderSettings(second_look=False)).dice] == [1]
+    reading = read_dice(image)
+    assert reading.dice == ()
+    assert [u.reason for u in reading.unsure] == ["a 1 the second look does not confirm"]
+
+
+def test_a_clean_1_is_confirmed_by_the_second_look():
+    image = np.full((160, 160, 3), 120, np.uint8)
+    cv2.rectangle(image, (45, 45), (115, 115), (225, 225, 225), -1)
+    cv2.circle(image, (80, 80), 5, (30, 30, 30), -1, lineType=cv2.LINE_AA)
+    assert [d.value for d in read_dice(image).dice] == [1]
