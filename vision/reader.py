@@ -94,7 +94,7 @@ class ReaderSettings:
     second_look: bool = True  # ask the learned classifier about hard faces (vision.second_look)
     look_accept: float = 0.99  # an unsure face is read when the mean of its views is this sure
     look_agree: float = 0.9  # ... and every one of its eight views at least this sure
-    look_confirm: float = 0.7  # a read less sure than this, or a 1, needs the second look...
+    look_confirm: float = 0.7  # a read less sure than this needs the second look to agree...
     look_confirmed: float = 0.9  # ... giving its value this mean probability over the views
 
     def rules(self) -> FaceRules:
@@ -136,8 +136,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         if face.value == 1 and face.confidence < settings.min_one_confidence:
             continue  # a faint lone mark on the table (a knot, a screw) is not a place to look at
         if face.value is not None and face.confidence >= settings.min_confidence:
-            # a 1 is one mark: a knot, a lit key, or one pip of a 2 whose other a glare hid
-            doubtful = face.confidence < settings.look_confirm or face.value == 1
+            doubtful = face.confidence < settings.look_confirm
             if doubtful and not _confirmed(look, face, model, settings):
                 unsure.append(Unsure(box, f"a {face.value} the second look does not confirm"))
             else:
@@ -162,14 +161,12 @@ def _confirmed(
 ) -> bool:
     """Whether the second look agrees with a value the rules read with little margin.
 
-    Asked about reads under ``look_confirm`` and about every 1. On Train every read of the
-    rules scored 0.67 or more; in 1,500 rendered scenes of every hard condition the only
-    reads under 0.7 were three wrong ones (a 5 whose middle pip a glare washed out, read as a
-    4), and the second look gave their value 0.61 at most. A 1 is a single mark: in
-    cross-validation on Train the second look gave all 105 real 1s at least 0.9 and the two
-    lit keyboard keys read as 1s less; rendered, all 189 real 1s passed, and two 1s that were
-    one pip of a 2 under glare got 0.56. Without the second look (``second_look=False``) such
-    a read stands, as before.
+    Asked about reads under ``look_confirm``. On Train every read of the rules scored 0.67 or
+    more; in 1,500 rendered scenes of every hard condition the only reads under 0.7 were three
+    wrong ones (a 5 whose middle pip a glare washed out, read as a 4), and the second look
+    gave their value 0.61 at most. Asking it about every 1 as well was tried and dropped: it
+    caught the false 1s on Train but lost four real 1s on the held-out pictures
+    (docs/vision.md). Without the second look (``second_look=False``) a read stands.
     """
     if model is None or face.value is None:
         return True

@@ -133,13 +133,10 @@ def test_blurred_scenes_read_without_wrong_values():
 def test_a_lone_pip_is_a_1_beside_a_mark_less_than_half_its_width_only(mark, a_one):
     # a 10 px pip at (80, 80) with a mark 23 px away: a 4 or 5 px mark is no pip of its face
     # (before issue 4 the pip was unsure and the mark itself was read as a 1); a mark as wide
-    # may be a pip of the same face (the two then read as a 2, or nothing), never a lone 1.
-    # The layout rules alone: with the second look, a 1 beside a mark on its own face must
-    # also be confirmed by it (tests/vision/test_second_look.py), and this drawn one is not
+    # may be a pip of the same face (the two then read as a 2, or nothing), never a lone 1
     image = drawn_die([(0, 0)], unit=12, pip=10)
     cv2.circle(image, (100, 92), mark // 2, (30, 30, 30), -1, lineType=cv2.LINE_AA)
-    reading = read_dice(image, ReaderSettings(second_look=False))
-    ones = [d for d in reading.dice if d.value == 1]
+    ones = [d for d in read_dice(image).dice if d.value == 1]
     if a_one:
         assert len(ones) == 1
         x, y, w, h = ones[0].box

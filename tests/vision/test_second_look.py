@@ -176,14 +176,6 @@ def _read_face(value: int, confidence: float) -> Face:
     return Face(corners, value, confidence, None, value, 6.0)
 
 
-def test_a_1_counts_only_when_the_second_look_confirms_it():
-    # a 1 is one mark: a knot, a lit key, or one pip of a 2 whose other pip a glare hid
-    settings = ReaderSettings()
-    assert _confirmed(_look(), _read_face(1, 0.99), _Sure(1, p=0.95), settings)
-    assert not _confirmed(_look(), _read_face(1, 0.99), _Sure(0), settings)
-    assert not _confirmed(_look(), _read_face(1, 0.99), _Sure(1, p=0.6), settings)
-
-
 def test_a_read_with_little_margin_counts_only_when_the_second_look_confirms_it():
     settings = ReaderSettings()
     assert settings.look_confirm == 0.7
@@ -191,21 +183,14 @@ def test_a_read_with_little_margin_counts_only_when_the_second_look_confirms_it(
     assert not _confirmed(_look(), _read_face(4, 0.55), _Sure(5, p=0.6), settings)
 
 
-def test_a_1_beside_a_mark_on_its_own_face_is_unsure_when_the_second_look_doubts_it():
-    # a drawn 1 with a 4 px mark on its face: the layout rules read a 1 (tests/vision/
-    # test_reader_recall.py); the second look is not sure of it, so it is a place to look at
+def test_a_read_with_a_clear_margin_is_not_asked_again():
+    # a drawn 1 with a 4 px mark on its face: the layout rules read it with full confidence;
+    # the second look would be unsure of it (p about 0.5), but it is not asked. Asking it about
+    # every 1 cost four real 1s on the held-out photographs (docs/vision.md)
     image = np.full((160, 160, 3), 120, np.uint8)
     cv2.rectangle(image, (45, 45), (115, 115), (225, 225, 225), -1)
     cv2.circle(image, (80, 80), 5, (30, 30, 30), -1, lineType=cv2.LINE_AA)
     cv2.circle(image, (100, 92), 2, (30, 30, 30), -1, lineType=cv2.LINE_AA)
-    assert [d.value for d in read_dice(image, ReaderSettings(second_look=False)).dice] == [1]
     reading = read_dice(image)
-    assert reading.dice == ()
-    assert [u.reason for u in reading.unsure] == ["a 1 the second look does not confirm"]
-
-
-def test_a_clean_1_is_confirmed_by_the_second_look():
-    image = np.full((160, 160, 3), 120, np.uint8)
-    cv2.rectangle(image, (45, 45), (115, 115), (225, 225, 225), -1)
-    cv2.circle(image, (80, 80), 5, (30, 30, 30), -1, lineType=cv2.LINE_AA)
-    assert [d.value for d in read_dice(image).dice] == [1]
+    assert [d.value for d in reading.dice] == [1]
+    assert reading.dice[0].confidence >= ReaderSettings().look_confirm
