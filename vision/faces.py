@@ -110,6 +110,25 @@ def _dark_gap(a: Face, b: Face, maps: PipMaps) -> float:
     return float(_sample(maps.dark, pts).max())
 
 
+def _two_dice_apart(a: Face, b: Face, maps: PipMaps, gap: float, gap_fraction: float) -> bool:
+    """Whether a dark line between two faces seen alike makes them two touching dice.
+
+    A line ``gap`` grey levels darker than its surroundings does on any dice. On dark dice
+    (blue, red, black) every contrast is smaller, so a line ``gap_fraction`` of the faces'
+    level counts too, but only where the faces lie as two touching dice of one set do: a
+    full face side apart (0.9 at least) and about the same size (1.2x). A top face and a side
+    face of one die are closer (0.71-0.75 of a side on rendered dark dice with side faces
+    showing) and differ in size, and the rim between them is as dark.
+    """
+    line = _dark_gap(a, b, maps)
+    if line >= gap:
+        return True
+    mean_side = 0.5 * (a.side + b.side)
+    apart = float(np.hypot(*(a.centre - b.centre))) >= 0.9 * mean_side
+    alike = max(a.side, b.side) <= 1.2 * min(a.side, b.side)
+    return apart and alike and line >= gap_fraction * 0.5 * (a.level + b.level)
+
+
 def _beside_bigger_unsure(
     face: Face, faces: list[Face], top_ratio: float, slant_ratio: float
 ) -> bool:
@@ -140,6 +159,7 @@ def one_face_per_die(
     top_brighter: float = 0.06,
     min_brighter: float = 4.0,
     side_smaller: float = 1.3,
+    gap_fraction: float = 0.2,
 ) -> list[Face]:
     """Keep one read face per die when a side face was read too.
 
@@ -171,7 +191,7 @@ def one_face_per_die(
             keep[index[id(b)]] = False
         elif b.pip_size >= side_smaller * a.pip_size:
             keep[index[id(a)]] = False
-        elif _dark_gap(a, b, maps) >= gap:
+        elif _two_dice_apart(a, b, maps, gap, gap_fraction):
             continue
         elif a.pip_size >= top_ratio * b.pip_size:
             keep[index[id(b)]] = False

@@ -85,6 +85,7 @@ class ReaderSettings:
     min_one_confidence: float = 0.85  # a lone pip is read as a 1 only this sure, else ignored
     same_die: float = 1.3  # read faces closer than this x their side are faces of one die...
     gap: int = 40  # ... unless a dark line this strong (grey levels) runs between them
+    gap_fraction: float = 0.2  # ... or this x their level, when they lie as touching dice do
     slant_ratio: float = 1.15  # ... and the top face has pips this x rounder than the other's
     top_ratio: float = 1.12  # ... or else pips this x bigger
     side_smaller: float = 1.3  # ... pips this x bigger are the top face's even across a line
@@ -269,6 +270,7 @@ def read_faces(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) -
         same_die=settings.same_die,
         top_ratio=settings.top_ratio,
         gap=settings.gap,
+        gap_fraction=settings.gap_fraction,
         slant_ratio=settings.slant_ratio,
         side_smaller=settings.side_smaller,
         top_brighter=settings.top_brighter,

@@ -11,6 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
+from vision.evaluate import Label, score_reading
 from vision.reader import ReaderSettings, read_dice
 from vision.render import random_scene, render_scene
 
@@ -76,3 +77,31 @@ def test_the_cut_is_never_asked_for_a_group_that_reads_as_is():
         image, ReaderSettings(split_touching=False, second_look=False)
     )
     assert sorted(d.value for d in read_dice(image, NO_LOOK).dice) == [4, 5, 6]
+
+
+@pytest.mark.parametrize("colour", ["blue", "red", "black"])
+@pytest.mark.parametrize(("seed", "values"), [(0, [4, 6]), (1, [3, 4])])
+def test_touching_dark_dice_are_two_dice_by_a_line_relative_to_their_level(seed, colour, values):
+    # the rim between two touching blue, red or black dice is darker than their faces by
+    # less than 40 grey levels (their whole level is 30-90): judged by the absolute line only,
+    # the two read faces were "two faces of one die" and both dice were lost
+    image, truth = render_scene(random_scene(seed, 2, touching_pairs=1, colour=colour), seed)
+    assert sorted(t.value for t in truth) == values
+    absolute_only = read_dice(image, ReaderSettings(gap_fraction=1.0, second_look=False))
+    reasons = [u.reason for u in absolute_only.unsure]
+    assert reasons == ["two faces of one die could be its top face"]
+    reading = read_dice(image, NO_LOOK)
+    assert sorted(d.value for d in reading.dice) == values
+    assert reading.unsure == ()
+
+
+def test_a_dark_die_with_its_side_face_showing_is_not_read_as_two_dice():
+    # a black die with a side face showing (rendered side 0.2): the rim between its top face
+    # and its side face is as dark as between two dice, but the faces are closer than a side
+    # apart and differ in size; with the relative line alone the side face read as an extra 2
+    spec = random_scene(640306, 7, colour="black", surface="glass", side=0.2, noise=2.9)
+    image, truth = render_scene(spec, 640306)
+    labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]
+    score = score_reading(read_dice(image), labels)
+    assert score.extra == 0 and score.wrong == 0, score.summary()
+    assert score.right >= 6
