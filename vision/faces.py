@@ -20,6 +20,7 @@ a confident read. The layout check is what keeps a wrong number off the table:
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 from dataclasses import dataclass
 
@@ -357,8 +358,9 @@ def split_touching(
     pips elsewhere, no stray pip, glare, ...) and their faces are about the same size
     (``same_size``: dice of one set). The split is taken only when exactly one cut counts:
     two cuts that both read mean the pips can be shared out in two ways, and the group stays
-    unsure. A lone pip (a 1 touching another die) is not cut off: with the other die's pips
-    close by, it is not a clean 1.
+    unsure. A lone pip (a 1 touching another die) is read as a 1 with the other die's pips
+    left out of its neighbourhood, and only where a 1 touching that face would lie: 0.85-1.6
+    of its side from its centre.
     """
     n = len(idx)
     if not 4 <= n <= 12:
@@ -373,7 +375,7 @@ def split_touching(
         along = (xy * np.conj(direction)).real
         order = np.argsort(along)
         gaps = np.diff(along[order])
-        for cut in range(2, n - 1):
+        for cut in range(1, n):
             if gaps[cut - 1] < least_gap:
                 continue
             part = frozenset(int(i) for i in idx[order[:cut]])
@@ -383,10 +385,14 @@ def split_touching(
             seen.add(frozenset(int(i) for i in idx) - part)
             a = np.sort(idx[order[:cut]])
             b = np.sort(idx[order[cut:]])
+            if len(a) == 1:
+                a, b = b, a
             fa = _read_exact(a, pips, maps, rules)
             if fa.value is None:
                 continue
-            fb = _read_exact(b, pips, maps, rules)
+            fb = _lone_one(b, a, fa, pips, maps, rules) if len(b) == 1 else None
+            if fb is None:
+                fb = _read_exact(b, pips, maps, rules)
             if fb.value is None:
                 continue
             if max(fa.side, fb.side) > same_size * min(fa.side, fb.side):
@@ -395,6 +401,21 @@ def split_touching(
             if len(found) > 1:
                 return None
     return found[0] if found else None
+
+
+def _lone_one(
+    lone: np.ndarray, other: np.ndarray, face: Face, pips: Pips, maps: PipMaps, rules: FaceRules
+) -> Face | None:
+    """The lone pip cut off a touching die's face read as a 1, with that die's pips left out
+    of its neighbourhood; None where no 1 touching ``face`` could lie."""
+    i = int(lone[0])
+    d = float(np.hypot(pips.x[i] - face.centre[0], pips.y[i] - face.centre[1]))
+    if not 0.85 * face.side <= d <= 1.6 * face.side:
+        return None
+    keep = np.ones(len(pips), dtype=bool)
+    keep[other] = False
+    rest = Pips(*(getattr(pips, f.name)[keep] for f in dataclasses.fields(Pips)))
+    return _read_exact(np.array([int(keep[:i].sum())]), rest, maps, rules)
 
 
 def _frame(pts: np.ndarray, diam: float, rules: FaceRules) -> np.ndarray | None:

@@ -12,6 +12,8 @@ import numpy as np
 import pytest
 
 from vision.evaluate import Label, score_reading
+from vision.faces import _lone_one, _read_exact
+from vision.pips import contrast_maps, find_pips
 from vision.reader import ReaderSettings, read_dice
 from vision.render import random_scene, render_scene
 
@@ -105,3 +107,65 @@ def test_a_dark_die_with_its_side_face_showing_is_not_read_as_two_dice():
     score = score_reading(read_dice(image), labels)
     assert score.extra == 0 and score.wrong == 0, score.summary()
     assert score.right >= 6
+
+
+@pytest.mark.parametrize(
+    ("seed", "colour", "values"),
+    [(14, "blue", [1, 5]), (23, "blue", [1, 5]), (25, "white", [1, 4]), (25, "blue", [1, 4])],
+)
+def test_a_1_touching_another_die_is_cut_off_as_a_lone_pip(seed, colour, values):
+    # the 1's pip linked to the pips of the die against it: no layout, and no cut into two
+    # sets of two or more pips; the lone pip, read with the other die's pips left out of its
+    # neighbourhood, lies a face side from the other face's centre, as a touching 1 does
+    image, truth = render_scene(random_scene(seed, 2, touching_pairs=1, colour=colour), seed)
+    assert sorted(t.value for t in truth) == values
+    without = read_dice(image, ReaderSettings(split_touching=False, second_look=False))
+    assert [u.reason for u in without.unsure] == ["the pips do not form a die pattern"]
+    reading = read_dice(image, NO_LOOK)
+    assert sorted(d.value for d in reading.dice) == values
+    assert reading.unsure == ()
+
+
+def _four_and_a_pip(dx: int) -> tuple:
+    """A drawn 4 (unit 12 px) and one more pip dx px right of its centre: pips and maps."""
+    image = np.full((200, 300, 3), 120, np.uint8)
+    cv2.rectangle(image, (40, 40), (260, 160), (235, 235, 235), -1)
+    for gx, gy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        cv2.circle(image, (100 + 12 * gx, 100 + 12 * gy), 5, (30, 30, 30), -1, cv2.LINE_AA)
+    cv2.circle(image, (100 + dx, 100), 5, (30, 30, 30), -1, cv2.LINE_AA)
+    s = ReaderSettings()
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+    maps = contrast_maps(gray, s.pip_window, image, s.place_radius, s.glare_level, s.glare_area)
+    pips = find_pips(
+        maps, min_contrast=s.min_contrast, min_area=s.min_pip_area, max_area=s.max_pip_area,
+        max_elongation=s.max_elongation, min_fill=s.min_fill, max_ring_spread=s.max_ring_spread,
+        max_ring_gap=s.max_ring_gap, split_level=s.split_level,
+    )
+    lone = np.array([int(np.argmax(pips.x))])
+    four = np.array([i for i in range(len(pips)) if i != lone[0]])
+    face = _read_exact(four, pips, maps, s.rules())
+    assert face.value == 4
+    return lone, four, face, pips, maps, s.rules()
+
+
+def test_a_lone_pip_is_cut_off_as_a_1_only_where_a_touching_1_would_lie():
+    # the 4's face is about 44 px wide; a touching 1's pip lies 0.85-1.6 of that from its centre
+    near = _lone_one(*_four_and_a_pip(30))  # 0.68 of a side: on the 4's own die
+    assert near is None
+    touching = _lone_one(*_four_and_a_pip(46))  # 1.05 of a side
+    assert touching is not None and touching.value == 1
+    far = _lone_one(*_four_and_a_pip(80))  # 1.8 of a side: not touching
+    assert far is None
+
+
+def test_a_pip_just_beyond_a_faces_edge_is_not_cut_off_as_a_1():
+    # a 4 on a white patch with one more pip 0.6 of a side from its centre: closer than a
+    # touching 1 could lie (0.85 of a side at least), so no 1 and no split
+    image = np.full((200, 240, 3), 120, np.uint8)
+    cv2.rectangle(image, (40, 40), (200, 160), (235, 235, 235), -1)
+    for gx, gy in ((-1, -1), (1, -1), (-1, 1), (1, 1)):
+        cv2.circle(image, (100 + 12 * gx, 100 + 12 * gy), 5, (30, 30, 30), -1, cv2.LINE_AA)
+    cv2.circle(image, (127, 100), 5, (30, 30, 30), -1, cv2.LINE_AA)
+    reading = read_dice(image)
+    assert reading.dice == ()
+    assert [u.reason for u in reading.unsure] == ["the pips do not form a die pattern"]
