@@ -1,7 +1,8 @@
 """The reader on rendered conditions the photographs lack: right / wrong value / unsure / missed.
 
 Figures for docs/vision-scenes.md; measures, never asserts. Scenes are `random_scene` seeds
-0-11 (6 dice each unless said), scored with `vision.evaluate.score_reading`.
+0-11 (6 dice each unless said; the throws of 3 dice use seeds 0-59), scored with
+`vision.evaluate.score_reading`.
 """
 
 from __future__ import annotations
@@ -22,6 +23,19 @@ CONDITIONS: dict[str, dict[str, object]] = {
     "black dice, wood": {"colour": "black"},
     "black dice, felt": {"colour": "black", "surface": "felt"},
     "touching pairs (2)": {"touching_pairs": 2},
+    "a throw: 3 dice, a touching pair, white": {"n": 3, "touching_pairs": 1, "scenes": 60},
+    "a throw: 3 dice, a touching pair, blue": {
+        "n": 3,
+        "touching_pairs": 1,
+        "colour": "blue",
+        "scenes": 60,
+    },
+    "a throw: 3 dice, a touching pair, black": {
+        "n": 3,
+        "touching_pairs": 1,
+        "colour": "black",
+        "scenes": 60,
+    },
     "glare on dice (2)": {"glare": 2},
     "side faces 0.2, tilted camera": {"side": 0.2},
     "side faces 0.25, wide lens": {"side": 0.25, "side_dir_deg": None},
