@@ -92,6 +92,7 @@ class Face:
     elongation: float = 1.0  # mean elongation of its pips (a face seen slantwise: higher)
     level: float = 0.0  # grey level of the face around its pips (lit from above: the top face)
     polarity: int = DARK  # DARK: dark pips on a light face; LIGHT: light pips on a dark face
+    cut: bool = False  # read from a group cut apart between touching dice (split_touching)
 
     @property
     def centre(self) -> np.ndarray:
@@ -342,65 +343,125 @@ def read_group(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> 
     return top if top.value is not None else face
 
 
-#: directions tried for the straight cut between two touching dice (every 5 degrees)
+#: directions tried for the straight cuts between touching dice (every 5 degrees)
 _CUT_DIRECTIONS = np.exp(1j * np.arange(0.0, np.pi, np.pi / 36))
+
+
+#: most dice one group of pips is cut into, and the most face reads spent on one group
+_MOST_DICE = 3
+_MOST_READS = 150
+#: ways of sharing a group's pips out into faces: the pip sets -> their read faces
+_Ways = dict[frozenset[frozenset[int]], list[Face]]
 
 
 def split_touching(
     idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules, same_size: float = 1.35
 ) -> list[Face] | None:
-    """Two touching dice whose pips joined one group: the two faces, or None.
+    """Two or three touching dice whose pips joined one group: their faces, or None.
 
-    White dice pressed side by side show little of an edge between them, so the pips of both
-    link into one group that fits no layout. Every straight cut of the group into two sets of
-    2-6 pips is tried (a cut is a direction and a place along it, between two pips); a cut
-    counts when both sets read as faces with every check of :func:`read_group` (absence of
-    pips elsewhere, no stray pip, glare, ...) and their faces are about the same size
-    (``same_size``: dice of one set). The split is taken only when exactly one cut counts:
-    two cuts that both read mean the pips can be shared out in two ways, and the group stays
-    unsure. A lone pip (a 1 touching another die) is read as a 1 with the other die's pips
-    left out of its neighbourhood, and only where a 1 touching that face would lie: 0.85-1.6
-    of its side from its centre.
+    White dice pressed side by side show little of an edge between them (dark dice even less),
+    so the pips of both link into one group that fits no layout. The group is cut along
+    straight lines (a direction, every 5 degrees, and a place along it between two pips where
+    the gap across the cut is that between two dice): one side must read as a face with every
+    check of :func:`read_group` (absence of pips elsewhere, no stray pip, glare, ...), and the
+    other side as a face too, or, for three dice, be cut again the same way. A way of sharing
+    the pips out counts when all its faces read and are about the same size (``same_size``:
+    dice of one set); the group is read only when **exactly one** way counts, since two ways
+    that both read mean the dice cannot be told apart. A lone pip (a 1 touching another die)
+    can be the last cut: it is read as a 1 with the other pips left out of its neighbourhood,
+    and only where a 1 touching that face would lie (0.85-1.6 of its side from its centre).
+    At most ``_MOST_READS`` face reads are spent on one group; past that it stays unsure.
     """
-    n = len(idx)
-    if not 4 <= n <= 12:
+    if not 4 <= len(idx) <= 6 * _MOST_DICE:
         return None
-    xy = pips.x[idx] + 1j * pips.y[idx]
-    # between two dice the nearest pips are at least 1.7 grid units apart across the cut (each
-    # sits 0.85 in from its edge), and a grid unit is at least 0.6 pip diameters
-    least_gap = 0.9 * float(np.median(pips.diameter[idx]))
-    seen: set[frozenset[int]] = set()
-    found: list[list[Face]] = []
-    for direction in _CUT_DIRECTIONS:
-        along = (xy * np.conj(direction)).real
-        order = np.argsort(along)
-        gaps = np.diff(along[order])
-        for cut in range(1, n):
-            if gaps[cut - 1] < least_gap:
-                continue
-            part = frozenset(int(i) for i in idx[order[:cut]])
-            if part in seen or cut > 6 or n - cut > 6:
-                continue
-            seen.add(part)
-            seen.add(frozenset(int(i) for i in idx) - part)
-            a = np.sort(idx[order[:cut]])
-            b = np.sort(idx[order[cut:]])
-            if len(a) == 1:
-                a, b = b, a
-            fa = _read_exact(a, pips, maps, rules)
-            if fa.value is None:
-                continue
-            fb = _lone_one(b, a, fa, pips, maps, rules) if len(b) == 1 else None
-            if fb is None:
-                fb = _read_exact(b, pips, maps, rules)
-            if fb.value is None:
-                continue
-            if max(fa.side, fb.side) > same_size * min(fa.side, fb.side):
-                continue
-            found.append([fa, fb])
-            if len(found) > 1:
+    splitter = _Splitter(pips, maps, rules, 0.9 * float(np.median(pips.diameter[idx])))
+    ways = splitter.ways(np.sort(idx), _MOST_DICE)
+    if ways is None:
+        return None
+    alike = [
+        faces
+        for faces in ways.values()
+        if max(f.side for f in faces) <= same_size * min(f.side for f in faces)
+    ]
+    if len(alike) != 1:
+        return None
+    return [dataclasses.replace(f, cut=True) for f in alike[0]]
+
+
+class _Splitter:
+    """The search of :func:`split_touching`, with each set of pips read once."""
+
+    def __init__(self, pips: Pips, maps: PipMaps, rules: FaceRules, least_gap: float) -> None:
+        self.pips, self.maps, self.rules = pips, maps, rules
+        # between two dice the nearest pips are at least 1.7 grid units apart across the cut
+        # (each sits 0.85 in from its edge), and a grid unit is at least 0.6 pip diameters
+        self.least_gap = least_gap
+        self.read: dict[frozenset[int], Face] = {}
+        self.left = _MOST_READS
+
+    def face(self, part: np.ndarray) -> Face | None:
+        key = frozenset(int(i) for i in part)
+        if key not in self.read:
+            if self.left <= 0:
                 return None
-    return found[0] if found else None
+            self.left -= 1
+            self.read[key] = _read_exact(part, self.pips, self.maps, self.rules)
+        return self.read[key]
+
+    def ways(self, idx: np.ndarray, dice: int) -> _Ways | None:
+        """Every way of cutting ``idx`` into 2..``dice`` read faces (None: out of reads)."""
+        n = len(idx)
+        found: _Ways = {}
+        xy = self.pips.x[idx] + 1j * self.pips.y[idx]
+        tried: set[frozenset[int]] = set()
+        for direction in _CUT_DIRECTIONS:
+            along = (xy * np.conj(direction)).real
+            order = np.argsort(along)
+            gaps = np.diff(along[order])
+            for cut in range(1, n):
+                if gaps[cut - 1] < self.least_gap:
+                    continue
+                for one, rest in ((order[:cut], order[cut:]), (order[cut:], order[:cut])):
+                    key = frozenset(int(i) for i in idx[one])
+                    if key in tried or len(one) > 6:
+                        continue
+                    tried.add(key)
+                    if not self._cut(np.sort(idx[one]), np.sort(idx[rest]), dice, found):
+                        return None
+                    if len(found) > 1:
+                        return found  # two ways already: the caller refuses the group
+        return found
+
+    def _cut(self, one: np.ndarray, rest: np.ndarray, dice: int, found: _Ways) -> bool:
+        """Add the ways with ``one`` a face and ``rest`` the others; False when out of reads."""
+        if len(one) == 1:
+            return True  # a lone pip is only ever the last cut (below), beside a read face
+        face = self.face(one)
+        if face is None:
+            return False
+        if face.value is None:
+            return True
+        rest_ways: _Ways = {}
+        rest_key = frozenset(int(i) for i in rest)
+        if len(rest) == 1:
+            lone = _lone_one(rest, one, face, self.pips, self.maps, self.rules)
+            if lone is not None and lone.value is not None:
+                rest_ways[frozenset([rest_key])] = [lone]
+        elif len(rest) <= 6:
+            other = self.face(rest)
+            if other is None:
+                return False
+            if other.value is not None:
+                rest_ways[frozenset([rest_key])] = [other]
+        if dice > 2 and len(rest) >= 3:
+            more = self.ways(rest, dice - 1)
+            if more is None:
+                return False
+            rest_ways.update(more)
+        one_key = frozenset(int(i) for i in one)
+        for key, faces in rest_ways.items():
+            found[key | {one_key}] = [face, *faces]
+        return True
 
 
 def _lone_one(

@@ -137,7 +137,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) ->
         if face.value == 1 and face.confidence < settings.min_one_confidence:
             continue  # a faint lone mark on the table (a knot, a screw) is not a place to look at
         if face.value is not None and face.confidence >= settings.min_confidence:
-            doubtful = face.confidence < settings.look_confirm
+            doubtful = face.confidence < settings.look_confirm or face.cut
             if doubtful and not _confirmed(look, face, model, settings):
                 unsure.append(Unsure(box, f"a {face.value} the second look does not confirm"))
             else:

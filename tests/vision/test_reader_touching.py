@@ -7,6 +7,8 @@ check and are about the same size, and only a group with exactly one such cut is
 
 from __future__ import annotations
 
+import math
+
 import cv2
 import numpy as np
 import pytest
@@ -15,7 +17,7 @@ from vision.evaluate import Label, score_reading
 from vision.faces import _lone_one, _read_exact
 from vision.pips import contrast_maps, find_pips
 from vision.reader import ReaderSettings, read_dice
-from vision.render import random_scene, render_scene
+from vision.render import DieSpec, Glare, SceneSpec, dice_colours, random_scene, render_scene
 
 NO_LOOK = ReaderSettings(second_look=False)  # the cut alone, without the learned second look
 
@@ -169,3 +171,54 @@ def test_a_pip_just_beyond_a_faces_edge_is_not_cut_off_as_a_1():
     reading = read_dice(image)
     assert reading.dice == ()
     assert [u.reason for u in reading.unsure] == ["the pips do not form a die pattern"]
+
+
+def _row_of_three(values, colour, centre, step, angle, surface="felt"):
+    """Three dice of one colour pressed together in a row (the renderer's DieSpec)."""
+    body, pips = dice_colours(colour)
+    a = math.radians(angle)
+    dice = tuple(
+        DieSpec(v, (centre[0] + k * step * math.cos(a), centre[1] + k * step * math.sin(a)), step,
+                angle, body, pips)
+        for k, v in enumerate(values)
+    )
+    return SceneSpec(surface=surface, dice=dice, noise=2.0)
+
+
+@pytest.mark.parametrize(
+    ("values", "colour", "step", "angle"),
+    [
+        ([5, 4, 4], "blue", 53.5, 68.2),
+        ([6, 5, 1], "white", 43.8, 49.0),
+        ([1, 3, 5], "blue", 47.4, 33.6),
+    ],
+)
+def test_three_dice_pressed_together_in_a_row_are_cut_apart(values, colour, step, angle):
+    # their pips joined one group of up to 18: cut off one face, then cut the rest in two
+    image, truth = render_scene(_row_of_three(values, colour, (300.0, 230.0), step, angle), 0)
+    without = read_dice(image, ReaderSettings(split_touching=False, second_look=False))
+    assert without.dice == ()
+    reading = read_dice(image)
+    assert sorted(d.value for d in reading.dice) == sorted(values)
+    assert reading.unsure == ()
+
+
+def test_a_face_cut_from_touching_dice_counts_only_when_the_second_look_confirms_it():
+    # three green dice (3, 3, 1) under a glare: the glare took a pip of the left 3, and the
+    # cut shared its bottom pip and the 1's pip out as a 2. The rules alone read that wrong 2;
+    # the second look, shown the patch across two dice, does not confirm it
+    body, pips = dice_colours("green")
+    dice = (
+        DieSpec(3, (394.5, 229.9), 48.25, 15.9, body, pips),
+        DieSpec(3, (440.9, 243.2), 48.25, 21.0, body, pips),
+        DieSpec(1, (404.4, 283.0), 48.25, 17.0, body, pips),
+    )
+    spec = SceneSpec(surface="glass", dice=dice, noise=1.6,
+                     glare=(Glare((386.6, 218.4), 14.5, 0.75),))
+    image, truth = render_scene(spec, 124)
+    rules_alone = read_dice(image, NO_LOOK)
+    assert 2 in [d.value for d in rules_alone.dice]  # the wrong 2 the confirmation stops
+    reading = read_dice(image)
+    labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]
+    assert score_reading(reading, labels).wrong == 0
+    assert "a 2 the second look does not confirm" in [u.reason for u in reading.unsure]
