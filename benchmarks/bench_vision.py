@@ -10,11 +10,13 @@ Accuracy: if the shared photographs are present (``/work/shared/dice`` or ``../s
 beside the repository), the figures on the tuning split (``Train/``) and on the held-out split
 (``Valid/``), for ours and for the baseline; see docs/vision.md. Then ours on random rendered
 scenes (:func:`scene_sweep`, fixed seeds): separate dice, blurred dice, and touching dice under
-glare; the last is where the remaining wrong values are found.
+glare; the last is where the remaining wrong values are found. Then three dice pressed
+together (:func:`cluster_scene`).
 """
 
 from __future__ import annotations
 
+import math
 import pathlib
 import random
 import statistics
@@ -26,7 +28,16 @@ import numpy as np
 from vision.baseline import read_dice_baseline
 from vision.evaluate import Label, Score, evaluate, pictures, score_reading
 from vision.reader import ReaderSettings, read_dice
-from vision.render import DICE_COLOURS, SURFACES, random_scene, render_scene
+from vision.render import (
+    DICE_COLOURS,
+    SURFACES,
+    DieSpec,
+    Glare,
+    SceneSpec,
+    dice_colours,
+    random_scene,
+    render_scene,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PHOTOS = ROOT / "tests" / "data" / "dice" / "webcam-wood"
@@ -74,6 +85,44 @@ def scene_sweep(count: int, mode: str) -> Score:
     return total
 
 
+def cluster_scene(k: int) -> SceneSpec:
+    """Scene k of three dice of one colour pressed together (a row, an L, a bent row), each
+    turned a little from the last, on any surface, maybe a glare on one, side faces, blur."""
+    rnd = random.Random(k)
+    body, pips = dice_colours(rnd.choice(sorted(DICE_COLOURS)))
+    size, angle = rnd.uniform(34, 60), rnd.uniform(0, 90)
+    ux, uy = size * math.cos(math.radians(angle)), size * math.sin(math.radians(angle))
+    cx, cy = 320 + rnd.uniform(-80, 80), 240 + rnd.uniform(-60, 60)
+    shape = rnd.choice(
+        [[(0, 0), (1, 0), (2, 0)], [(0, 0), (1, 0), (0, 1)], [(0, 0), (1, 0), (0.5, 1)],
+         [(0, 0), (1, 0.3), (2, -0.2)]]
+    )
+    side = rnd.choice([0.0, 0.0, 0.1, 0.2])
+    dice = [
+        DieSpec(rnd.randint(1, 6), (cx + i * ux - j * uy, cy + i * uy + j * ux), size,
+                angle + rnd.uniform(-8, 8) * (i + j), body, pips, side, 90.0)
+        for i, j in shape
+    ]
+    glare = tuple(
+        Glare((d.centre[0] + rnd.uniform(-0.3, 0.3) * size,
+               d.centre[1] + rnd.uniform(-0.3, 0.3) * size), 0.3 * size, 0.75)
+        for d in rnd.sample(dice, rnd.randint(0, 1))
+    )
+    return SceneSpec(surface=rnd.choice(SURFACES), dice=tuple(dice), noise=rnd.uniform(1, 4),
+                     glare=glare, blur=rnd.choice([0.0, 0.0, 1.0]),
+                     jpeg_quality=rnd.choice([None, 85]))
+
+
+def cluster_sweep(count: int) -> Score:
+    """Ours on ``count`` scenes of :func:`cluster_scene` (scene k is the same on every run)."""
+    total = Score()
+    for k in range(count):
+        image, truth = render_scene(cluster_scene(k), k)
+        labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]
+        total.add(score_reading(read_dice(image), labels))
+    return total
+
+
 def main() -> None:
     cv2.setNumThreads(1)
     photos = [cv2.imread(str(p)) for p in pictures([PHOTOS])]
@@ -113,6 +162,7 @@ def main() -> None:
                 print(f"{split:5s} {name:9s} {evaluate(reader, paths).summary()}")
     for mode in ("separate", "blur", "hard"):
         print(f"rendered {mode:8s} ours {scene_sweep(300, mode).summary()}")
+    print(f"rendered clusters of three ours {cluster_sweep(400).summary()}")
 
 
 if __name__ == "__main__":
