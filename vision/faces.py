@@ -42,9 +42,7 @@ LAYOUTS: dict[int, tuple[frozenset[tuple[int, int]], ...]] = {
 }
 GRID = tuple((r, c) for r in (-1, 0, 1) for c in (-1, 0, 1))
 NO_PATTERN = "the pips do not form a die pattern"
-_NO_PATTERN = NO_PATTERN
 TOO_MANY = "more than six pips together: touching dice or side faces"
-_TOO_MANY = TOO_MANY
 CUT_BY_EDGE = "the face is cut by the edge of the picture"
 GLARE = "glare covers part of the face"
 #: a face this close to saturation (grey levels) is overexposed: its saturated pixels are its
@@ -331,7 +329,7 @@ def read_group(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> 
     fits was tried and made wrong values on the tuning photographs (docs/vision.md).
     """
     face = _read_exact(idx, pips, maps, rules)
-    if face.value is not None or len(idx) < 3 or face.reason not in (_NO_PATTERN, _TOO_MANY):
+    if face.value is not None or len(idx) < 3 or face.reason not in (NO_PATTERN, TOO_MANY):
         return face
     elong = pips.elongation[idx]
     order = np.argsort(elong)
@@ -694,9 +692,9 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         return Face(corners, None, 0.0, reason, n, diam, slant, level, polarity)
 
     if n > 6:
-        return unsure(_TOO_MANY)
+        return unsure(TOO_MANY)
     if frame is None:
-        return unsure(_NO_PATTERN)
+        return unsure(NO_PATTERN)
     if n == 1 and _neighbours(int(idx[0]), pips, rules.one_clear):
         return unsure("a lone pip with other pips close by")
     if n == 1 and not _clean_ring(int(idx[0]), pips, maps, rules.path_step):
@@ -711,16 +709,16 @@ def _read_exact(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) ->
         if not lo * diam <= unit <= hi * diam:
             return unsure("the pips are too far apart or too close for their size")
     if n >= 4 and not _square_enough(corners, rules.max_skew):
-        return unsure(_NO_PATTERN)
+        return unsure(NO_PATTERN)
     places = grid_points(corners)
     d = np.hypot(*(pts[:, None, :] - places[None, :, :]).transpose(2, 0, 1))
     nearest = d.argmin(axis=1)
     residual = d[np.arange(n), nearest] / unit
     taken = frozenset(GRID[k] for k in nearest)
     if len(taken) != n or residual.max() > rules.max_residual:
-        return unsure(_NO_PATTERN)
+        return unsure(NO_PATTERN)
     if not any(taken == layout for layout in LAYOUTS.get(n, ())):
-        return unsure(_NO_PATTERN)
+        return unsure(NO_PATTERN)
     empty = np.ones(len(GRID), dtype=bool)
     empty[nearest] = False
     weakest = float(pips.contrast[idx].min())

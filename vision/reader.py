@@ -1,15 +1,19 @@
 """The dice reader: one pure function from a BGR picture to the dice on it.
 
 Why a pure function: the table calls it on every camera frame, the CLI on files, the tests on
-rendered scenes, and all of them must get the same answer for the same pixels. No I/O, no
-state between calls; every tunable number lives in :class:`ReaderSettings`.
+rendered scenes, and all of them must get the same answer for the same pixels. No I/O (but
+for reading the second look's fixed weights from the package, once), no state between calls;
+every tunable number lives in :class:`ReaderSettings`.
 
 How (see docs/vision.md for the figures): the picture is scaled so its long side is
 ``work_size`` pixels; pip candidates of both polarities are found with black-hat / top-hat
 contrast maps (:mod:`vision.pips`); pips that share one face are grouped and the group must
 fill exactly one legal 1-6 layout, with nothing pip-like where the layout has no pip
-(:mod:`vision.faces`). A group that fails is reported as :class:`Unsure` with the reason: a
-wrong number moves chips, "not sure" only asks for another look.
+(:mod:`vision.faces`); a group of two or three touching dice's pips is cut apart along
+straight lines. A group that fails is shown to the second look (:mod:`vision.second_look`), a
+small network that reads it only when very sure, and is otherwise reported as
+:class:`Unsure` with the reason: a wrong number moves chips, "not sure" only asks for another
+look.
 
 A uniform picture (lens cap, black frame) is an error, not an empty table: the camera is not
 showing the table, and an empty reading would silently say "no dice".
@@ -91,7 +95,7 @@ class ReaderSettings:
     side_smaller: float = 1.3  # ... pips this x bigger are the top face's even across a line
     top_brighter: float = 0.06  # ... or else a face brighter by this x the other's level...
     min_brighter: float = 4.0  # ... and by this many grey levels at least (lit from above)
-    split_touching: bool = True  # cut a group of two touching dice's pips in two (faces.py)
+    split_touching: bool = True  # cut the joined pips of 2-3 touching dice apart (faces.py)
     second_look: bool = True  # ask the learned classifier about hard faces (vision.second_look)
     look_accept: float = 0.99  # an unsure face is read when the mean of its views is this sure
     look_agree: float = 0.9  # ... and every one of its eight views at least this sure
@@ -162,7 +166,9 @@ def _confirmed(
 ) -> bool:
     """Whether the second look agrees with a value the rules read with little margin.
 
-    Asked about reads under ``look_confirm``. On Train every read of the rules scored 0.67 or
+    Asked about reads under ``look_confirm`` and about faces read from a group cut between
+    touching dice (a glare that took one pip let a cut share a 2 out of two dice on a rendered
+    cluster). On Train every read of the rules scored 0.67 or
     more; in 1,500 rendered scenes of every hard condition the only reads under 0.7 were three
     wrong ones (a 5 whose middle pip a glare washed out, read as a 4), and the second look
     gave their value 0.61 at most. Asking it about every 1 as well was tried and dropped: it

@@ -4,19 +4,20 @@ Why: the layout rules of :mod:`vision.faces` never guess, so a face whose pips d
 cleanly (a side face's pips joined it, a neighbour's pip sits beside it, one pip is blurred)
 is reported unsure although a person sees its value at a glance. The second look is that
 glance: the face is cut out of the picture, turned upright to a 20x20 patch (light pips are
-inverted to dark, so one model reads every dice colour), and a two-layer network trained on
-the tuning photographs says which value, or "no face", it shows. It is asked in eight views
-(four quarter turns, each mirrored: a die's value does not change with either) and its answer
-counts only when every view agrees. It is used in two ways (:mod:`vision.reader`):
+inverted to dark, so one model reads every dice colour), and a small convolutional network
+trained on the tuning photographs and on rendered dice says which value, or "no face", it
+shows. It is asked in eight views (four quarter turns, each mirrored: a die's value does not
+change with either). It is used in two ways (:mod:`vision.reader`):
 
-- an unsure face becomes a die only when the network is very sure of one value, and that value
+- an unsure face becomes a die only when every view is very sure of one value, and that value
   is one the pips the reader did find allow;
-- a read die whose value the network finds very unlikely becomes unsure (a wrong number is
-  worse than "not sure").
+- a read with little margin, or from a group cut between touching dice, counts only when the
+  views give its value a high probability; otherwise it is unsure (a wrong number is worse
+  than "not sure"). A read with a clear margin is never second-guessed.
 
-The weights (``second_look.npz``, about 100 kB) are made by :mod:`vision.train_second_look`
-from ``webcam-wood/Train`` only; numpy runs them (no learning library at run time). Loading
-them once is the only state here, and it is read-only.
+The weights (``second_look.npz``, about 200 kB) are made by :mod:`vision.train_second_look`
+from ``webcam-wood/Train`` and rendered scenes only; numpy runs them (no learning library at
+run time). Loading them once is the only state here, and it is read-only.
 """
 
 from __future__ import annotations
