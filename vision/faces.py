@@ -372,25 +372,21 @@ def split_touching(
     """
     if not 4 <= len(idx) <= 6 * _MOST_DICE:
         return None
-    splitter = _Splitter(pips, maps, rules, 0.9 * float(np.median(pips.diameter[idx])))
+    splitter = _Splitter(pips, maps, rules, 0.9 * float(np.median(pips.diameter[idx])), same_size)
     ways = splitter.ways(np.sort(idx), _MOST_DICE)
-    if ways is None:
+    if ways is None or len(ways) != 1:
         return None
-    alike = [
-        faces
-        for faces in ways.values()
-        if max(f.side for f in faces) <= same_size * min(f.side for f in faces)
-    ]
-    if len(alike) != 1:
-        return None
-    return [dataclasses.replace(f, cut=True) for f in alike[0]]
+    return [dataclasses.replace(f, cut=True) for f in next(iter(ways.values()))]
 
 
 class _Splitter:
     """The search of :func:`split_touching`, with each set of pips read once."""
 
-    def __init__(self, pips: Pips, maps: PipMaps, rules: FaceRules, least_gap: float) -> None:
+    def __init__(
+        self, pips: Pips, maps: PipMaps, rules: FaceRules, least_gap: float, same_size: float
+    ) -> None:
         self.pips, self.maps, self.rules = pips, maps, rules
+        self.same_size = same_size
         # between two dice the nearest pips are at least 1.7 grid units apart across the cut
         # (each sits 0.85 in from its edge), and a grid unit is at least 0.6 pip diameters
         self.least_gap = least_gap
@@ -407,7 +403,9 @@ class _Splitter:
         return self.read[key]
 
     def ways(self, idx: np.ndarray, dice: int) -> _Ways | None:
-        """Every way of cutting ``idx`` into 2..``dice`` read faces (None: out of reads)."""
+        """Every way of cutting ``idx`` into 2..``dice`` read faces of about one size, up to
+        the second found (None: out of reads). A way whose faces differ in size is dropped
+        where it is made: one more face can only widen the spread, so it never counts."""
         n = len(idx)
         found: _Ways = {}
         xy = self.pips.x[idx] + 1j * self.pips.y[idx]
@@ -458,7 +456,10 @@ class _Splitter:
             rest_ways.update(more)
         one_key = frozenset(int(i) for i in one)
         for key, faces in rest_ways.items():
-            found[key | {one_key}] = [face, *faces]
+            every = [face, *faces]
+            sides = [f.side for f in every]
+            if max(sides) <= self.same_size * min(sides):
+                found[key | {one_key}] = every
         return True
 
 

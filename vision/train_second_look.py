@@ -158,7 +158,7 @@ RENDERED_SURFACES = ("wood", "felt", "glass", "plain")
 
 def rendered_samples(
     scenes: int, seed: int = 2_000_000
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+) -> tuple[np.ndarray, np.ndarray]:
     """Patches of ``scenes`` random rendered scenes (seeds from ``seed`` on, far from the
     tests' and benchmarks' small seeds): every dice colour and surface, side faces, glare,
     touching pairs, blur, uneven light and JPEG."""
@@ -186,7 +186,7 @@ def rendered_samples(
         px, py = picture_samples(image, labels, rng, per_face=6, face_boxes=True)
         xs += px
         ys += py
-    return np.stack(xs).astype(np.float32), np.array(ys), np.full(len(ys), -1)
+    return np.stack(xs).astype(np.float32), np.array(ys)
 
 
 def folder_samples(
@@ -274,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{args.folder}: no such folder of labelled photographs.", file=sys.stderr)
         return 2
     real_x, real_y, _ = folder_samples(args.folder)
-    drawn_x, drawn_y, _ = rendered_samples(args.rendered)
+    drawn_x, drawn_y = rendered_samples(args.rendered)
     # the photographs count twice: they are what a camera sees, the renderer only widens it
     x = np.concatenate([real_x, real_x, drawn_x])
     y = np.concatenate([real_y, real_y, drawn_y])
