@@ -15,9 +15,10 @@ import statistics
 import tempfile
 import time
 
-from firmware.config import build_config
-from firmware.controller import EnterDice, Press
-from firmware.simulation import random_presses, simulated_controller
+from firmware.commands import EnterDice, Press
+from firmware.config import build_config, default_config
+from firmware.house import build_house
+from firmware.simulation import random_presses
 from hardware.panel import SeatEvent
 
 
@@ -34,8 +35,9 @@ def latency(presses: int = 150, seed: int = 3) -> None:
     config = build_config({"table": {"variant": "multi-hand", "players": ["Ann", "Bob", "Cid"]}},
                           environ={})
     with tempfile.TemporaryDirectory() as tmp:
-        c, table = simulated_controller(f"{tmp}/bench.db", seed=seed, config=config,
-                                        panels=False)
+        house = build_house(config, db=f"{tmp}/bench.db", seed=seed, panels=False)
+        c, table = house.controller, house.dice
+        assert table is not None
         render: list[float] = []
         original = table.before_read
 
@@ -54,7 +56,7 @@ def latency(presses: int = 150, seed: int = 3) -> None:
         while done < presses:
             if c.game.over:
                 break
-            seat, moves = random_presses(c, rng)
+            seat, moves = random_presses(c.game, rng)
             for button, long in moves:
                 version = c.public_state()["version"]
                 t0 = time.perf_counter()
@@ -72,8 +74,7 @@ def latency(presses: int = 150, seed: int = 3) -> None:
                     values = table.thrown[-1][2]
                     c.submit(EnterDice(seat, values, "bench"))
         sub.close()
-        c.stop()
-        table.close()
+        house.close()
     print("press-to-state-change latency (SeatEvent on the queue -> subscriber has the state)")
     for kind, xs in by_kind.items():
         if xs:
@@ -86,13 +87,15 @@ def latency(presses: int = 150, seed: int = 3) -> None:
 
 def throughput(seconds: float = 4.0, seed: int = 5) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        c, table = simulated_controller(f"{tmp}/bench.db", seed=seed, panels=False)
+        house = build_house(default_config(), db=f"{tmp}/bench.db", seed=seed, panels=False)
+        c, table = house.controller, house.dice
+        assert table is not None
         rng = random.Random(seed)
         n, t0 = 0, time.perf_counter()
         while time.perf_counter() - t0 < seconds:
             if c.game.over:
                 break
-            seat, moves = random_presses(c, rng)
+            seat, moves = random_presses(c.game, rng)
             for button, long in moves:
                 out = c.submit(Press(seat, button, long))
                 n += 1
@@ -110,8 +113,7 @@ def throughput(seconds: float = 4.0, seed: int = 5) -> None:
         if not c.wait_processed(target, 60.0):
             print("  (the flood was not handled within 60 s)")
         flood_rate = flood / (time.perf_counter() - t0)
-        c.stop()
-        table.close()
+        house.close()
     print("sustained presses per second")
     print(f"  random legal presses, simulated camera + reader, SQLite FULL sync: "
           f"{legal:7.1f} /s")

@@ -20,9 +20,10 @@ import threading
 import time
 
 from firmware.config import build_config
-from firmware.simulation import random_presses, simulated_controller
+from firmware.house import build_house
+from firmware.server_settings import ServerSettings
+from firmware.simulation import random_presses
 from table_server.server import Dashboard
-from table_server.settings import ServerSettings
 
 CLIENTS = 50
 PRESSES = 60
@@ -110,7 +111,9 @@ def _state_rate(port: int, threads: int, seconds: float = 2.0) -> float:
 def main() -> None:
     config = build_config({"table": {"variant": "multi-hand", "players": ["Ann", "Bob", "Cid"]}},
                           environ={})
-    controller, sim = simulated_controller(seed=5, config=config, panels=False)
+    house = build_house(config, seed=5, panels=False)
+    controller, sim = house.controller, house.dice
+    assert sim is not None
     settings = ServerSettings(port=0, referee_token="bench-referee-token-0000",
                               referee_pin="1234", keepalive=5.0)
     dashboard = Dashboard(controller, settings).start()
@@ -128,7 +131,7 @@ def main() -> None:
         latencies: dict[str, list[float]] = {"THROW (camera read)": [], "other buttons": []}
         sent = 0
         while sent < PRESSES and not controller.game.over:
-            seat, moves = random_presses(controller, rng)
+            seat, moves = random_presses(controller.game, rng)
             for button, long in moves:
                 t0 = time.perf_counter()
                 status = _post(conn, "/api/press", {"seat": seat, "button": button,
@@ -162,8 +165,7 @@ def main() -> None:
         for c in clients:
             c.close()
         dashboard.stop()
-        controller.stop()
-        sim.close()
+        house.close()
 
 
 if __name__ == "__main__":

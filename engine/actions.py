@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.errors import RecordError, RuleViolation
@@ -19,6 +20,36 @@ VERBS: dict[str, tuple[int, str | None]] = {
     "betpot": (0, None),
     "callpot": (0, None),
 }
+
+#: The verbs whose numbers are dice: a captain roll (one die) and a throw (three).
+DICE_VERBS: tuple[str, ...] = tuple(v for v, (_, kind) in VERBS.items() if kind == "die")
+
+
+def is_die(value: object) -> bool:
+    """Whether ``value`` is what a die can show: a whole number 1 to 6 (``True`` is not)."""
+    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6
+
+
+def dice_count(verb: str) -> int:
+    """How many dice a ``roll`` (1) or ``throw`` (3) holds."""
+    return VERBS[verb][0]
+
+
+def dice_words(verb: str) -> str:
+    """"three dice" or "one die": the dice of ``verb``, in the words the table says them."""
+    return "one die" if dice_count(verb) == 1 else f"{_NUMBER_WORDS[dice_count(verb)]} dice"
+
+
+def dice_fit(verb: str, values: Sequence[object]) -> bool:
+    """Whether ``values`` are the dice of a ``verb`` (roll or throw): the count, each 1-6.
+
+    The one check of entered dice: the controller, the HTTP API and the simulated camera ask
+    it, and ``Action.check_numbers`` gives the engine's sentence for the same rule.
+    """
+    return len(values) == dice_count(verb) and all(is_die(v) for v in values)
+
+
+_NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
 
 
 @dataclass(frozen=True)
@@ -57,7 +88,7 @@ class Action:
         for n in self.numbers:
             if not isinstance(n, int) or isinstance(n, bool):
                 raise RuleViolation(f"{n!r} is not a whole number")
-            if kind == "die" and not 1 <= n <= 6:
+            if kind == "die" and not is_die(n):
                 raise RuleViolation(f"a die shows 1 to 6, not {n}")
             if kind == "chips" and n < 1:
                 raise RuleViolation(f"a {self.verb} is at least one chip, not {n}")

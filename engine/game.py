@@ -53,6 +53,15 @@ class Event:
     action: Action
     effects: tuple[Effect, ...] = ()
 
+    @property
+    def starts_hand(self) -> bool:
+        """Whether this action began a new hand (or a new round, or an open throw).
+
+        The one answer to "where does a hand start": a void-hand goes back to it, and the
+        history's chip chart takes a point there.
+        """
+        return any(e.kind in ("hand", "round") for e in self.effects)
+
 
 @dataclass(frozen=True)
 class Allowed:

@@ -21,7 +21,8 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 #: subcommand -> (module, one-line help). The order is the order of `--help`.
 COMMANDS: dict[str, tuple[str, str]] = {
-    "run": ("firmware.cmd_run", "run the table: controller and dashboard (simulated off the Pi)"),
+    "run": ("table_server.cmd_run",
+            "run the table: controller and dashboard (simulated off the Pi)"),
     "replay": ("firmware.cmd_replay", "replay a game record and print the state as JSON"),
     "read-dice": ("vision.cli", "read the dice in photographs"),
     "calibrate": ("hardware.calibrate", "find the seat zones in a camera frame and save them"),

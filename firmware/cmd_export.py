@@ -15,7 +15,9 @@ import argparse
 import os
 import sys
 
-from firmware.cmd_run import default_db, on_raspberry_pi
+from firmware.log import GameLog, LogError
+from firmware.machine import default_db, on_raspberry_pi
+from firmware.rebuild import record_from_log
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -29,9 +31,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.log import GameLog, LogError
-    from firmware.rebuild import record_from_log
-
     db = args.db or default_db(not on_raspberry_pi())
     if not os.path.exists(db):
         print(f"bidou-table export: there is no game log at {db}; give its path with --db.",

@@ -3,7 +3,7 @@
 A pub owner edits this file by hand, so a mistake must stop the start with a sentence that
 names the key, the value and what is allowed -- never a traceback halfway through opening
 the GPIO pins. Each section is checked by the part that owns it (``hardware.pinmap``,
-``hardware.cameras``, ``vision.zones``, ``table_server.settings``); this module checks
+``hardware.cameras``, ``vision.zones``, ``firmware.server_settings``); this module checks
 ``[table]`` and ties the sections together (every seat named in ``[pins]`` or ``[zones]`` must
 be a player). ``firmware/table.example.toml`` documents every key and is tested to load.
 """
@@ -18,6 +18,10 @@ from typing import Any
 
 from engine.errors import ConfigError, RecordError
 from engine.variants import MAX_PLAYERS, OPTIONS, VARIANTS, check_setup
+from firmware.server_settings import ServerSettings, parse_server_settings
+from hardware.cameras import CameraSettings, parse_camera
+from hardware.pinmap import PinMap, parse_pin_map
+from vision.zones import Zone, parse_zones
 
 SECTIONS = ("table", "pins", "camera", "zones", "referee", "server")
 TABLE_KEYS = ("variant", "players", "options")
@@ -27,20 +31,17 @@ TABLE_KEYS = ("variant", "players", "options")
 class TableConfig:
     """A checked table configuration.
 
-    ``pins`` is a ``hardware.pinmap.PinMap``; ``camera`` the ``CameraSettings`` of
-    ``hardware.cameras.parse_camera`` (kind "simulated" when ``[camera]`` is absent);
-    ``zones`` a list of ``vision.zones.Zone`` (empty: laid out by
-    ``vision.zones.default_zones`` from the frame size); ``server`` a
-    ``table_server.settings.ServerSettings``.
+    ``camera`` is kind "simulated" when ``[camera]`` is absent; ``zones`` empty means laid
+    out by ``vision.zones.default_zones`` from the frame size.
     """
 
     variant: str
     players: tuple[str, ...]
     options: dict[str, Any]
-    pins: Any
-    camera: Any
-    zones: list[Any]
-    server: Any
+    pins: PinMap
+    camera: CameraSettings
+    zones: list[Zone]
+    server: ServerSettings
     simulate: bool = True
     path: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
@@ -112,23 +113,19 @@ def build_config(data: Mapping[str, Any], *, simulate: bool = True, path: str | 
                               f"no such section; the sections are {', '.join(SECTIONS)}")
     variant, players, options = _check_table(_table(data, "table"))
 
-    from hardware.pinmap import parse_pin_map
     pins = parse_pin_map(_table(data, "pins"), players)
 
-    from hardware.cameras import parse_camera
     camera = parse_camera(_table(data, "camera"))
 
     zones_section = _table(data, "zones")
-    zones: list[Any] = []
+    zones: list[Zone] = []
     if zones_section:
-        from vision.zones import parse_zones
         zones = parse_zones(zones_section, frame=camera.size)
         for z in zones:
             if z.seat not in players:
                 raise ConfigError(f"zones.{z.seat}", {"x": z.x, "y": z.y, "w": z.w, "h": z.h},
                                   f"there is no seat {z.seat!r}; seats are {', '.join(players)}")
 
-    from table_server.settings import parse_server_settings
     server = parse_server_settings(_table(data, "server"), _table(data, "referee"),
                                    os.environ if environ is None else environ,
                                    simulate=simulate)

@@ -22,19 +22,9 @@ from dataclasses import dataclass
 from engine.actions import Action
 from engine.errors import RuleViolation
 from engine.game import Allowed, Game
-
-BUTTONS = ("THROW", "BET", "CALL", "PASS")
-
-
-@dataclass(frozen=True)
-class Refusal:
-    """Why a press did nothing: a whole sentence for people, and the rule it cites (or None)."""
-
-    sentence: str
-    rule: str | None = None
-
-    def __str__(self) -> str:
-        return f"{self.sentence} ({self.rule})" if self.rule else self.sentence
+from firmware.commands import Refusal
+from firmware.wording import as_sentence
+from hardware.panel import BUTTONS
 
 
 @dataclass(frozen=True)
@@ -62,14 +52,6 @@ def _engine_refusal(game: Game, action: Action) -> Decision | None:
     except RuleViolation as e:
         return _refuse(as_sentence(e.sentence), e.rule)
     return None
-
-
-def as_sentence(text: str) -> str:
-    """Engine sentences start lower-case (they are also used inside others): capitalise and
-    end with a full stop."""
-    text = text.strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
 
 
 def _not_now(game: Game, seat: str, what: str) -> Decision:

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from engine.actions import Action
 from engine.errors import RecordError, ReplayError, RuleViolation
-from engine.game import Effect, Game
+from engine.game import Game
 from engine.record import Record
 from engine.variants import new_game
 from firmware.log import Entry, GameRow
@@ -51,14 +51,9 @@ def replay_actions(variant: str, players: tuple[str, ...], options: dict,
             event = game.apply(action)
         except RuleViolation as err:
             raise ReplayError(i, str(action), err) from None
-        if starts_hand(event.effects):
+        if event.starts_hand:
             hand_starts.append(i)
     return game, hand_starts
-
-
-def starts_hand(effects: Iterable[Effect]) -> bool:
-    """Whether an action's effects begin a new hand (or a new round, or an open throw)."""
-    return any(e.kind in ("hand", "round") for e in effects)
 
 
 def rebuild(row: GameRow, entries: Iterable[Entry]) -> tuple[Game, list[int]]:

@@ -5,8 +5,9 @@ trusted when the zone has stopped changing (the cup is lifted, the dice have set
 exactly the expected dice are there and sure (three for a throw, one for a captain roll).
 Anything else -- two dice, four, an unsure die, a camera error, dice that never settle -- is
 a :class:`SeatRead` with ``values=None`` and a sentence saying why, which the controller turns
-into "needs a look" for the referee. The reader and the clock are injected so that tests can
-drive every case without a camera.
+into "needs a look" for the referee. Which dice of a reading are a seat's, and whether they
+are enough, is ``vision.zones.read_seat``'s to say, and said only there. The reader and the
+clock are injected so that tests can drive every case without a camera.
 """
 
 from __future__ import annotations
@@ -20,6 +21,8 @@ from typing import Any
 import numpy as np
 
 from engine.errors import CameraError, VisionError
+from vision.reader import read_dice
+from vision.zones import Zone, read_seat
 
 #: how far (pixels) a die's centre may move and still count as "the same place".
 SAME_PLACE_PX = 6.0
@@ -57,18 +60,17 @@ class DiceWatcher:
     """Reads seats' zones from a frame source once the frames stop changing.
 
     ``zones`` maps seat (player name) to a ``vision.zones.Zone``. ``read`` is the dice reader
-    (``vision.reader.read_dice``). ``bottom_faces``: the camera looks up through a glass table.
-    The last frame and reading are kept for the referee's view.
+    (``vision.reader.read_dice``; tests give a fake). ``bottom_faces``: the camera looks up
+    through a glass table. ``on_zones(zones)`` is told when the zones change (the simulated
+    camera draws its dice in them). The last frame and reading are kept for the referee.
     """
 
-    def __init__(self, camera: Any, zones: dict[str, Any],
-                 read: Callable[[np.ndarray], Any] | None = None, *,
+    def __init__(self, camera: Any, zones: dict[str, Zone],
+                 read: Callable[[np.ndarray], Any] = read_dice, *,
                  still_frames: int = 2, still_threshold: float = 2.0, settle_timeout: float = 3.0,
                  frame_pause: float = 0.02, bottom_faces: bool = False,
+                 on_zones: Callable[[list[Zone]], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        if read is None:
-            from vision.reader import read_dice
-            read = read_dice
         self.camera = camera
         self.zones = zones
         self._read = read
@@ -78,10 +80,17 @@ class DiceWatcher:
         self.frame_pause = frame_pause
         self.bottom_faces = bottom_faces
         self.clock = clock
+        self.on_zones = on_zones
         self.last_frame: np.ndarray | None = None
         self.last_reading: Any = None
         self.camera_error: str | None = None
         self._camera_lock = threading.Lock()
+
+    def set_zones(self, zones: list[Zone]) -> None:
+        """Read the seats in ``zones`` from now on (and tell ``on_zones``)."""
+        self.zones = {z.seat: z for z in zones}
+        if self.on_zones is not None:
+            self.on_zones(list(zones))
 
     def snapshot(self) -> np.ndarray:
         """The last frame read, or a fresh one (CameraError if the camera fails)."""
@@ -116,8 +125,6 @@ class DiceWatcher:
 
     def read_seat(self, seat: str, count: int) -> SeatRead:
         """Read ``count`` dice (3 for a throw, 1 for a roll) in ``seat``'s zone, once still."""
-        from vision.zones import read_seat
-
         if seat not in self.zones:
             return SeatRead(seat, None, f"{seat} has no camera zone; add [zones.{seat}] to the "
                                         "config or let the referee enter the dice")
@@ -136,18 +143,8 @@ class DiceWatcher:
         except VisionError as e:
             return SeatRead(seat, None, f"the frame could not be read: {e}")
         self.last_reading = reading
-        sr = read_seat(reading, self.zones[seat], bottom_faces=self.bottom_faces)
-        dice, unsure = tuple(sr.dice), tuple(sr.unsure)
-        places = _places(dice)
-        if unsure:
-            return SeatRead(seat, None, f"{len(unsure)} die could not be read for sure "
-                            f"({unsure[0].reason})", dice, unsure, places)
-        if len(dice) != count:
-            want = "three dice" if count == 3 else "one die"
-            return SeatRead(seat, None, f"the camera sees {len(dice)} "
-                            f"{'die' if len(dice) == 1 else 'dice'} in {seat}'s zone, "
-                            f"not {want}", dice, unsure, places)
-        values = tuple(d.value for d in dice)
-        if count == 3 and sr.values is not None:
-            values = tuple(sr.values)
-        return SeatRead(seat, values, None, dice, unsure, places)
+        sr = read_seat(reading, self.zones[seat], bottom_faces=self.bottom_faces, needed=count)
+        dice = tuple(sr.dice)
+        values = tuple(sr.values) if sr.values is not None else None
+        return SeatRead(seat, values, sr.reason if values is None else None, dice,
+                        tuple(sr.unsure), _places(dice))

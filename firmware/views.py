@@ -13,11 +13,14 @@ from dataclasses import asdict
 from typing import Any
 
 from engine.game import Game
+from firmware.log import Entry
+from firmware.throws import DiceWatcher, SeatRead
 
 
-def public_state(game: Game, *, game_id: int, version: int, offered: dict[str, int],
-                 needs_look: dict[str, str], refusals: dict[str, str], events: list[str],
-                 camera: dict[str, Any], hand_actions: int) -> dict[str, Any]:
+def public_state(game: Game, *, game_id: int, status: str, version: int,
+                 offered: dict[str, int], needs_look: dict[str, str], refusals: dict[str, str],
+                 events: list[str], camera: dict[str, Any], hand_actions: int
+                 ) -> dict[str, Any]:
     """What anyone at the table may see: no concealed dice."""
     state = dict(game.state())
     seats = []
@@ -44,8 +47,17 @@ def public_state(game: Game, *, game_id: int, version: int, offered: dict[str, i
         camera=dict(camera),
         actions=len(game.history),
         hand_actions=hand_actions,
+        status=status,
     )
     return state
+
+
+def camera_status(watcher: DiceWatcher | None) -> dict[str, Any]:
+    """The camera line of the public state: its name, whether it works, its last error."""
+    if watcher is None:
+        return {"name": None, "ok": False, "error": "no camera: the referee enters dice"}
+    return {"name": watcher.camera.name,
+            "ok": watcher.camera_error is None, "error": watcher.camera_error}
 
 
 def seat_dice(game: Game, seat: str) -> list[int] | None:
@@ -64,13 +76,15 @@ def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
 
 
 def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
-                flags: list[str], history: list[str], last_reads: dict[str, Any]
+                flags: list[str], entries: list[Entry], last_reads: dict[str, SeatRead]
                 ) -> dict[str, Any]:
-    """Everything: all dice, the needs-a-look queue, flags and the game record so far."""
+    """Everything: all dice, the needs-a-look queue, flags and the log of this game."""
     out = dict(state)
     out["dice"] = {p: seat_dice(game, p) for p in game.players}
     out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()]
     out["flags"] = list(flags)
-    out["history"] = list(history)
-    out["reads"] = dict(last_reads)
+    out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
+                      for e in entries]
+    out["reads"] = {s: {"values": list(r.values) if r.values else None, "reason": r.reason}
+                    for s, r in last_reads.items()}
     return out

@@ -18,11 +18,18 @@ import sys
 import tempfile
 from collections.abc import Iterable, Sequence
 
+import cv2
 import numpy as np
 import tomlkit
 
 from engine.errors import CameraError, ConfigError, VisionError
-from vision.zones import Zone, check_overlap
+from hardware.cameras import open_camera, parse_camera
+from hardware.cameras.simulated import SimulatedCamera
+from hardware.zonefinder import find_zones
+from vision.annotate import annotate
+from vision.cli import load_image
+from vision.reader import read_dice
+from vision.zones import Zone, check_overlap, default_zones
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -156,16 +163,12 @@ def capture(args: argparse.Namespace, document: tomlkit.TOMLDocument,
     """One frame: from ``--image``, or from the configured (or ``--camera``) camera."""
 
     if args.image:
-        from vision.cli import load_image
-
         try:  # read the bytes first: a missing file is not "not a picture", and no OpenCV WARN
             return load_image(args.image)
         except (OSError, ValueError) as e:
             cause = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             raise CameraError(f"cannot read the picture {args.image}: {cause}; give the path "
                               "of a JPEG or PNG file") from None
-    from hardware.cameras import open_camera, parse_camera
-
     section = dict(document.get("camera", {}))
     if args.camera:
         section["kind"] = args.camera
@@ -175,14 +178,12 @@ def capture(args: argparse.Namespace, document: tomlkit.TOMLDocument,
     settings = parse_camera(section)
     zones: list[Zone] = []
     if settings.kind == "simulated":  # the simulated players put their dice mid-place
-        from vision.zones import default_zones
-
         zones = [_middle(z) for z in default_zones(list(seats), settings.width, settings.height)]
     with open_camera(settings, zones=zones) as camera:
-        if settings.kind == "simulated":  # the simulated players put down their dice
+        if isinstance(camera, SimulatedCamera):  # the simulated players put down their dice
             rng = random.Random(settings.seed)
             for seat in seats:
-                camera.set_dice(seat, [rng.randint(1, 6) for _ in range(3)])  # type: ignore[attr-defined]
+                camera.set_dice(seat, [rng.randint(1, 6) for _ in range(3)])
         return camera.read()
 
 
@@ -193,9 +194,6 @@ def _middle(zone: Zone, part: float = 0.4) -> Zone:
 
 
 def run(args: argparse.Namespace) -> int:
-    from hardware.zonefinder import find_zones
-    from vision.reader import read_dice
-
     try:
         document = read_config(args.config)
         seats = seats_of(document, args.seats)
@@ -208,8 +206,6 @@ def run(args: argparse.Namespace) -> int:
         except VisionError as exc:
             if not args.default_if_not_found:
                 raise
-            from vision.zones import default_zones
-
             zones = default_zones(seats, width, height)
             notes = [f"{exc}", "saving the default layout instead (--default-if-not-found)"]
     except (ConfigError, CameraError, VisionError) as exc:
@@ -221,10 +217,6 @@ def run(args: argparse.Namespace) -> int:
     for note in notes:
         print(f"Note: {note}.")
     if args.annotate:
-        import cv2
-
-        from vision.annotate import annotate
-
         cv2.imwrite(args.annotate, annotate(frame, reading, zones))
         print(f"Wrote {args.annotate} (dice and zones drawn on the frame).")
     if args.dry_run:

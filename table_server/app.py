@@ -1,53 +1,26 @@
 """``create_app(controller, settings)``: the one place where the dashboard is put together.
 
-As in Flask's flaskr, configuration is decided here and views live in blueprints, one per
-page group: ``api`` (JSON and the event stream), ``pages`` (table view, seat controllers),
-``referee`` (the PIN-protected console) and ``history``. The app talks to the table only
-through the controller's facade (docs/architecture.md), so it never touches engine state
-or hardware itself, and tests can build it on the real controller in simulation.
+As in Flask's flaskr, this module is the factory alone: configuration is decided here and
+views live in blueprints, one per page group: ``api`` (JSON and the event stream), ``pages``
+(table view, seat controllers), ``referee`` (the PIN-protected console) and ``history``. The
+blueprints share ``table_server.context`` (the Context, errors), ``guards`` (who asks) and
+``validation`` (what was sent), never this module. The app talks to the table only through
+the controller's facade (docs/architecture.md), so it never touches engine state or hardware
+itself, and tests build it on the real controller of a simulated table.
 """
 
 from __future__ import annotations
 
-import threading
-from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Flask, current_app, jsonify, request
+from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
+from firmware.controller import TableController
+from firmware.server_settings import ServerSettings
+from table_server import api, history, pages, referee
 from table_server.auth import RateLimiter, SeatTokens
-from table_server.settings import ServerSettings
-
-
-@dataclass
-class Context:
-    """What every view needs: the controller, the settings and the dashboard's own state."""
-
-    controller: Any
-    settings: ServerSettings
-    tokens: SeatTokens
-    limiter: RateLimiter
-    stopping: threading.Event = field(default_factory=threading.Event)
-
-    def seat_names(self) -> list[str]:
-        """The seats of the current game, in order."""
-        return [s["name"] for s in self.controller.public_state().get("seats", [])]
-
-
-def ctx() -> Context:
-    """The Context of the app handling this request."""
-    return current_app.extensions["bidou"]
-
-
-def json_error(status: int, sentence: str, rule: str | None = None, **headers: str) -> Any:
-    """The API's error answer: ``{"error": SENTENCE, "rule": ID or null}`` with a 4xx status."""
-    response = jsonify({"error": sentence, "rule": rule})
-    response.status_code = status
-    for key, value in headers.items():
-        response.headers[key.replace("_", "-")] = value
-    return response
-
+from table_server.context import Context, error_page, json_error
 
 _HTTP_SENTENCES = {
     400: "The request is malformed; check its parameters and body.",
@@ -59,7 +32,7 @@ _HTTP_SENTENCES = {
 }
 
 
-def create_app(controller: Any, settings: ServerSettings, *,
+def create_app(controller: TableController, settings: ServerSettings, *,
                tokens: SeatTokens | None = None,
                limiter: RateLimiter | None = None) -> Flask:
     """The dashboard's Flask app, serving ``controller`` with ``settings``."""
@@ -80,8 +53,6 @@ def create_app(controller: Any, settings: ServerSettings, *,
         limiter=limiter or RateLimiter(max_failures=settings.max_failures),
     )
 
-    from table_server import api, history, pages, referee
-
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
@@ -92,7 +63,7 @@ def create_app(controller: Any, settings: ServerSettings, *,
         sentence = _HTTP_SENTENCES.get(e.code or 400, e.description or "The request failed.")
         if request.path.startswith("/api/"):
             return json_error(e.code or 400, sentence)
-        return pages.error_page(e.code or 400, sentence)
+        return error_page(e.code or 400, sentence)
 
     @app.after_request
     def _secure_headers(response: Any) -> Any:

@@ -16,8 +16,7 @@ from flask import Blueprint, Response, render_template
 
 from engine.record import record_from_dict
 from engine.variants import new_game
-from table_server.api import finished_games, finished_record
-from table_server.pages import error_page
+from table_server.context import error_page, finished_games, finished_record
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
@@ -44,8 +43,7 @@ def chips_by_hand(record: dict[str, Any]) -> list[dict[str, int]]:
     game = new_game(rec.variant, rec.players, rec.options)
     points = [dict(game.state()["chips"])]
     for action in rec.actions:
-        event = game.apply(action)
-        if any(e.kind in ("hand", "round", "game") for e in event.effects):
+        if game.apply(action).starts_hand:
             points.append(dict(game.state()["chips"]))
     final = dict(game.state()["chips"])
     if points[-1] != final:

@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
-from table_server.app import ctx
+from table_server.context import ctx, error_page
 from table_server.present import decorate
 
 bp = Blueprint("pages", __name__)
@@ -34,8 +34,3 @@ def seat(seat: str) -> Any:
                                f"{', '.join(seats)}. Scan the seat's QR code again.")
     return render_template("seat.html", seat=seat,
                            state=decorate(ctx().controller.public_state()))
-
-
-def error_page(status: int, sentence: str) -> Any:
-    """An HTML page with one sentence saying what is wrong and what to do."""
-    return render_template("error.html", status=status, sentence=sentence), status

@@ -10,6 +10,7 @@ is the referee's job, and nothing here is reachable without the PIN.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -25,48 +26,31 @@ from flask import (
     url_for,
 )
 
+from engine.variants import OPTIONS, VARIANTS
+from firmware.commands import Command, EnterDice, Outcome, Reread
 from table_server.addresses import public_base
-from table_server.api import (
+from table_server.auth import new_csrf_token, same_secret
+from table_server.context import (
     Refused,
-    camera_response,
-    client_address,
-    commands,
-    correction_from,
-    dice_values,
-    existing_seat,
+    ask,
+    camera_picture,
+    ctx,
+    error_page,
     finished_games,
     finished_record,
-    submit,
-    zones_response,
 )
-from table_server.app import ctx
-from table_server.auth import new_csrf_token, same_secret
-from table_server.pages import error_page
+from table_server.guards import (
+    client_address,
+    csrf_ok,
+    csrf_protected,
+    csrf_token,
+    expired_form,
+    logged_in,
+    referee_required,
+)
+from table_server.validation import correction_from, dice_values, existing_seat
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
-
-VARIANT_CHOICES = ("two-hand", "multi-hand", "montevideo")
-
-
-def csrf_token() -> str:
-    """This session's CSRF token (made on first use)."""
-    if "csrf" not in session:
-        session["csrf"] = new_csrf_token()
-    return session["csrf"]
-
-
-def check_csrf() -> Any | None:
-    """None when the form's CSRF token matches the session's, else the 400 page to answer."""
-    if not same_secret(request.form.get("csrf"), session.get("csrf", "")) or not session.get(
-        "csrf"
-    ):
-        return error_page(400, "This form has expired or did not come from the referee "
-                               "console; reload the console and try again.")
-    return None
-
-
-def logged_in() -> bool:
-    return bool(session.get("referee"))
 
 
 def base_url() -> str:
@@ -103,7 +87,7 @@ def console() -> Any:
         csrf=csrf_token(),
         state=c.controller.referee_state(),
         seats=seats,
-        variants=VARIANT_CHOICES,
+        variants=tuple(VARIANTS),
         games=finished_games(),
         zones=c.controller.zones(),
     )
@@ -115,9 +99,8 @@ def login() -> Any:
     message = limiter.blocked_message(client_address())
     if message:
         return error_page(429, message)
-    bad = check_csrf()
-    if bad:
-        return bad
+    if not csrf_ok():
+        return expired_form()
     if not same_secret(request.form.get("pin", ""), ctx().settings.referee_pin):
         limiter.fail(client_address())
         page = render_template("referee_login.html", csrf=csrf_token(),
@@ -130,18 +113,10 @@ def login() -> Any:
 
 
 @bp.post("/logout")
+@csrf_protected
 def logout() -> Any:
-    bad = check_csrf()
-    if bad:
-        return bad
     session.clear()
     return redirect(url_for("referee.console"), code=303)
-
-
-def _guarded() -> Any | None:
-    if not logged_in():
-        return error_page(401, "Log in to the referee console with the PIN first.")
-    return check_csrf()
 
 
 def _form_to_correction() -> dict[str, Any]:
@@ -157,7 +132,7 @@ def _form_to_correction() -> dict[str, Any]:
         data["variant"] = form.get("variant")
         data["players"] = form.get("players", "").replace(",", " ").split()
         options: dict[str, Any] = {}
-        if form.get("ranking") in ("three-digit", "total"):
+        if form.get("ranking") in OPTIONS["ranking"]:
             options["ranking"] = form["ranking"]
         if form.get("poor_fish"):
             options["poor_fish"] = True
@@ -170,88 +145,84 @@ def _numbers(text: str) -> Any:
     return [int(w) for w in words] if all(w.isdigit() for w in words) else text
 
 
-def _submit_form(command_builder: Any) -> Any:
+def _flash(outcome: Outcome) -> None:
+    """The table's answer to a form, shown on the console once it reloads."""
+    if outcome.ok:
+        flash(outcome.message or "Done.", "ok")
+    else:
+        flash(outcome.message + (f" ({outcome.rule})" if outcome.rule else ""), "error")
+
+
+def _apply_form(command: Callable[[], Command]) -> Any:
+    """Build the form's command (a bad field is flashed as the API would refuse it), have the
+    table apply it, flash its answer and go back to the console."""
     try:
-        response = submit(command_builder())
-        flash(response.get_json()["message"] or "Done.", "ok")
+        _flash(ask(command()))
     except Refused as e:
-        flash(e.sentence + (f" ({e.rule})" if e.rule else ""), "error")
+        flash(str(e), "error")
     return redirect(url_for("referee.console"), code=303)
 
 
 @bp.post("/correct")
+@referee_required
+@csrf_protected
 def correct() -> Any:
-    bad = _guarded()
-    if bad:
-        return bad
-    return _submit_form(lambda: correction_from(_form_to_correction()))
+    return _apply_form(lambda: correction_from(_form_to_correction()))
 
 
 @bp.post("/dice")
+@referee_required
+@csrf_protected
 def dice() -> Any:
-    bad = _guarded()
-    if bad:
-        return bad
-    def build() -> Any:
-        seat = existing_seat(request.form.get("seat"))
-        return commands().EnterDice(seat, dice_values(_numbers(request.form.get("values", ""))),
-                                    "referee")
-
-    return _submit_form(build)
+    return _apply_form(lambda: EnterDice(existing_seat(request.form.get("seat")),
+                                         dice_values(_numbers(request.form.get("values", ""))),
+                                         "referee"))
 
 
 @bp.post("/zones")
+@referee_required
+@csrf_protected
 def zones() -> Any:
     """The zones form: x, y, w, h per seat, as ``POST /api/referee/zones`` takes them."""
-    bad = _guarded()
-    if bad:
-        return bad
     table: dict[str, Any] = {}
     for seat in ctx().seat_names():
         table[seat] = {}
         for key in ("x", "y", "w", "h"):
             text = request.form.get(f"{seat}.{key}", "").strip()
             table[seat][key] = int(text) if text.isdigit() else text
-    try:
-        flash(zones_response(table).get_json()["message"], "ok")
-    except Refused as e:
-        flash(e.sentence, "error")
+    outcome = ctx().controller.set_zones(table, "referee")
+    flash(outcome.message, "ok" if outcome.ok else "error")
     return redirect(url_for("referee.console"), code=303)
 
 
 @bp.post("/reread")
+@referee_required
+@csrf_protected
 def reread() -> Any:
-    bad = _guarded()
-    if bad:
-        return bad
-    return _submit_form(lambda: commands().Reread(existing_seat(request.form.get("seat")),
-                                                  "referee"))
+    return _apply_form(lambda: Reread(existing_seat(request.form.get("seat")), "referee"))
 
 
 @bp.get("/camera.jpg")
+@referee_required
 def camera() -> Any:
-    if not logged_in():
-        return error_page(401, "Log in to the referee console with the PIN first.")
     try:
-        return camera_response(request.args.get("annotated", "1") != "0")
+        return camera_picture(request.args.get("annotated", "1") != "0")
     except Refused as e:
         return error_page(e.status, e.sentence)
 
 
 @bp.get("/qr/<seat>.svg")
+@referee_required
 def qr(seat: str) -> Any:
-    if not logged_in():
-        return error_page(401, "Log in to the referee console with the PIN first.")
     if seat not in ctx().seat_names():
         return error_page(404, f"There is no seat named {seat!r} at this table.")
     return Response(qr_svg(seat_url(base_url(), seat)), mimetype="image/svg+xml")
 
 
 @bp.get("/export")
+@referee_required
 def export() -> Any:
     """Every finished game's record, as one JSON file to download."""
-    if not logged_in():
-        return error_page(401, "Log in to the referee console with the PIN first.")
     records = []
     for game in finished_games():
         record = finished_record(game["id"])

@@ -11,7 +11,6 @@ from __future__ import annotations
 import errno
 import socket
 import threading
-from typing import Any
 from urllib.parse import quote
 
 from werkzeug.serving import (
@@ -21,9 +20,11 @@ from werkzeug.serving import (
     select_address_family,
 )
 
+from firmware.controller import TableController
+from firmware.server_settings import ServerSettings
 from table_server.addresses import public_base
-from table_server.app import Context, create_app
-from table_server.settings import ServerSettings
+from table_server.app import create_app
+from table_server.context import Context
 
 
 class QuietRequestHandler(WSGIRequestHandler):
@@ -79,7 +80,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
 class Dashboard:
     """The dashboard of one table: ``start()``, ``url``, ``seat_urls()``, ``stop()``."""
 
-    def __init__(self, controller: Any, settings: ServerSettings) -> None:
+    def __init__(self, controller: TableController, settings: ServerSettings) -> None:
         self.controller = controller
         self.settings = settings
         self.app = create_app(controller, settings)

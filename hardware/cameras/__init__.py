@@ -114,25 +114,27 @@ def open_camera(settings: CameraSettings, *, zones: Iterable[object] = ()) -> Fr
     ``zones`` (``vision.zones.Zone``) are needed by the simulated camera only: it draws each
     seat's dice in its zone.
     """
+    # lazy: only the camera chosen is imported -- picamera2 exists only on a Pi, and the
+    # others pull in OpenCV's video I/O or the renderer, which a Pi camera never needs.
     if settings.kind == "picamera":
-        from hardware.cameras.picamera import PiCamera
+        from hardware.cameras.picamera import PiCamera  # lazy: see above
 
         return PiCamera(int(settings.device or 0), settings.width, settings.height,
                         settle_frames=settings.settle_frames)
     if settings.kind == "usb":
-        from hardware.cameras.usb import UsbCamera
+        from hardware.cameras.usb import UsbCamera  # lazy: see above
 
         device = 0 if settings.device is None else settings.device
         return UsbCamera(device, settings.width, settings.height)
     if settings.kind == "folder":
-        from hardware.cameras.files import FolderSource
+        from hardware.cameras.files import FolderSource  # lazy: see above
 
         return FolderSource(str(settings.device), loop=settings.loop)
     if settings.kind == "video":
-        from hardware.cameras.files import VideoFileSource
+        from hardware.cameras.files import VideoFileSource  # lazy: see above
 
         return VideoFileSource(str(settings.device), loop=settings.loop)
-    from hardware.cameras.simulated import SimulatedCamera
+    from hardware.cameras.simulated import SimulatedCamera  # lazy: see above
 
     zones = tuple(zones)
     if not zones:

@@ -13,6 +13,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from engine.actions import is_die
 from engine.errors import CameraError
 from hardware.cameras.base import BaseSource, check_frame
 from vision.render import render_table
@@ -47,11 +48,17 @@ class SimulatedCamera(BaseSource):
             seats = ", ".join(zone.seat for zone in self.zones)
             raise ValueError(f"the simulated camera has no zone for seat {seat!r}; "
                              f"zones are: {seats}")
-        if any(isinstance(v, bool) or not isinstance(v, int) or not 1 <= v <= 6 for v in values):
+        if not all(is_die(v) for v in values):
             raise ValueError(f"dice values must be whole numbers 1 to 6, not {list(values)}")
         with self._lock:
             self._dice[seat] = tuple(values)
             self._throws += 1
+            self._frame = None
+
+    def set_zones(self, zones: Iterable[Zone]) -> None:
+        """Draw each seat's dice in ``zones`` from now on (the referee moved the zones)."""
+        with self._lock:
+            self.zones = tuple(zones)
             self._frame = None
 
     def clear(self, seat: str) -> None:

@@ -28,7 +28,8 @@ import sys
 import time
 
 from engine import replay
-from firmware.controller import Correct, EnterDice, Press, TableController
+from firmware.commands import Correct, EnterDice, Press
+from firmware.controller import TableController
 from firmware.log import GameLog, LogError
 from firmware.rebuild import effective_actions, record_from_log
 from firmware.simulation import random_presses
@@ -63,7 +64,7 @@ def child(db: str, seed: int, out: int) -> None:
             if c.submit(Correct("undo", "crash-test", "random undo")).ok:
                 ack()
             continue
-        seat, presses = random_presses(c, rng)
+        seat, presses = random_presses(c.game, rng)
         for button, long in presses:
             outcome = c.submit(Press(seat, button, long))
             if outcome.needs_look:

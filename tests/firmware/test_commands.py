@@ -16,8 +16,9 @@ import pytest
 
 from engine import parse_record, replay
 from firmware import cmd_export
-from firmware.cmd_run import SIMULATION_NOTICE, default_db, on_raspberry_pi
 from firmware.log import GameLog
+from firmware.machine import default_db, on_raspberry_pi
+from table_server.cmd_run import SIMULATION_NOTICE
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "firmware" / "deploy"

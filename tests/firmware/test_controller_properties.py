@@ -10,7 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import replay
-from firmware.controller import Act, Correct, EnterDice, Outcome, Press, Reread
+from firmware.commands import Act, Correct, EnterDice, Outcome, Press, Reread
 from firmware.simulation import random_presses
 
 SEATS = st.sampled_from(["Ann", "Bob", "Cid", "Zed"])
@@ -47,7 +47,7 @@ def test_any_command_sequence_keeps_state_equal_to_the_log_replay(fake, make, co
             if command == "legal":
                 if c.game.over:
                     continue
-                seat, presses = random_presses(c, rng)
+                seat, presses = random_presses(c.game, rng)
                 command = Press(seat, *presses[0])
             if isinstance(command, Press) and command.button == "THROW" and \
                     command.seat in players:
@@ -64,6 +64,6 @@ def test_any_command_sequence_keeps_state_equal_to_the_log_replay(fake, make, co
             for seat in public["seats"]:
                 assert seat["exposed"] is None or seat["exposed"] == list(
                     c.game.concealed_dice(seat["name"]) or seat["exposed"])
-        assert c._thread is not None and c._thread.is_alive()
+        assert c.worker.running
     finally:
         c.stop()

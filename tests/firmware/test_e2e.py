@@ -1,9 +1,14 @@
-"""End to end: gpiozero mock pins + rendered camera frames + the real reader, engine and SQLite.
+"""End to end: the table as ``firmware.house`` builds it for ``bidou-table run`` -- gpiozero
+mock pins, rendered camera frames, the engine and SQLite.
 
 Whole games are played by pressing panel buttons alone: each move is chosen at random among
 what the game allows, turned into presses (``firmware.simulation.presses_for``) and pressed on
 the mock pins; a throw the camera cannot read is read again by pressing THROW (the simulated
 player straightens the dice). The record exported from the log must replay to the same state.
+
+The two-hand match is THE end-to-end test of the real dice reader on rendered frames; the
+other tests here read the scene's dice with ``SceneReader``, so they test the wiring and the
+presses, not the reader. Whole games are marked slow (``make test-fast`` leaves them out).
 """
 
 from __future__ import annotations
@@ -13,22 +18,24 @@ import random
 import pytest
 
 from engine import replay
-from firmware.config import build_config
-from firmware.controller import Act
-from firmware.simulation import random_presses, simulated_controller
+from firmware.commands import Act
+from firmware.config import build_config, default_config
+from firmware.house import build_house, real_reader
+from firmware.simulation import SceneReader, random_presses
 
 
-def play_by_presses(tmp_path, variant, players, seed):
+def play_by_presses(tmp_path, variant, players, seed, reader):
     config = build_config({"table": {"variant": variant, "players": players}}, environ={})
-    c, table = simulated_controller(str(tmp_path / "e2e.db"), seed=seed, config=config,
-                                    hold_time=0.12, bounce_time=0.005)
+    table = build_house(config, db=str(tmp_path / "e2e.db"), seed=seed, reader=reader,
+                        hold_time=0.12, bounce_time=0.005)
+    c = table.controller
     rng = random.Random(seed)
     lit = set()
     presses = 0
     try:
         while not c.game.over:
             assert presses < 2000, "the game should be over by now"
-            seat, moves = random_presses(c, rng, stand_chance=0.6)
+            seat, moves = random_presses(c.game, rng, stand_chance=0.6)
             lit.add(table.panels.led_state(seat))
             for button, long in moves:
                 before = len(c.game.history)
@@ -52,20 +59,23 @@ def play_by_presses(tmp_path, variant, players, seed):
         assert lit == {"on"}  # the seat to act always had its light on
         return state, presses
     finally:
-        c.stop()
         table.close()
 
 
-def test_whole_two_hand_match_played_by_presses_alone(tmp_path):
-    state, presses = play_by_presses(tmp_path, "two-hand", ["Ann", "Bob"], seed=11)
+@pytest.mark.slow
+def test_whole_two_hand_match_played_by_presses_alone_read_by_the_real_reader(tmp_path):
+    state, presses = play_by_presses(tmp_path, "two-hand", ["Ann", "Bob"], seed=11,
+                                     reader=real_reader)
     assert state["over"] and state["loser"] in ("Ann", "Bob")
     assert max(state["rounds_lost"].values()) == 2  # T1: two rounds lost
     assert sum(state["chips"].values()) + state["centre"] + state["pot"] + state["removed"] == 9
     print(f"two-hand match: {presses} presses")
 
 
+@pytest.mark.slow
 def test_whole_multi_hand_game_played_by_presses_alone(tmp_path):
-    state, presses = play_by_presses(tmp_path, "multi-hand", ["Ann", "Bob", "Cid"], seed=5)
+    state, presses = play_by_presses(tmp_path, "multi-hand", ["Ann", "Bob", "Cid"], seed=5,
+                                     reader=SceneReader)
     assert state["over"] and state["loser"] in ("Ann", "Bob", "Cid")
     assert sum(state["chips"].values()) + state["pot"] + state["removed"] == 18  # M1
     print(f"multi-hand game: {presses} presses")
@@ -73,30 +83,29 @@ def test_whole_multi_hand_game_played_by_presses_alone(tmp_path):
 
 @pytest.mark.parametrize("button", ["BET", "CALL", "PASS"])
 def test_a_refused_panel_press_blinks_that_seats_led(tmp_path, button):
-    c, table = simulated_controller(str(tmp_path / "r.db"), seed=1, hold_time=0.12,
-                                    bounce_time=0.005)
+    table = build_house(default_config(), db=str(tmp_path / "r.db"), seed=1,
+                        reader=SceneReader, hold_time=0.12, bounce_time=0.005)
+    c = table.controller
     try:
         assert table.panels.led_state("Ann") == "on"
         table.press("Bob", button)
         assert table.panels.led_state("Bob") == "blink"
         assert c.public_state()["seats"][1]["refusal"].startswith("It is Ann's turn")
     finally:
-        c.stop()
         table.close()
     assert table.panels.led_state("Ann") == "off"
 
 
-def test_simulation_act_roll_renders_one_die_that_the_reader_reads(tmp_path):
-    c, table = simulated_controller(str(tmp_path / "a.db"), seed=4, panels=False)
+def test_simulation_act_roll_throws_one_die_that_is_read_and_played(tmp_path):
+    table = build_house(default_config(), db=str(tmp_path / "a.db"), seed=4,
+                        reader=SceneReader, panels=False)
+    c, dice = table.controller, table.dice
     try:
         out = c.submit(Act("Ann", "roll", source="web"))
-        seat, kind, values = table.thrown[-1]
+        seat, kind, values = dice.thrown[-1]
         assert (seat, kind, len(values)) == ("Ann", "roll", 1)
-        assert table.camera.dice()["Ann"] == values
-        if out.ok:
-            assert c.game.history[-1].numbers == values
-        else:
-            assert out.needs_look
+        assert dice.camera.dice()["Ann"] == values
+        assert out.ok, out
+        assert c.game.history[-1].numbers == values
     finally:
-        c.stop()
         table.close()

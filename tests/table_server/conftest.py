@@ -1,5 +1,8 @@
-"""Fixtures for the dashboard tests: the REAL controller on a simulated table (seeded dice,
-simulated camera, real reader, in-memory log) with the dashboard app on top of it.
+"""Fixtures for the dashboard tests: the table as ``bidou-table run`` builds it
+(``firmware.house``: seeded dice, simulated camera, in-memory log, the real controller) with
+the dashboard app on top of it. The dice are read by ``SceneReader``, which reports exactly
+the dice the simulated scene holds: these tests are about the dashboard, and must not pass
+or fail with the real reader's reads (tests/vision and one end-to-end test cover those).
 
 ``Table`` keeps the tests readable (as flaskr's ``AuthActions`` does): it knows the tokens,
 sends requests as a seat or the referee, and plays random legal moves through the API.
@@ -14,10 +17,11 @@ from typing import Any
 import pytest
 
 from firmware.config import build_config
-from firmware.simulation import simulated_controller
+from firmware.house import House, build_house
+from firmware.server_settings import ServerSettings
+from firmware.simulation import SceneReader
 from table_server.app import create_app
 from table_server.auth import RateLimiter
-from table_server.settings import ServerSettings
 
 REFEREE_TOKEN = "referee-token-for-tests-0123456789"
 PIN = "482913"
@@ -36,9 +40,10 @@ class FakeClock:
 class Table:
     """A simulated table with its dashboard app and a Flask test client."""
 
-    def __init__(self, controller: Any, sim: Any, app: Any) -> None:
-        self.controller = controller
-        self.sim = sim
+    def __init__(self, house: House, app: Any) -> None:
+        self.house = house
+        self.controller = house.controller
+        self.sim = house.dice
         self.app = app
         self.client = app.test_client()
         self.context = app.extensions["bidou"]
@@ -94,27 +99,26 @@ class Table:
 
 
 def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bob"),
-               seed: int = 7, **settings: Any) -> tuple[Table, Any]:
+               seed: int = 7, **settings: Any) -> Table:
     config = build_config({"table": {"variant": variant, "players": list(players)},
                            "referee": {"pin": PIN, "token": REFEREE_TOKEN}}, simulate=True,
                           environ={})
-    controller, sim = simulated_controller(seed=seed, config=config, panels=False)
+    house = build_house(config, seed=seed, reader=SceneReader, panels=False)
     options = dict(referee_token=REFEREE_TOKEN, referee_pin=PIN, keepalive=0.2)
     options.update(settings)
     limiter = options.pop("limiter", None)
-    app = create_app(controller, ServerSettings(**options), limiter=limiter)
+    app = create_app(house.controller, ServerSettings(**options), limiter=limiter)
     app.config["TESTING"] = True
-    return Table(controller, sim, app), (controller, sim)
+    return Table(house, app)
 
 
 @pytest.fixture
 def table() -> Iterator[Table]:
-    t, (controller, sim) = make_table()
+    t = make_table()
     try:
         yield t
     finally:
-        controller.stop()
-        sim.close()
+        t.house.close()
 
 
 @pytest.fixture
@@ -124,31 +128,27 @@ def clock() -> FakeClock:
 
 @pytest.fixture
 def limited_table(clock: FakeClock) -> Iterator[Table]:
-    t, (controller, sim) = make_table(limiter=RateLimiter(max_failures=3, window=60.0,
-                                                          clock=clock))
+    t = make_table(limiter=RateLimiter(max_failures=3, window=60.0, clock=clock))
     try:
         yield t
     finally:
-        controller.stop()
-        sim.close()
+        t.house.close()
 
 
 @pytest.fixture
 def table_factory() -> Iterator[Any]:
     """Build tables of any variant; every one is stopped at the end of the test."""
-    made: list[tuple[Any, Any]] = []
+    made: list[Table] = []
 
     def factory(**kwargs: Any) -> Table:
-        t, parts = make_table(**kwargs)
-        made.append(parts)
-        return t
+        made.append(make_table(**kwargs))
+        return made[-1]
 
     try:
         yield factory
     finally:
-        for controller, sim in made:
-            controller.stop()
-            sim.close()
+        for t in made:
+            t.house.close()
 
 
 @pytest.fixture

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
+from firmware.server_settings import ServerSettings
 from table_server.server import Dashboard
-from table_server.settings import ServerSettings
 
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",

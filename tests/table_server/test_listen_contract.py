@@ -11,9 +11,9 @@ import urllib.request
 import pytest
 
 from engine.errors import ConfigError
+from firmware.server_settings import ServerSettings, check_port, parse_server_settings
 from table_server import server as server_module
 from table_server.server import Dashboard, listening_socket
-from table_server.settings import ServerSettings, check_port, parse_server_settings
 
 
 def settings(host: str = "127.0.0.1", port: int = 0) -> ServerSettings:

@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from firmware.server_settings import ServerSettings
 from table_server.server import Dashboard
-from table_server.settings import ServerSettings
 
 
 @pytest.fixture
@@ -112,25 +112,25 @@ def test_port_in_use_is_an_oserror(dashboard, table) -> None:
 
 
 def test_a_vanished_client_is_unsubscribed(dashboard, table, monkeypatch) -> None:
-    subs = table.controller._subs
+    publisher = table.controller.publisher
     gone = threading.Event()
-    unsubscribe = table.controller._unsubscribe
+    unsubscribe = publisher.unsubscribe
 
     def noted(sub) -> None:
         unsubscribe(sub)
         gone.set()
 
-    monkeypatch.setattr(table.controller, "_unsubscribe", noted)
-    before = len(subs)
+    monkeypatch.setattr(publisher, "unsubscribe", noted)
+    before = publisher.listeners
     sock = socket.create_connection(("127.0.0.1", dashboard.port), timeout=5)
     sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
     received = b""
     while b"event: state" not in received:
         received += sock.recv(65536)
-    assert len(subs) == before + 1
+    assert publisher.listeners == before + 1
     sock.close()  # the phone walks away; the next keep-alive (0.2 s) finds the socket closed
     assert gone.wait(10), "the subscription of a gone client stayed open"
-    assert len(subs) == before
+    assert publisher.listeners == before
 
 
 def test_links_for_phones_never_say_loopback_when_listening_everywhere() -> None:

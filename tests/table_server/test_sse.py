@@ -72,13 +72,13 @@ def test_idle_stream_sends_keep_alive_comments(table) -> None:
 
 
 def test_closing_the_stream_unsubscribes(table) -> None:
-    subs = table.controller._subs
-    before = len(subs)
+    publisher = table.controller.publisher
+    before = publisher.listeners
     response = table.client.get("/api/events")
     read_events(response, 1)
-    assert len(subs) == before + 1
+    assert publisher.listeners == before + 1
     response.close()
-    assert len(subs) == before
+    assert publisher.listeners == before
 
 
 def test_stopping_ends_open_streams(table) -> None:

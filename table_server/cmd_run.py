@@ -19,29 +19,26 @@ import os
 import signal
 import sys
 import time
-from collections.abc import Callable
 from typing import Any
 
-from engine.errors import CameraError, ConfigError
+from engine.errors import ConfigError
+from firmware.commands import Correct
+from firmware.config import default_config, load_config
+from firmware.controller import TableController
+from firmware.house import House, build_house
+from firmware.log import LogError
+from firmware.machine import PI_DB, SIM_DB, default_db, on_raspberry_pi
+from firmware.server_settings import (
+    HOST_ALLOWED,
+    PORT_ALLOWED,
+    TOKEN_ENV,
+    check_host,
+    check_port,
+)
+from table_server.server import Dashboard
 
-PI_MODEL = "/proc/device-tree/model"
-PI_DB = "/var/lib/bidou-table/table.db"
-SIM_DB = "bidou-table.db"
 STOP_POLL = 0.1  # seconds between looks at the stop flag
 SIMULATION_NOTICE = "No Raspberry Pi found: running in simulation (mock pins, simulated camera)"
-
-
-def on_raspberry_pi(model_file: str = PI_MODEL) -> bool:
-    """Whether this machine's device tree says it is a Raspberry Pi."""
-    try:
-        with open(model_file, "rb") as f:
-            return b"Raspberry Pi" in f.read()
-    except OSError:
-        return False
-
-
-def default_db(simulate: bool) -> str:
-    return SIM_DB if simulate else PI_DB
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -62,7 +59,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _host(text: str) -> str:
     """``--host``, checked as ``[server] host`` is (argparse reports the sentence, exit 2)."""
-    from table_server.settings import HOST_ALLOWED, check_host
     try:
         return check_host(text, "--host")
     except ConfigError:
@@ -71,7 +67,6 @@ def _host(text: str) -> str:
 
 def _port(text: str) -> int:
     """``--port``, checked as ``[server] port`` is: 70000 must not wrap round to 4464."""
-    from table_server.settings import PORT_ALLOWED, check_port
     try:
         return check_port(int(text), "--port")
     except (ValueError, ConfigError):
@@ -93,32 +88,9 @@ def _error(text: str) -> None:
     print(f"bidou-table run: {text}", file=sys.stderr, flush=True)
 
 
-class Table:
-    """Everything ``run`` opened, so it can be closed in order exactly once."""
-
-    def __init__(self) -> None:
-        self.closers: list[tuple[str, Callable[[], None]]] = []
-
-    def add(self, name: str, close: Callable[[], None]) -> None:
-        self.closers.append((name, close))
-
-    def close(self) -> None:
-        while self.closers:
-            name, close = self.closers.pop()
-            try:
-                close()
-            except Exception as e:  # keep closing the rest
-                _error(f"closing the {name} failed: {e}")
-
-
-def build(args: argparse.Namespace, simulate: bool, table: Table) -> tuple[Any, Any]:
-    """Open log, camera, controller, panels and dashboard; (controller, dashboard)."""
-    from firmware.config import default_config, load_config
-    from firmware.controller import TableController
-    from firmware.log import GameLog
-    from firmware.simulation import SimulatedTable, zones_for
-    from firmware.throws import DiceWatcher
-
+def build(args: argparse.Namespace, simulate: bool) -> tuple[House, Dashboard]:
+    """The table from the config (``firmware.house``, as the tests build it) and its
+    dashboard; closing the house closes the dashboard first."""
     config = load_config(args.config, simulate=simulate) if args.config else \
         default_config(simulate)
     server = config.server
@@ -126,74 +98,22 @@ def build(args: argparse.Namespace, simulate: bool, table: Table) -> tuple[Any, 
         server = dataclasses.replace(server, host=args.host)
     if args.port is not None:
         server = dataclasses.replace(server, port=args.port)
-    db = args.db or default_db(simulate)
-    log = GameLog(db)
-    table.add("log", log.close)
-
-    before_read = None
-    sim = None
-    zones = zones_for(config)
-    if simulate or config.camera.kind == "simulated":
-        if not simulate:
-            _say("[camera] kind is \"simulated\": the dice are rendered, not seen.")
-        sim = SimulatedTable(zones, seed=args.seed, size=config.camera.size,
-                             bottom_faces=config.camera.bottom_faces)
-        camera: Any = sim.camera
-        before_read = sim.before_read
-    else:
-        from hardware.cameras import open_camera
-        try:
-            camera = open_camera(config.camera, zones=zones)
-        except CameraError as e:
-            _error(f"{e}. The table runs without a camera: the referee enters every throw.")
-            camera = None
-    if camera is not None:
-        table.add("camera", camera.close)
-    watcher = None
-    if camera is not None:
-        watcher = DiceWatcher(camera, {z.seat: z for z in zones},
-                              frame_pause=0.0 if sim is not None else 0.03,
-                              bottom_faces=config.camera.bottom_faces)
-
-    panels_box: dict[str, Any] = {}
-
-    def real_leds(seat: str, mode: str) -> None:
-        if "panels" in panels_box:
-            panels_box["panels"].set_led(seat, mode)
-
-    controller = TableController(
-        log, variant=config.variant, players=config.players, options=config.options,
-        watcher=watcher, leds=sim.set_led if simulate and sim else real_leds,
-        before_read=before_read,
-    )
-    if simulate and sim is not None:
-        sim.open_panels(config.pins, controller)
-        table.add("seat panels", sim.panels.close)
-    else:
-        from hardware.panel import SeatPanels
-        panels_box["panels"] = SeatPanels(config.pins, controller.events)
-        table.add("seat panels", panels_box["panels"].close)
-    if args.config:  # zones the referee sets on the console are kept in the config
-        from hardware.calibrate import save_zones
-
-        config_path = args.config
-        controller.save_zones = lambda zones: save_zones(config_path, zones)
-    controller.start()
-    table.add("controller", controller.stop)
-
-    from table_server.server import Dashboard
-    dashboard = Dashboard(controller, server)
-    dashboard.start()
-    table.add("dashboard", dashboard.stop)
-    return controller, dashboard
+    house = build_house(config, db=args.db or default_db(simulate), simulate=simulate,
+                        seed=args.seed, config_path=args.config, say=_say, warn=_error)
+    try:
+        dashboard = Dashboard(house.controller, server)
+        dashboard.start()
+    except BaseException:
+        house.close()
+        raise
+    house.add("dashboard", dashboard.stop)
+    return house, dashboard
 
 
-def start_next_game(controller: Any, finished: dict[str, Any]) -> None:
+def start_next_game(controller: TableController, finished: dict[str, Any]) -> None:
     """The log's latest game is over: start the config's game, so the players who turn the
     table on (or run ``make run`` again) have something to press. The finished game stays in
     the log and the history; the new game is logged as a correction by "table"."""
-    from firmware.controller import Correct
-
     outcome = controller.submit(Correct(
         "new-game", by="table",
         why=f"game {finished['game_id']} was over when the table started"))
@@ -205,8 +125,6 @@ def start_next_game(controller: Any, finished: dict[str, Any]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from firmware.log import LogError
-
     pi = on_raspberry_pi()
     simulate = bool(args.simulate) or not pi
     if not pi:
@@ -222,13 +140,11 @@ def run(args: argparse.Namespace) -> int:
         stop_requested.append(signum)
 
     old = {s: signal.signal(s, handle) for s in (signal.SIGTERM, signal.SIGINT)}
-    table = Table()
+    house: House | None = None
     try:
         try:
-            controller, dashboard = build(args, simulate, table)
+            house, dashboard = build(args, simulate)
         except ConfigError as e:
-            from table_server.settings import TOKEN_ENV
-
             if e.key == TOKEN_ENV:  # not in any file: say where it does come from
                 _error(f"the environment: {e}. Set {TOKEN_ENV} to such a secret, or unset it "
                        "to have one generated, and start again.")
@@ -239,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         except (LogError, OSError) as e:
             _error(e.strerror if isinstance(e, OSError) and e.strerror else f"{e}")
             return 1
+        controller = house.controller
         game = controller.public_state()
         if game["status"] == "over":
             start_next_game(controller, game)
@@ -256,11 +173,12 @@ def run(args: argparse.Namespace) -> int:
         while not stop_requested:
             time.sleep(STOP_POLL)
         _say("Stopping: LEDs off, camera closed, log flushed.")
-        table.close()
+        house.close()
         _say("Stopped cleanly.")
         return 0
     finally:
-        table.close()
+        if house is not None:
+            house.close()
         for s, h in old.items():
             with contextlib.suppress(ValueError, TypeError):
                 signal.signal(s, h)

@@ -1,9 +1,11 @@
 """The dashboard's settings: where it listens and how the referee proves who he is.
 
-Decided in one place from the config's ``[server]`` and ``[referee]`` tables and the
-environment, so that every default is a safe one (listen on 127.0.0.1 only; a referee token
-and PIN that nobody can guess) and every bad value is refused with a sentence naming the key,
-the value and what is allowed, before anything starts listening.
+They live in firmware beside the rest of the config (``firmware.config`` reads them), so the
+config never reaches up into the dashboard, which takes them as given. Decided in one place
+from the config's ``[server]`` and ``[referee]`` tables and the environment, so that every
+default is a safe one (listen on 127.0.0.1 only; a referee token and PIN that nobody can
+guess) and every bad value is refused with a sentence naming the key, the value and what is
+allowed, before anything starts listening.
 """
 
 from __future__ import annotations

@@ -1,0 +1,106 @@
+"""The referee's corrections, decided before anything is written: what to log, and what to say.
+
+A correction is a log entry, never an edit of the past (``firmware.rebuild`` replays the log
+with it). Deciding here -- which action an undo takes back, where a hand began, which throw a
+fix-dice replaces and whether its dice fit -- keeps the controller to the part that needs
+its state and its lock: replay the candidate log, and commit it only when every action still
+stands.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from engine.actions import DICE_VERBS, Action, dice_fit, dice_words
+from engine.errors import RecordError
+from engine.variants import check_setup
+from firmware.commands import CORRECTIONS, Correct, Refusal
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A correction to log: the entry's ``text`` and the sentence saying what was ``done``."""
+
+    text: str
+    done: str
+
+
+@dataclass(frozen=True)
+class NewGame:
+    """The set-up of the game a ``new-game`` correction starts."""
+
+    variant: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+
+
+def check(cmd: Correct) -> Refusal | None:
+    """A refusal for a correction that is not one, or that lacks who or why."""
+    if cmd.kind not in CORRECTIONS:
+        return Refusal(f"{cmd.kind!r} is not a correction; the corrections are "
+                       f"{', '.join(CORRECTIONS)}.")
+    if not cmd.by.strip() or not cmd.why.strip():
+        return Refusal("A correction needs who makes it and why; fill in both and send it again.")
+    return None
+
+
+def plan(cmd: Correct, actions: list[Action], hand_start: int,
+         say: Callable[[Action], str]) -> Plan | Refusal:
+    """The log entry of an ``undo``, ``void-hand`` or ``fix-dice`` on a game whose effective
+    actions are ``actions`` and whose current hand began after action ``hand_start``;
+    ``say(action)`` is the public sentence of an action (for "took back ...")."""
+    if cmd.kind == "undo":
+        if not actions:
+            return Refusal("There is no action to undo in this game.")
+        return Plan(str(actions[-1]), f"{cmd.by} took back {say(actions[-1])[:-1]}: {cmd.why}.")
+    if cmd.kind == "void-hand":
+        if hand_start >= len(actions):
+            return Refusal("Nothing has been played in this hand yet; there is nothing to void.")
+        return Plan(str(hand_start), f"{cmd.by} voided the hand "
+                                     f"({len(actions) - hand_start} actions): {cmd.why}.")
+    found = fix_target(cmd, actions)
+    if isinstance(found, Refusal):
+        return found
+    pos, fixed = found
+    return Plan(f"{pos} {fixed}", f"{cmd.by} fixed the dice of action {pos}: {cmd.why}.")
+
+
+def fix_target(cmd: Correct, actions: list[Action]) -> tuple[int, Action] | Refusal:
+    """The position of the throw or roll a ``fix-dice`` replaces, and its replacement."""
+    pos = cmd.position
+    if pos is None:
+        if cmd.seat is None:
+            return Refusal("Say whose dice to fix (a seat) or which action (a position).")
+        for i in range(len(actions), 0, -1):
+            a = actions[i - 1]
+            if a.player == cmd.seat and a.verb in DICE_VERBS:
+                pos = i
+                break
+        else:
+            return Refusal(f"{cmd.seat} has no throw or roll in this game to fix.")
+    if not isinstance(pos, int) or not 1 <= pos <= len(actions):
+        return Refusal(f"There is no action {pos} in this game; the actions are numbered "
+                       f"1 to {len(actions)}.")
+    old = actions[pos - 1]
+    if old.verb not in DICE_VERBS:
+        return Refusal(f"Action {pos} ({old.verb}) has no dice to fix.")
+    values = tuple(cmd.values)
+    if not dice_fit(old.verb, values):
+        return Refusal(f"A {old.verb} is {dice_words(old.verb)}, each 1 to 6, "
+                       f"not {list(values)}.")
+    return pos, Action(old.player, old.verb, values)
+
+
+def new_game(cmd: Correct, variant: str, players: tuple[str, ...],
+             options: dict[str, Any]) -> NewGame | Refusal:
+    """The game a ``new-game`` starts: the command's set-up, else the table's own."""
+    setup = NewGame(cmd.variant or variant,
+                    tuple(cmd.players) if cmd.players is not None else players,
+                    dict(cmd.options) if cmd.options is not None else dict(options))
+    try:
+        check_setup(setup.variant, setup.players, setup.options)
+    except RecordError as e:
+        return Refusal(f"The new game cannot start: {e}.")
+    return setup

@@ -1,0 +1,73 @@
+"""Zones and camera pictures for the referee: the JPEG, the zones read now, new zones checked.
+
+The referee sees what the camera sees (annotated with what the reader made of it) and may
+redraw the seats' zones. Both only look at the :class:`~firmware.throws.DiceWatcher`; nothing
+here changes the game, so the controller's command worker is not needed for them.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import cv2
+
+from engine.errors import CameraError, ConfigError
+from firmware.commands import Refusal
+from firmware.throws import DiceWatcher
+from vision.annotate import annotate
+from vision.zones import Zone, parse_zones, read_seats
+
+ZONES_EXAMPLE = ('{"Ann": {"x": 10, "y": 10, "w": 300, "h": 200}, ...}')
+
+
+def camera_jpeg(watcher: DiceWatcher | None, annotated: bool = False) -> bytes:
+    """The latest camera frame as JPEG, with the last reading drawn on it when ``annotated``.
+
+    Raises CameraError when there is no camera or no frame can be had.
+    """
+    if watcher is None:
+        raise CameraError("This table has no camera; the referee enters the dice.")
+    frame = watcher.snapshot()
+    if annotated and watcher.last_reading is not None:
+        zones = list(watcher.zones.values())
+        # The seat verdicts carry the table's values: 7 - pips seen under a glass table.
+        verdicts = read_seats(watcher.last_reading, zones, bottom_faces=watcher.bottom_faces)
+        frame = annotate(frame, watcher.last_reading, zones, seat_readings=verdicts)
+    ok, buf = cv2.imencode(".jpg", frame)
+    if not ok:
+        raise CameraError("The camera frame could not be encoded as JPEG.")
+    return bytes(buf)
+
+
+def zones_table(watcher: DiceWatcher | None) -> dict[str, dict[str, int]]:
+    """The zones read now, ``{seat: {x, y, w, h}}`` (empty without a camera)."""
+    if watcher is None:
+        return {}
+    return {seat: {"x": z.x, "y": z.y, "w": z.w, "h": z.h} for seat, z in watcher.zones.items()}
+
+
+def check_zones(table: Any, seats: list[str], watcher: DiceWatcher | None
+                ) -> list[Zone] | Refusal:
+    """The referee's zones (``{seat: {x, y, w, h}}``, one per seat) as Zones, checked as the
+    config's ``[zones]`` is (and inside the camera frame when one can be had), or a Refusal
+    naming the key, the value and what is allowed."""
+    if watcher is None:
+        return Refusal("This table has no camera, so it has no zones; the referee enters the "
+                       "dice.")
+    if not isinstance(table, dict):
+        return Refusal(f"The zones must be an object such as {ZONES_EXAMPLE}, one per seat.")
+    missing = [seat for seat in seats if seat not in table]
+    unknown = [str(seat) for seat in table if seat not in seats]
+    if missing or unknown:
+        return Refusal(f"Give one zone for each seat ({', '.join(seats)}); "
+                       + (f"missing: {', '.join(missing)}" if missing else
+                          f"not seats here: {', '.join(unknown)}") + ".")
+    try:
+        frame = watcher.snapshot()
+        size: tuple[int, int] | None = (int(frame.shape[1]), int(frame.shape[0]))
+    except CameraError:
+        size = None
+    try:
+        return parse_zones(table, frame=size)
+    except ConfigError as e:
+        return Refusal(f"{e}; nothing was changed.")

@@ -1,0 +1,110 @@
+"""Publishing: the latest public state, its version, the event sentences and the listeners.
+
+The controller's worker changes the game; after each change it hands the new public state
+(built by ``firmware.views``) to :meth:`Publisher.publish`, which numbers it and gives every
+:class:`Subscription` its own copy. Readers on other threads (the dashboard's requests and
+event streams) only ever see whole states, never one half-built.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import queue
+import threading
+from collections.abc import Callable
+from typing import Any
+
+#: How many event sentences the public state keeps (the table view shows the latest).
+MAX_EVENTS = 30
+
+
+class Subscription:
+    """One listener's queue of public states, newest last; slow listeners lose old states."""
+
+    def __init__(self, owner: Publisher, maxsize: int = 64) -> None:
+        self._owner = owner
+        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue(maxsize)
+        self.closed = False
+
+    def put(self, state: dict[str, Any] | None) -> None:
+        while True:
+            try:
+                self._queue.put_nowait(state)
+                return
+            except queue.Full:
+                with contextlib.suppress(queue.Empty):
+                    self._queue.get_nowait()
+
+    def get(self, timeout: float | None = None) -> dict[str, Any] | None:
+        """The next public state, or None on timeout or once the controller stops."""
+        if self.closed:
+            return None
+        try:
+            return self._queue.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def close(self) -> None:
+        """Stop listening; idempotent."""
+        self.closed = True
+        self._owner.unsubscribe(self)
+        self.put(None)
+
+
+class Publisher:
+    """The public state now, the event sentences behind it, and who listens for changes.
+
+    ``lock`` is the controller's: a state is published while the game it shows is held still.
+    """
+
+    def __init__(self, lock: threading.RLock) -> None:
+        self._lock = lock
+        self._subs: list[Subscription] = []
+        self._state: dict[str, Any] = {}
+        self.version = 0
+        self.events: list[str] = []
+
+    def say(self, sentence: str) -> None:
+        """Add one sentence to the event list (the oldest beyond MAX_EVENTS are dropped)."""
+        self.events.append(sentence)
+        del self.events[:-MAX_EVENTS]
+
+    def clear_events(self) -> None:
+        self.events = []
+
+    def publish(self, build: Callable[[int], dict[str, Any]]) -> None:
+        """Make the next version with ``build(version)`` and send it to every listener."""
+        with self._lock:
+            self.version += 1
+            self._state = build(self.version)
+            for sub in list(self._subs):
+                sub.put(copy.deepcopy(self._state))
+
+    def state(self) -> dict[str, Any]:
+        """A copy of the latest public state."""
+        with self._lock:
+            return copy.deepcopy(self._state)
+
+    def subscribe(self) -> Subscription:
+        """A Subscription that gets the current state now, then every new one."""
+        sub = Subscription(self)
+        with self._lock:
+            self._subs.append(sub)
+            sub.put(copy.deepcopy(self._state))
+        return sub
+
+    def unsubscribe(self, sub: Subscription) -> None:
+        with self._lock, contextlib.suppress(ValueError):
+            self._subs.remove(sub)
+
+    @property
+    def listeners(self) -> int:
+        """How many subscriptions are open (tests check that streams let go)."""
+        with self._lock:
+            return len(self._subs)
+
+    def close(self) -> None:
+        """Tell every listener the table stopped (their ``get`` returns None)."""
+        for sub in list(self._subs):
+            sub.put(None)

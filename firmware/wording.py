@@ -1,0 +1,49 @@
+"""The controller's sentences: how an action, an offered stake and an engine phrase are said.
+
+The engine says what happened in structured effects (and short lower-case phrases that fit
+inside other sentences); the table's event list wants whole sentences. Making them here, in
+one small module, keeps the controller about order and state, and gives the dashboard one
+place to look for the words it shows.
+"""
+
+from __future__ import annotations
+
+from engine.actions import Action
+
+#: How a verb without numbers reads after a name ("Ann stands.").
+_VERB_WORDS = {"stand": "stands", "call": "calls", "pass": "passes", "drop": "drops",
+               "betpot": "bets the pot", "callpot": "calls the pot"}
+
+
+def plural(n: int, word: str = "chip") -> str:
+    """``"1 chip"``, ``"2 chips"``."""
+    return f"{n} {word}{'s' if n != 1 else ''}"
+
+
+def as_sentence(text: str) -> str:
+    """Engine sentences start lower-case (they are also used inside others): capitalise and
+    end with a full stop."""
+    text = text.strip()
+    text = text[:1].upper() + text[1:]
+    return text if text.endswith((".", "!", "?")) else text + "."
+
+
+def action_sentence(action: Action, throws: int) -> str:
+    """The public sentence for an action; ``throws`` is the player's throw count after it.
+
+    A throw's dice are concealed, so they are never said; a captain roll's die is public.
+    """
+    if action.verb == "throw":
+        return f"{action.player} throws (throw {throws})."
+    if action.verb == "roll":
+        return f"{action.player} rolls a {action.numbers[0]} for captain."
+    if action.chips is not None:
+        return f"{action.player} {action.verb}s {plural(action.chips)}."
+    return f"{action.player} {_VERB_WORDS.get(action.verb, action.verb)}."
+
+
+def offer_sentence(seat: str, stake: int) -> str:
+    """What BET (a stake offered) or PASS (the offer cancelled) says."""
+    if stake:
+        return f"{seat} offers {plural(stake)}; CALL commits it, PASS cancels."
+    return f"{seat} cancels the stake being offered."
