@@ -7,7 +7,7 @@ ON_PI_OS := $(shell test -e /usr/lib/python3/dist-packages/picamera2 && echo yes
 VENV_FLAGS := $(if $(ON_PI_OS),--system-site-packages)
 PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 
-.PHONY: run test bench lint clean
+.PHONY: run test test-fast bench lint clean
 
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV_FLAGS) $(VENV)
@@ -20,6 +20,11 @@ run: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(PY) -m pytest $(PYTEST_ARGS)
+
+# Everything but the tests marked slow (whole games on real timings, the real reader end to
+# end); CI runs `make test`, which includes them.
+test-fast: $(VENV)/.installed
+	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/run_all.py
