@@ -21,6 +21,9 @@ VERBS: dict[str, tuple[int, str | None]] = {
     "callpot": (0, None),
 }
 
+#: The verbs of Bidou's betting (Montevideo adds betpot and callpot).
+BETTING_VERBS: tuple[str, ...] = ("bet", "raise", "call", "pass", "drop")
+
 #: The verbs whose numbers are dice: a captain roll (one die) and a throw (three).
 DICE_VERBS: tuple[str, ...] = tuple(v for v, (_, kind) in VERBS.items() if kind == "die")
 

@@ -11,6 +11,12 @@ A game is one mutable state object. For any :class:`~engine.actions.Action`:
 ``allowed()`` lists what is open to whom, so the seat panels and dashboard show exactly
 what the engine will accept. The engine is pure: no I/O, no clock, no randomness; the
 dice come in the actions.
+
+A game is a chain of :class:`Stage` objects, as pokerkit chains its phases: the game holds
+ONE current stage (the captain roll, the throwing, the betting, an open throw, the end), and
+who acts, what is allowed, the check and the performance are that stage's to say. A stage
+that finishes calls the game's next link (``_start_hand``, ``_open_betting``, ...), which
+sets the next stage; no method asks "which phase am I in?".
 """
 
 from __future__ import annotations
@@ -20,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.actions import VERBS, Action
-from engine.errors import GameOver, RuleViolation
+from engine.errors import GameOver, NotYourTurn, RuleViolation
 
 
 @dataclass(frozen=True)
@@ -91,9 +97,77 @@ class PlayerView:
     out: bool = False
 
 
+class Stage(ABC):
+    """One stage of a game: who acts, what is allowed, the check, the performance, what next.
+
+    ``expects`` is what the stage waits for (``roll``, ``throw``, ``bet``; None once the game
+    is over) and ``rule`` the rule cited when an action's numbers do not fit its verb.
+    ``perform`` applies a checked action and, when the stage is finished, calls the game's
+    next link, whose effects it returns too. The views ask a stage for the hand's throws
+    (``turns``), a player's ``stake`` and the ``pot``.
+    """
+
+    expects: str | None = None
+    rule: str | None = None
+
+    @property
+    @abstractmethod
+    def to_act(self) -> str | None:
+        """Who acts now, or None."""
+
+    @abstractmethod
+    def allowed(self) -> list[Allowed]:
+        """Every action open now (exactly what ``check`` accepts)."""
+
+    @abstractmethod
+    def check(self, action: Action) -> None:
+        """Raise RuleViolation (naming the rule) unless ``action`` is allowed now."""
+
+    @abstractmethod
+    def perform(self, action: Action) -> list[Effect]:
+        """Apply a checked action; hand over to the next stage when this one is done."""
+
+    @property
+    def turns(self) -> Any:
+        """The hand's ``ThrowingTurns`` (throw counts, the dice under each cup), or None."""
+        return None
+
+    def stake(self, player: str) -> int:
+        """Chips ``player`` has bet in this stage."""
+        return 0
+
+    @property
+    def pot(self) -> int:
+        """Chips bet in this stage and not yet settled."""
+        return 0
+
+
+class Over(Stage):
+    """The game has ended: nobody acts, nothing is allowed (``Game.verify`` says why)."""
+
+    expects = None
+
+    @property
+    def to_act(self) -> str | None:
+        return None
+
+    def allowed(self) -> list[Allowed]:
+        return []
+
+    def check(self, action: Action) -> None:  # pragma: no cover - verify refuses first
+        raise GameOver("the game is over; start a new game", None)
+
+    def perform(self, action: Action) -> list[Effect]:  # pragma: no cover
+        raise GameOver("the game is over; start a new game", None)
+
+
 @dataclass
 class Game(ABC):
-    """Base of every variant. Subclasses implement ``_check``, ``_perform`` and the views."""
+    """Base of every variant: the trio, run by the current :class:`Stage`.
+
+    Subclasses set ``stage`` and provide the views (``state``, ``views``,
+    ``concealed_dice``) and the links between stages.
+    """
 
     players: tuple[str, ...]
     options: dict[str, Any] = field(default_factory=dict)
@@ -104,6 +178,9 @@ class Game(ABC):
     #: The rule that ends this variant's game, cited when an action comes after the end
     #: (T1 for a two-hand match, M7 for multi-hand, V1 for Montevideo).
     over_rule: str | None = field(default=None, init=False)
+
+    #: The stage being played; set by each variant as the game starts.
+    stage: Stage = field(default_factory=Over, init=False, repr=False)
 
     # --- the trio --------------------------------------------------------------------
     def verify(self, action: Action) -> None:
@@ -131,33 +208,52 @@ class Game(ABC):
         effects = tuple(self._perform(action))
         return Event(len(self.history), action, effects)
 
-    # --- what subclasses provide -----------------------------------------------------
-    @abstractmethod
+    # --- the current stage ------------------------------------------------------------
     def _check(self, action: Action) -> None:
-        """Variant rules: raise RuleViolation (with the rule id) if ``action`` is refused."""
+        """The numbers must fit the verb (citing the stage's rule), the turn must be the
+        player's, then the stage's own rules."""
+        try:
+            action.check_numbers()
+        except RuleViolation as e:  # the shape of an action built in code
+            raise RuleViolation(e.sentence, e.rule or self._numbers_rule(action)) from None
+        self._check_turn(action)
+        self.stage.check(action)
 
-    @abstractmethod
+    def _check_turn(self, action: Action) -> None:
+        """Refuse an action out of turn, citing the stage's rule (Bidou's words)."""
+        p = self.to_act
+        if action.player != p:
+            raise NotYourTurn(f"it is {p}'s turn to {self.expects}, not {action.player}'s",
+                              self.stage.rule)
+
+    def _numbers_rule(self, action: Action) -> str | None:
+        """The rule cited when an action's numbers do not fit its verb."""
+        return self.stage.rule
+
     def _perform(self, action: Action) -> list[Effect]:
         """Apply an already verified action; return its effects in order."""
+        return self.stage.perform(action)
 
     @property
-    @abstractmethod
     def over(self) -> bool:
         """True once the game has a loser (Bidou) or a winner (Montevideo)."""
+        return isinstance(self.stage, Over)
 
     @property
-    @abstractmethod
     def to_act(self) -> str | None:
         """The player who acts next, or None when the game is over."""
+        return self.stage.to_act
 
     @property
-    @abstractmethod
     def expects(self) -> str | None:
         """``roll``, ``throw``, ``bet`` (any betting verb) or None when over."""
+        return self.stage.expects
 
-    @abstractmethod
     def allowed(self) -> list[Allowed]:
         """Every verb open now, to whom, with chip ranges; exactly what ``verify`` accepts."""
+        return self.stage.allowed() if self.stage.to_act is not None else []
+
+    # --- what subclasses provide -----------------------------------------------------
 
     @abstractmethod
     def state(self) -> dict[str, Any]:

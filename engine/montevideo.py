@@ -8,6 +8,11 @@ round (engine/poker_betting.py, V3 and V6), and a settlement with side pots and 
 still hold chips, the ante rises each hand (V5). Choices the source and rulings leave open
 are written down with ids (D-V1...) in docs/rules/montevideo.md and pinned by tests.
 
+The flow is a chain of stages, as in the other variants (``engine.game.Stage``): the captain
+roll, the throwing (:meth:`MontevideoGame._start_throwing`), the betting
+(:meth:`MontevideoGame._open_betting`), whose settlement starts the next hand or ends the game.
+Montevideo's stages say things in its own words and cite V2/V3, so they live here.
+
 Pure, like every variant: no I/O, clock or randomness; the dice come in the actions.
 """
 
@@ -16,9 +21,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import VERBS, Action
+from engine.actions import DICE_VERBS, Action
+from engine.chips import POT, plural
 from engine.errors import NotYourTurn, RuleViolation
-from engine.game import Allowed, Effect, Game, PlayerView
+from engine.game import Allowed, Effect, Game, Over, PlayerView, Stage
 from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
 from engine.poker_betting import BettingRound
 from engine.ranking import Throw, best, throw_name
@@ -28,8 +34,137 @@ START_CHIPS = 6
 MAX_ANTE = 6
 
 
-def _chips(n: int) -> str:
-    return f"{n} chip{'s' if n != 1 else ''}"
+class _Rolling(Stage):
+    """The captain roll (V2): one die each, the tied highest roll again."""
+
+    expects = "roll"
+    rule = "V2"
+
+    def __init__(self, game: MontevideoGame) -> None:
+        self.game = game
+        self.roll = CaptainRoll(list(game.players), rule="V2")
+
+    @property
+    def to_act(self) -> str | None:
+        return self.roll.next_roller
+
+    def allowed(self) -> list[Allowed]:
+        return [Allowed(p, "roll") for p in [self.roll.next_roller] if p is not None]
+
+    def check(self, action: Action) -> None:
+        if action.verb != "roll":
+            raise RuleViolation("the game starts with the captain roll: each player rolls one "
+                                f"die, and {self.roll.next_roller} rolls next", "V2")
+        self.roll.check(action.player, action.numbers[0])
+
+    def perform(self, action: Action) -> list[Effect]:
+        player, die = action.player, action.numbers[0]
+        effects = [Effect("note", f"{player} rolls {die} for the captaincy", "V2",
+                          player=player)]
+        tied = self.roll.record(player, die)
+        if tied:
+            effects.append(Effect("note", f"{' and '.join(tied)} tie for the highest roll "
+                                  "and roll again", "V2"))
+        if self.roll.captain is not None:
+            game = self.game
+            game.captain = self.roll.captain
+            effects.append(Effect("captain", f"{game.captain} is captain (V2)", "V2",
+                                  player=game.captain))
+            effects += game._start_throwing()
+        return effects
+
+
+class _Throwing(Stage):
+    """Each player in the hand throws 1 to 3 times clockwise from the captain (V2)."""
+
+    expects = "throw"
+    rule = "V2"
+
+    def __init__(self, game: MontevideoGame, turns: ThrowingTurns) -> None:
+        self.game = game
+        self._turns = turns
+
+    @property
+    def turns(self) -> ThrowingTurns:
+        return self._turns
+
+    @property
+    def to_act(self) -> str | None:
+        return self._turns.current
+
+    def allowed(self) -> list[Allowed]:
+        return self._turns.allowed()
+
+    def check(self, action: Action) -> None:
+        p, verb, current = action.player, action.verb, self._turns.current
+        if p != current:
+            raise NotYourTurn(f"it is {current}'s turn to throw, not {p}'s", "V2")
+        if verb == "throw":
+            self._turns.check_throw(p, action.numbers)
+        elif verb == "stand":
+            self._turns.check_stand(p)
+        else:
+            raise RuleViolation(f"{p} is throwing: throw or stand; the betting opens when "
+                                "everyone has thrown", "V2")
+
+    def perform(self, action: Action) -> list[Effect]:
+        p, turns = action.player, self._turns
+        if action.verb == "throw":
+            n = turns.count(p) + 1
+            self.game.shown.pop(p, None)
+            turns.throw(p, action.numbers)
+            effects = [Effect("note", f"{p} throws ({_ordinal(n)} throw)", "V2", player=p)]
+        else:
+            turns.stand(p)
+            effects = [Effect("note", f"{p} stands after {plural(turns.count(p), 'throw')}",
+                              "V2", player=p)]
+        if turns.done:
+            effects += self.game._open_betting()
+        return effects
+
+
+class _Betting(Stage):
+    """One no-limit betting round (V3, V6), settled into the pots when it ends (V4)."""
+
+    expects = "bet"
+    rule = "V3"
+
+    def __init__(self, game: MontevideoGame, betting: BettingRound,
+                 turns: ThrowingTurns) -> None:
+        self.game = game
+        self.betting = betting
+        self._turns = turns
+
+    @property
+    def turns(self) -> ThrowingTurns:
+        return self._turns
+
+    @property
+    def to_act(self) -> str | None:
+        return self.betting.to_act
+
+    def allowed(self) -> list[Allowed]:
+        who = self.betting.to_act
+        if who is None:
+            return []
+        return [Allowed(who, o.verb, o.min_chips, o.max_chips)
+                for o in self.betting.options(who)]
+
+    def check(self, action: Action) -> None:
+        self.betting.check(action)
+
+    def perform(self, action: Action) -> list[Effect]:
+        game, p, verb = self.game, action.player, action.verb
+        put, text = self.betting.act(action)
+        effects = [Effect("note" if not put else "move", text, "V3" if verb not in
+                          ("betpot", "callpot") else "V6", player=p, chips=put,
+                          source=p if put else None, dest=POT if put else None)]
+        if put:
+            game.stakes[p] = game.stakes.get(p, 0) + put
+            game.pot += put
+        if self.betting.done:
+            effects += game._settle(self.betting)
+        return effects
 
 
 @dataclass(eq=False)
@@ -53,46 +188,19 @@ class MontevideoGame(Game):
         self.rising_hands = 0
         #: V5: the ante rises once this many players (or fewer) hold chips.
         self.rising_at = 3 if len(self.players) >= 6 else 2
-        self.phase = "roll"
-        self.roll = CaptainRoll(list(self.players), rule="V2")
+        #: The hand's throws (kept after the hand for the views and the settlement).
         self.turns: ThrowingTurns | None = None
-        self.betting: BettingRound | None = None
+        self.stage = _Rolling(self)
         #: Dice made public at the last showdown; each stays shown until its owner throws again.
         self.shown: dict[str, Throw] = {}
         self.opening_effects: tuple[Effect, ...] = tuple(self._take_antes())
 
     # --- the contract ----------------------------------------------------------------
-    @property
-    def over(self) -> bool:
-        return self.winner is not None
+    def _check_turn(self, action: Action) -> None:
+        """Each Montevideo stage checks the turn itself, in its own words."""
 
-    @property
-    def to_act(self) -> str | None:
-        if self.over:
-            return None
-        if self.phase == "roll":
-            return self.roll.next_roller
-        if self.phase == "throw":
-            assert self.turns is not None
-            return self.turns.current
-        assert self.betting is not None
-        return self.betting.to_act
-
-    @property
-    def expects(self) -> str | None:
-        return None if self.over else self.phase
-
-    def allowed(self) -> list[Allowed]:
-        who = self.to_act
-        if who is None:
-            return []
-        if self.phase == "roll":
-            return [Allowed(who, "roll")]
-        if self.phase == "throw":
-            assert self.turns is not None
-            return self.turns.allowed()
-        assert self.betting is not None
-        return [Allowed(who, o.verb, o.min_chips, o.max_chips) for o in self.betting.options(who)]
+    def _numbers_rule(self, action: Action) -> str:
+        return "V2" if action.verb in DICE_VERBS else "V3"
 
     def state(self) -> dict[str, Any]:
         return {
@@ -134,96 +242,6 @@ class MontevideoGame(Game):
             return None
         return self.turns.last(player)
 
-    # --- checking --------------------------------------------------------------------
-    def _check(self, action: Action) -> None:
-        p, verb = action.player, action.verb
-        count, kind = VERBS[verb]
-        if len(action.numbers) != count:
-            raise RuleViolation(
-                f"{verb} takes {count} number{'s' if count != 1 else ''}, "
-                f"not {len(action.numbers)}",
-                "V2" if kind == "die" else "V3",
-            )
-        for n in action.numbers:
-            if not isinstance(n, int) or isinstance(n, bool):
-                raise RuleViolation(f"{n!r} is not a whole number", "V2" if kind == "die" else "V3")
-        if kind == "die":
-            for d in action.numbers:
-                if not 1 <= d <= 6:
-                    raise RuleViolation(f"a die shows 1 to 6, not {d}", "V2")
-        if self.phase == "roll":
-            if verb != "roll":
-                raise RuleViolation(
-                    "the game starts with the captain roll: each player rolls one die, "
-                    f"and {self.roll.next_roller} rolls next",
-                    "V2",
-                )
-            self.roll.check(p, action.numbers[0])
-            return
-        if self.phase == "throw":
-            assert self.turns is not None
-            current = self.turns.current
-            if p != current:
-                raise NotYourTurn(f"it is {current}'s turn to throw, not {p}'s", "V2")
-            if verb == "throw":
-                self.turns.check_throw(p, action.numbers)
-            elif verb == "stand":
-                self.turns.check_stand(p)
-            else:
-                raise RuleViolation(
-                    f"{p} is throwing: throw or stand; the betting opens when everyone "
-                    "has thrown",
-                    "V2",
-                )
-            return
-        assert self.betting is not None
-        self.betting.check(action)
-
-    # --- performing ------------------------------------------------------------------
-    def _perform(self, action: Action) -> list[Effect]:
-        p, verb = action.player, action.verb
-        if self.phase == "roll":
-            return self._perform_roll(p, action.numbers[0])
-        if self.phase == "throw":
-            assert self.turns is not None
-            if verb == "throw":
-                n = self.turns.count(p) + 1
-                self.shown.pop(p, None)
-                self.turns.throw(p, action.numbers)
-                effects = [Effect("note", f"{p} throws ({_ordinal(n)} throw)", "V2", player=p)]
-            else:
-                self.turns.stand(p)
-                n = self.turns.count(p)
-                effects = [Effect("note", f"{p} stands after {n} throw{'s' if n != 1 else ''}",
-                                  "V2", player=p)]
-            if self.turns.done:
-                effects += self._open_betting()
-            return effects
-        assert self.betting is not None
-        put, text = self.betting.act(action)
-        effects = [Effect("note" if not put else "move", text, "V3" if verb not in
-                          ("betpot", "callpot") else "V6", player=p, chips=put,
-                          source=p if put else None, dest="pot" if put else None)]
-        if put:
-            self.stakes[p] = self.stakes.get(p, 0) + put
-            self.pot += put
-        if self.betting.done:
-            effects += self._settle()
-        return effects
-
-    def _perform_roll(self, player: str, die: int) -> list[Effect]:
-        effects = [Effect("note", f"{player} rolls {die} for the captaincy", "V2", player=player)]
-        tied = self.roll.record(player, die)
-        if tied:
-            effects.append(Effect("note", f"{' and '.join(tied)} tie for the highest roll "
-                                  "and roll again", "V2"))
-        if self.roll.captain is not None:
-            self.captain = self.roll.captain
-            effects.append(Effect("captain", f"{self.captain} is captain (V2)", "V2",
-                                  player=self.captain))
-            effects += self._start_throwing()
-        return effects
-
     # --- the stages of a hand --------------------------------------------------------
     def _take_antes(self) -> list[Effect]:
         """Begin a hand: every player holding chips antes into the pot (V2, V5)."""
@@ -234,9 +252,8 @@ class MontevideoGame(Game):
         self.hand += 1
         self.stakes = {}
         self.in_hand = holders
-        self.betting = None
         rule = "V5" if self.rising_hands else "V2"
-        effects = [Effect("hand", f"Hand {self.hand}: the ante is {_chips(self.ante)} ({rule})",
+        effects = [Effect("hand", f"Hand {self.hand}: the ante is {plural(self.ante)} ({rule})",
                           rule, detail="normal")]
         for p in holders:
             put = min(self.ante, self.chips[p])
@@ -244,28 +261,28 @@ class MontevideoGame(Game):
             self.stakes[p] = put
             self.pot += put
             if put < self.ante:
-                text = (f"{p} antes {_chips(put)}, short of the {_chips(self.ante)} ante, "
+                text = (f"{p} antes {plural(put)}, short of the {plural(self.ante)} ante, "
                         "and is all-in (V5)")
             elif self.chips[p] == 0:
-                text = f"{p} antes {_chips(put)} and is all-in ({rule})"
+                text = f"{p} antes {plural(put)} and is all-in ({rule})"
             else:
-                text = f"{p} antes {_chips(put)} ({rule})"
+                text = f"{p} antes {plural(put)} ({rule})"
             effects.append(Effect("move", text, rule, player=p, chips=put, source=p, dest="pot"))
         return effects
 
     def _start_throwing(self) -> list[Effect]:
         assert self.captain is not None
-        self.phase = "throw"
         self.turns = ThrowingTurns(clockwise_from(self.players, self.captain, self.in_hand),
                                    rule="V2")
+        self.stage = _Throwing(self, self.turns)
         return []
 
     def _open_betting(self) -> list[Effect]:
         assert self.turns is not None and self.captain is not None
         counts = {p: self.turns.count(p) for p in self.in_hand}
         first = opener(self.players, self.captain, counts)
-        self.phase = "bet"
-        self.betting = BettingRound(self.players, list(self.in_hand), self.chips, first)
+        betting = BettingRound(self.players, list(self.in_hand), self.chips, first)
+        self.stage = _Betting(self, betting, self.turns)
         if first != self.captain:
             # M4 as the source writes it: the fewest throws nearest the captain's left
             # "becomes captain" (a captain among the fewest keeps it), as in multi-hand Bidou.
@@ -275,27 +292,27 @@ class MontevideoGame(Game):
             self.captain = first
         else:
             effects = [Effect("note", f"{first} opens the betting (M4)", "M4", player=first)]
-        if self.betting.done:
+        if betting.done:
             effects.append(Effect("note", "at most one player has chips left to bet, so the "
                                   "dice are shown at once (D-V8)", "D-V8"))
-            effects += self._settle()
+            effects += self._settle(betting)
         return effects
 
-    def _settle(self) -> list[Effect]:
+    def _settle(self, betting: BettingRound) -> list[Effect]:
         """Pay the pot(s) out at the end of the betting, then begin the next hand."""
-        assert self.betting is not None and self.turns is not None and self.captain is not None
-        live = list(self.betting.in_hand)
+        assert self.turns is not None and self.captain is not None
+        live = list(betting.in_hand)
         effects: list[Effect] = []
         if len(live) == 1:
             w = live[0]
-            effects.append(Effect("move", f"{w} takes the pot of {_chips(self.pot)}: everyone "
+            effects.append(Effect("move", f"{w} takes the pot of {plural(self.pot)}: everyone "
                                   "else dropped out (V3)", "V3", player=w, chips=self.pot,
                                   source="pot", dest=w))
             self.chips[w] += self.pot
             self.pot = self.carried = 0
             next_captain = w
         else:
-            if self.betting.all_passed:
+            if betting.all_passed:
                 effects.append(Effect("note", "everyone passed: all throws are shown (V4)", "V4"))
             throws: dict[str, Throw] = {}
             for p in live:
@@ -314,7 +331,7 @@ class MontevideoGame(Game):
                 if len(pot.eligible) == 1:
                     w = pot.eligible[0]
                     self.chips[w] += pot.chips
-                    effects.append(Effect("move", f"{w} takes back {_chips(pot.chips)} that "
+                    effects.append(Effect("move", f"{w} takes back {plural(pot.chips)} that "
                                           "nobody could call (D-V9)", "D-V9", player=w,
                                           chips=pot.chips, source="pot", dest=w))
                     continue
@@ -327,14 +344,14 @@ class MontevideoGame(Game):
                 for w, n in shares.items():
                     self.chips[w] += n
                     why = "best throw" if len(winners) == 1 else "equal best throws split it"
-                    effects.append(Effect("move", f"{w} takes {_chips(n)} from {name}: {why} "
+                    effects.append(Effect("move", f"{w} takes {plural(n)} from {name}: {why} "
                                           "(V4)", "V4", player=w, chips=n, source="pot", dest=w))
                 if odd:
-                    effects.append(Effect("note", f"{_chips(odd)} of {name} cannot be split "
+                    effects.append(Effect("note", f"{plural(odd)} of {name} cannot be split "
                                           "and stays in the pot for the next hand (V4)", "V4"))
             self.pot = self.carried = carry
             holders = [p for p in self.players if self.chips[p] > 0]
-            if self.betting.all_passed:
+            if betting.all_passed:
                 next_captain = left_of(self.players, self.captain, holders)
             else:
                 ring = clockwise_from(self.players, self.captain, main_winners)
@@ -350,7 +367,7 @@ class MontevideoGame(Game):
             w = holders[0]
             self.winner = w
             self.in_hand = []
-            self.betting = None
+            self.stage = Over()
             return [Effect("game", f"{w} holds every chip and wins the game (V1)", "V1",
                            player=w)]
         effects = [Effect("captain", f"{captain} is captain (M9)", "M9", player=captain)]
@@ -361,8 +378,8 @@ class MontevideoGame(Game):
     def _live(self) -> list[str]:
         if self.over:
             return []
-        if self.betting is not None:
-            return list(self.betting.in_hand)
+        if isinstance(self.stage, _Betting):
+            return list(self.stage.betting.in_hand)
         return list(self.in_hand)
 
 

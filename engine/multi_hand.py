@@ -6,7 +6,11 @@ source's situations (``engine.multi_hand_settle``), players going out as they em
 stacks (M7), and the end game of M8: two players discarding down to nine chips, then two-hand
 rules with no centre, reusing the two-hand engine's ``HeadsUpBetting`` and ``OpenThrow``.
 Every settlement is performed as soon as the rules decide it, so a game record holds only what
-players did. Choices the source leaves open are written in docs/rules/multi-hand.md (D-M..).
+players did. The flow is a chain of stages (``engine.stages``, and :class:`MultiBettingStage`
+here): the captain roll starts the first hand (:meth:`_start_hand`), the last throw opens the
+betting (:meth:`_open_betting`), each settlement ends the hand (:meth:`_end_hand`), which
+starts the next one, an open throw, or ends the game. The game holds only the stage played.
+Choices the source leaves open are written in docs/rules/multi-hand.md (D-M..).
 """
 
 from __future__ import annotations
@@ -14,27 +18,121 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.errors import NotYourTurn, RuleViolation
-from engine.game import Allowed, Effect, Game, PlayerView
-from engine.multi_hand_betting import MultiBetting, plural
-from engine.multi_hand_settle import (
-    POT,
-    REMOVED,
-    first_drop,
-    last_player,
-    later_drop,
-    poor_fish,
-    showdown,
-)
+from engine.chips import POT, REMOVED, plural
+from engine.errors import RuleViolation
+from engine.game import Allowed, Effect, Game, Over, PlayerView, Stage
+from engine.multi_hand_betting import MultiBetting
+from engine.multi_hand_settle import first_drop, last_player, later_drop, poor_fish, showdown
 from engine.open_throw import OpenThrow, open_throw_due
 from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
-from engine.ranking import Throw
+from engine.stages import HeadsUp, OpenThrowing, Rolling, Throwing
 from engine.two_hand_betting import HeadsUpBetting
 
 START_CHIPS = 6
 TWO_HAND_LIMIT = 9
 
-_EXPECTS = {"roll": "roll", "throw": "throw", "bet": "bet", "open": "throw"}
+
+class MultiBettingStage(Stage):
+    """The betting of a multi-hand hand (M5, M6) and its settlement (situations 1-7, M9, P1).
+
+    Holds what only this betting needs -- the betting itself, the hand's throws, who dropped
+    first -- and moves chips through the game, which then ends the hand.
+    """
+
+    expects = "bet"
+    rule = "M5"
+
+    def __init__(self, game: MultiHandGame, betting: MultiBetting,
+                 turns: ThrowingTurns) -> None:
+        self.game = game
+        self.betting = betting
+        self._turns = turns
+        self.first_dropper: str | None = None
+
+    @property
+    def turns(self) -> ThrowingTurns:
+        return self._turns
+
+    @property
+    def to_act(self) -> str | None:
+        return self.betting.to_act
+
+    def allowed(self) -> list[Allowed]:
+        return self.betting.allowed()
+
+    def stake(self, player: str) -> int:
+        return self.betting.stake.get(player, 0)
+
+    def check(self, action: Action) -> None:
+        self.betting.check(action)
+
+    def perform(self, action: Action) -> list[Effect]:
+        game, betting = self.game, self.betting
+        p, verb = action.player, action.verb
+        opened = betting.opened
+        put = betting.act(action)
+        effects: list[Effect] = []
+        if verb == "bet":
+            effects.append(game._stake(p, put, f"{p} bets {plural(put)}", "M5"))
+        elif verb == "raise":
+            effects.append(game._stake(p, put, f"{p} raises by {plural(action.chips or 0)} to "
+                                       f"{betting.level}", "M5"))
+        elif verb == "call":
+            all_in = p in betting.all_in
+            text = (f"{p} calls with his last {plural(put)}: he is all in" if all_in
+                    else f"{p} calls {plural(put)}")
+            effects.append(game._stake(p, put, text, "M6/5" if all_in else "M5"))
+        elif not opened:
+            effects.append(Effect("note", f"{p} passes", "M5", player=p))
+        else:
+            effects += self._drop(p, verb)
+        if betting.outcome is not None:
+            effects += self._settle()
+        return effects
+
+    def _drop(self, p: str, verb: str) -> list[Effect]:
+        game, betting = self.game, self.betting
+        why = " after the betting has begun, so he drops" if verb == "pass" else " out"
+        effects = [Effect("note", f"{p} passes{why}" if verb == "pass" else f"{p} drops{why}",
+                          "M6/9" if verb == "pass" else "M5", player=p)]
+        stake = betting.stake[p]
+        if stake == 0:
+            effects.append(Effect("note", f"{p} had not bet, so he takes no penalty", "M6/2",
+                                  player=p))
+        elif self.first_dropper is None:
+            self.first_dropper = p
+            effects += first_drop(p, stake, len(betting.in_hand), game.staked)
+        else:
+            effects += later_drop(p, game.staked)
+        return game._apply(effects)
+
+    def _settle(self) -> list[Effect]:
+        game, betting = self.game, self.betting
+        captain = game.captain
+        assert captain is not None
+        how = betting.outcome
+        throws = self._turns.last_throws(game.hand_players)
+        if how == "passed":
+            effects = [Effect("note", "Everybody passes", "M9")]
+            if game.poor_fish:
+                effects += game._apply(poor_fish(
+                    clockwise_from(game.players, captain, game.hand_players), throws,
+                    game.ranking))
+            nxt = left_of(game.players, captain, game.hand_players)
+            effects.append(Effect("note", f"The captaincy passes to the left of {captain}",
+                                  "M9"))
+            return effects + game._end_hand(nxt)
+        if how == "alone":
+            last = betting.in_hand[0]
+            lone = betting.bettors == [last]
+            effects = game._apply(last_player(last, lone, game.staked, game.discarding,
+                                              game.chips[last]))
+            return effects + game._end_hand(last)
+        order = clockwise_from(game.players, captain, betting.in_hand)
+        owed = {p: betting.stake[p] for p in betting.bettors if p != self.first_dropper}
+        effects, winner = showdown(game.players, order, betting.stake, throws,
+                                   betting.all_in, owed, game.staked, game.ranking)
+        return game._apply(effects) + game._end_hand(winner)
 
 
 class MultiHandGame(Game):
@@ -53,18 +151,14 @@ class MultiHandGame(Game):
         self.removed = 0
         self.captain: str | None = None
         self.loser: str | None = None
-        self.phase = "roll"
         self.hand = 0
         self.two_hand = False  # M8: the last two play two-hand rules
         self.hand_players: list[str] = list(self.players)
         self.out: list[str] = []
-        self.exposed: dict[str, Throw] = {}
-        self.first_dropper: str | None = None
-        self.roll = CaptainRoll(list(self.players), rule="M2")
-        self.turns: ThrowingTurns | None = None
-        self.betting: MultiBetting | None = None
-        self.duel: HeadsUpBetting | None = None
-        self.open: OpenThrow | None = None
+        #: Dice the rules have shown (showdown, open throw, Poor Fish), until the next throw.
+        self.exposed: dict[str, tuple[int, ...]] = {}
+        self.stage = Rolling(CaptainRoll(list(self.players), rule="M2"), starts="game",
+                             then=self._start_hand)
 
     @classmethod
     def from_position(
@@ -90,222 +184,27 @@ class MultiHandGame(Game):
         game._end_hand(captain)
         return game
 
-    # --- the abstract properties ---------------------------------------------------------
-    @property
-    def over(self) -> bool:
-        return self.phase == "over"
-
-    @property
-    def to_act(self) -> str | None:
-        if self.phase == "roll":
-            return self.roll.next_roller
-        if self.phase == "throw":
-            assert self.turns is not None
-            return self.turns.current
-        if self.phase == "bet":
-            return self.duel.to_act if self.duel else self.betting.to_act  # type: ignore[union-attr]
-        if self.phase == "open":
-            assert self.open is not None
-            return self.open.to_act
-        return None
-
-    @property
-    def expects(self) -> str | None:
-        return _EXPECTS.get(self.phase)
-
+    # --- the table's own questions -------------------------------------------------------
     @property
     def pot(self) -> int:
         """Chips bet and not yet settled."""
-        return self.staked + (self.duel.pot if self.duel and self.phase == "bet" else 0)
+        return self.staked + self.stage.pot
 
     @property
     def discarding(self) -> bool:
         """M8: two players left holding more than nine together discard when not called."""
         return not self.two_hand and len(self.hand_players) == 2
 
-    # --- allowed and check ---------------------------------------------------------------
-    def allowed(self) -> list[Allowed]:
-        p = self.to_act
-        if p is None:
-            return []
-        if self.phase == "roll":
-            return [Allowed(p, "roll")]
-        if self.phase == "throw":
-            assert self.turns is not None
-            return self.turns.allowed()
-        if self.phase == "bet":
-            return self.duel.allowed() if self.duel else self.betting.allowed()  # type: ignore[union-attr]
-        assert self.open is not None
-        return self.open.allowed()
-
-    def _check(self, action: Action) -> None:
-        rule = {"roll": "M2", "throw": "M3", "open": "T10"}.get(
-            self.phase, "T5" if self.duel else "M5")
-        try:
-            action.check_numbers()
-        except RuleViolation as e:
-            raise RuleViolation(e.sentence, e.rule or rule) from None
-        p, verb = self.to_act, action.verb
+    def _check_turn(self, action: Action) -> None:
         if action.player in self.out:
             raise RuleViolation(f"{action.player} has no chips left and is out of the game (he "
-                                f"has won); it is {p}'s turn to {self.expects}", "M7")
-        if action.player != p:
-            raise NotYourTurn(f"it is {p}'s turn to {self.expects}, not {action.player}'s", rule)
-        if self.phase == "roll":
-            if verb != "roll":
-                raise RuleViolation(f"the game starts with the captain roll: {p} rolls one die",
-                                    "M2")
-            self.roll.check(p, action.numbers[0])
-        elif self.phase == "throw":
-            assert self.turns is not None
-            if verb == "throw":
-                self.turns.check_throw(p, action.numbers)
-            elif verb == "stand":
-                self.turns.check_stand(p)
-            else:
-                first = "throws" if self.turns.count(p) == 0 else "throws again or stands"
-                raise RuleViolation(
-                    f"the betting begins when every player has thrown; {p} {first}", "M3")
-        elif self.phase == "bet" and self.duel is not None:
-            if verb not in ("bet", "raise", "call", "pass", "drop"):
-                raise RuleViolation(
-                    f"both players have thrown and the betting is open under two-hand rules; "
-                    f"{p} may " + " or ".join(a.verb for a in self.duel.allowed()), "T5")
-            self.duel.check(action)
-        elif self.phase == "bet":
-            assert self.betting is not None
-            self.betting.check(action)
-        else:
-            assert self.open is not None
-            self.open.check(action)
+                                f"has won); it is {self.to_act}'s turn to {self.expects}", "M7")
+        super()._check_turn(action)
 
-    # --- perform -------------------------------------------------------------------------
-    def _perform(self, action: Action) -> list[Effect]:
-        p, verb = action.player, action.verb
-        if self.phase == "roll":
-            die = action.numbers[0]
-            effects = [Effect("note", f"{p} rolls {die} for the captaincy", "M2", player=p,
-                              dice=(die,))]
-            tied = self.roll.record(p, die)
-            if tied:
-                effects.append(Effect("note", f"{' and '.join(tied)} tie on {die} and roll "
-                                      "again", "M2"))
-            elif self.roll.captain is not None:
-                effects.append(Effect("captain", f"{self.roll.captain} is captain: the highest "
-                                      "die", "M2", player=self.roll.captain))
-                effects += self._start_hand(self.roll.captain)
-            return effects
-        if self.phase == "throw":
-            return self._throwing(p, action)
-        if self.phase == "open":
-            assert self.open is not None
-            if verb == "throw" and not self.open.turns.throws:
-                self.exposed = {}
-            effects = self.open.perform(action, self.chips)
-            self._note_exposed(effects)
-            if self.open.done:
-                assert self.open.outcome is not None
-                effects += self._end_hand(self.open.outcome.next_captain)
-            return effects
-        if self.duel is not None:
-            effects = self.duel.perform(action)
-            self._note_exposed(effects)
-            if self.duel.done:
-                assert self.duel.outcome is not None
-                effects += self._end_hand(self.duel.outcome.next_captain)
-            return effects
-        return self._betting(action)
-
-    def _throwing(self, p: str, action: Action) -> list[Effect]:
-        assert self.turns is not None
-        if action.verb == "throw":
-            if not self.turns.throws:
-                self.exposed = {}  # the last hand's shown dice stay on show until now
-            self.turns.throw(p, action.numbers)
-            effects = [Effect("note", f"{p} throws ({self.turns.count(p)} of 3)",
-                              self.turns.rule, player=p)]
-        else:
-            self.turns.stand(p)
-            effects = [Effect("note", f"{p} stands after "
-                              f"{plural(self.turns.count(p), 'throw')}", self.turns.rule,
-                              player=p)]
-        if self.turns.done:
-            effects += self._open_betting()
-        return effects
-
-    def _betting(self, action: Action) -> list[Effect]:
-        betting = self.betting
-        assert betting is not None
-        p, verb = action.player, action.verb
-        opened = betting.opened
-        put = betting.act(action)
-        effects: list[Effect] = []
-        if verb == "bet":
-            effects.append(self._stake(p, put, f"{p} bets {plural(put)}", "M5"))
-        elif verb == "raise":
-            effects.append(self._stake(p, put, f"{p} raises by {plural(action.chips or 0)} to "
-                                       f"{betting.level}", "M5"))
-        elif verb == "call":
-            all_in = p in betting.all_in
-            text = (f"{p} calls with his last {plural(put)}: he is all in" if all_in
-                    else f"{p} calls {plural(put)}")
-            effects.append(self._stake(p, put, text, "M6/5" if all_in else "M5"))
-        elif not opened:
-            effects.append(Effect("note", f"{p} passes", "M5", player=p))
-        else:
-            effects += self._drop(p, verb)
-        if betting.outcome is not None:
-            effects += self._settle()
-        return effects
-
+    # --- chips ---------------------------------------------------------------------------
     def _stake(self, p: str, n: int, text: str, rule: str) -> Effect:
         return self._move(Effect("move", text, rule, player=p, chips=n, source=p, dest=POT))
 
-    def _drop(self, p: str, verb: str) -> list[Effect]:
-        betting = self.betting
-        assert betting is not None
-        why = " after the betting has begun, so he drops" if verb == "pass" else " out"
-        effects = [Effect("note", f"{p} passes{why}" if verb == "pass" else f"{p} drops{why}",
-                          "M6/9" if verb == "pass" else "M5", player=p)]
-        stake = betting.stake[p]
-        if stake == 0:
-            effects.append(Effect("note", f"{p} had not bet, so he takes no penalty", "M6/2",
-                                  player=p))
-        elif self.first_dropper is None:
-            self.first_dropper = p
-            effects += first_drop(p, stake, len(betting.in_hand), self.staked)
-        else:
-            effects += later_drop(p, self.staked)
-        return self._apply(effects)
-
-    def _settle(self) -> list[Effect]:
-        betting = self.betting
-        assert betting is not None and self.turns is not None and self.captain is not None
-        how = betting.outcome
-        throws = {p: self.turns.last(p) for p in self.hand_players}
-        if how == "passed":
-            effects = [Effect("note", "Everybody passes", "M9")]
-            if self.poor_fish:
-                effects += self._apply(poor_fish(
-                    clockwise_from(self.players, self.captain, self.hand_players),
-                    throws, self.ranking))  # type: ignore[arg-type]
-            nxt = left_of(self.players, self.captain, self.hand_players)
-            effects.append(Effect("note", f"The captaincy passes to the left of {self.captain}",
-                                  "M9"))
-            return effects + self._end_hand(nxt)
-        if how == "alone":
-            last = betting.in_hand[0]
-            lone = betting.bettors == [last]
-            effects = self._apply(last_player(last, lone, self.staked, self.discarding,
-                                              self.chips[last]))
-            return effects + self._end_hand(last)
-        order = clockwise_from(self.players, self.captain, betting.in_hand)
-        owed = {p: betting.stake[p] for p in betting.bettors if p != self.first_dropper}
-        effects, winner = showdown(self.players, order, betting.stake, throws,  # type: ignore[arg-type]
-                                   betting.all_in, owed, self.staked, self.ranking)
-        return self._apply(effects) + self._end_hand(winner)
-
-    # --- chips ---------------------------------------------------------------------------
     def _move(self, e: Effect) -> Effect:
         """Perform one ``move`` effect on the counts."""
         for where, sign in ((e.source, -1), (e.dest, 1)):
@@ -329,27 +228,30 @@ class MultiHandGame(Game):
     def _note_exposed(self, effects: list[Effect]) -> None:
         for e in effects:
             if e.kind == "expose" and e.player is not None:
-                self.exposed[e.player] = e.dice  # type: ignore[assignment]
+                self.exposed[e.player] = e.dice
 
-    # --- the flow ------------------------------------------------------------------------
+    def _clear_shown(self) -> None:
+        self.exposed = {}  # the last hand's shown dice stay on show until its first throw
+
+    # --- the chain of stages -------------------------------------------------------------
     def _start_hand(self, captain: str) -> list[Effect]:
         self.captain = captain
         self.hand += 1
-        self.phase = "throw"
-        self.betting = self.duel = self.open = None
-        self.first_dropper = None
         self.hand_players = [p for p in self.players if self.chips[p] > 0]
         rule = "T3" if self.two_hand else "M3"
         order = clockwise_from(self.players, captain, self.hand_players)
-        self.turns = ThrowingTurns(order, rule=rule)
+        self.stage = Throwing(ThrowingTurns(order, rule=rule), rule="M3",
+                              all_thrown="every player has thrown",
+                              first_throw=self._clear_shown, then=self._open_betting)
         form = "two-hand rules" if self.two_hand else "multi-hand rules"
         return [Effect("hand", f"Hand {self.hand}: {captain} is captain and throws first; "
                        f"{', '.join(order)} play under {form}", rule, player=captain,
                        detail="two-hand" if self.two_hand else "normal")]
 
     def _open_betting(self) -> list[Effect]:
-        assert self.turns is not None and self.captain is not None
-        counts = {p: self.turns.count(p) for p in self.hand_players}
+        turns = self.stage.turns
+        assert turns is not None and self.captain is not None
+        counts = {p: turns.count(p) for p in self.hand_players}
         first = opener(self.players, self.captain, counts)
         rule = "T4" if self.two_hand else "M4"
         if first != self.captain:
@@ -359,16 +261,22 @@ class MultiHandGame(Game):
             self.captain = first
         else:
             effects = [Effect("note", f"{first} opens the betting", rule, player=first)]
-        self.phase = "bet"
         if self.two_hand:
-            throws = {p: self.turns.last(p) for p in self.hand_players}
             a, b = self.hand_players
-            self.duel = HeadsUpBetting((a, b), first, self.captain, throws,  # type: ignore[arg-type]
-                                       self.chips, ranking=self.ranking)
+            duel = HeadsUpBetting((a, b), first, self.captain,
+                                  turns.last_throws(self.hand_players), self.chips,
+                                  ranking=self.ranking)
+            self.stage = HeadsUp(duel, turns, under="two-hand rules",
+                                 note_exposed=self._note_exposed, then=self._end_duel)
         else:
-            self.betting = MultiBetting(clockwise_from(self.players, first, self.hand_players),
-                                        self.chips)
+            betting = MultiBetting(clockwise_from(self.players, first, self.hand_players),
+                                   self.chips)
+            self.stage = MultiBettingStage(self, betting, turns)
         return effects
+
+    def _end_duel(self, duel: HeadsUpBetting) -> list[Effect]:
+        assert duel.outcome is not None
+        return self._end_hand(duel.outcome.next_captain)
 
     def _end_hand(self, candidate: str) -> list[Effect]:
         """After a settlement: players out (M7), the game's end, M8, then the next hand."""
@@ -381,8 +289,7 @@ class MultiHandGame(Game):
         holders = [p for p in self.players if self.chips[p] > 0]
         if len(holders) == 1:
             self.loser = holders[0]
-            self.phase = "over"
-            self.turns = self.betting = self.duel = self.open = None
+            self.stage = Over()
             self.hand_players = []
             return effects + [Effect("game", f"{self.loser} is the last player holding chips "
                                      "and loses the game", "M7", player=self.loser)]
@@ -412,9 +319,9 @@ class MultiHandGame(Game):
         self.hand += 1
         self.hand_players = holders
         self.captain = short
-        self.phase = "open"
-        self.turns = self.betting = self.duel = None
-        self.open = OpenThrow(short, holder, ranking=self.ranking)
+        self.stage = OpenThrowing(OpenThrow(short, holder, ranking=self.ranking), self.chips,
+                                  first_throw=self._clear_shown,
+                                  note_exposed=self._note_exposed, then=self._end_hand)
         return [
             Effect("hand", f"Open throw: {holder} holds {plural(self.chips[holder])} and the "
                    f"last is with {short}; no betting, {short} throws first, exposed", "T10",
@@ -440,31 +347,20 @@ class MultiHandGame(Game):
             "expects": self.expects,
         }
 
-    def _stake_of(self, p: str) -> int:
-        if self.phase != "bet":
-            return 0
-        if self.duel is not None:
-            return self.duel.stake(p) if p in self.duel.players else 0
-        assert self.betting is not None
-        return self.betting.stake.get(p, 0)
-
     def _in_hand(self, p: str) -> bool:
-        if self.over or self.phase == "roll" or p not in self.hand_players:
+        if self.over or isinstance(self.stage, Rolling) or p not in self.hand_players:
             return False
-        return not (self.betting is not None and p in self.betting.dropped)
-
-    def _turns(self) -> ThrowingTurns | None:
-        return self.open.turns if self.open is not None else self.turns
+        stage = self.stage
+        return not (isinstance(stage, MultiBettingStage) and p in stage.betting.dropped)
 
     def views(self) -> list[PlayerView]:
-        to_act = self.to_act
-        turns = self._turns()
+        to_act, turns = self.to_act, self.stage.turns
         return [
             PlayerView(
                 name=p,
                 chips=self.chips[p],
                 throws=turns.count(p) if turns is not None else 0,
-                stake=self._stake_of(p),
+                stake=self.stage.stake(p),
                 in_hand=self._in_hand(p),
                 to_act=p == to_act,
                 is_captain=p == self.captain,
@@ -475,7 +371,5 @@ class MultiHandGame(Game):
         ]
 
     def concealed_dice(self, player: str) -> tuple[int, ...] | None:
-        if self.over or self.phase == "roll":
-            return None
-        turns = self._turns()
+        turns = self.stage.turns
         return turns.last(player) if turns is not None else None

@@ -12,19 +12,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from engine.actions import Action
+from engine.actions import BETTING_VERBS, Action
+from engine.chips import plural
 from engine.errors import NotYourTurn, RuleViolation
 from engine.game import Allowed
 
 MAX_BET = 3
 MAX_RAISE = 2
 RULE = "M5"
-BETTING_VERBS = ("bet", "raise", "call", "pass", "drop")
-
-
-def plural(n: int, word: str = "chip") -> str:
-    """``"1 chip"``, ``"2 chips"``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 @dataclass

@@ -12,13 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
+from engine.chips import POT, REMOVED, plural
 from engine.game import Effect
-from engine.multi_hand_betting import plural
 from engine.phases import clockwise_from
 from engine.ranking import Throw, best, throw_name, worst
-
-POT = "pot"
-REMOVED = "removed"
 
 
 @dataclass

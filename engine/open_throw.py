@@ -14,12 +14,11 @@ from collections.abc import Mapping, MutableMapping, Sequence
 from dataclasses import dataclass, field
 
 from engine.actions import Action
+from engine.chips import CENTRE
 from engine.errors import NotYourTurn, RuleViolation
 from engine.game import Allowed, Effect
 from engine.phases import MAX_THROWS, ThrowingTurns
 from engine.ranking import compare, throw_name
-
-CENTRE = "centre"
 
 
 def chips_in_play(players: Sequence[str], holdings: Mapping[str, int]) -> int:

@@ -41,7 +41,7 @@ class CaptainRoll:
         return None  # pragma: no cover - every pass ends in record()
 
     def check(self, player: str, die: int) -> None:
-        """Refuse a roll out of turn or a die that is not 1-6."""
+        """Refuse a roll out of turn (the die itself is checked with the action, 1-6)."""
         if self.captain is not None:
             raise RuleViolation("the captain is already decided; nobody rolls now", self.rule)
         if player != self.next_roller:
@@ -55,8 +55,6 @@ class CaptainRoll:
                 f"captain rolls go in seat order: {self.next_roller} rolls before {player}",
                 self.rule,
             )
-        if not 1 <= die <= 6:
-            raise RuleViolation(f"a die shows 1 to 6, not {die}", self.rule)
 
     def record(self, player: str, die: int) -> list[str] | None:
         """Take a checked roll. Returns the tied players who roll again, if this pass tied."""
@@ -103,6 +101,16 @@ class ThrowingTurns:
         """The dice under ``player``'s cup now (his last throw), or None before his first."""
         t = self.throws.get(player)
         return t[-1] if t else None
+
+    def last_throws(self, players: Sequence[str]) -> dict[str, Throw]:
+        """Each of ``players``' last throw, once every one of them has thrown (the betting
+        and the settlements compare them)."""
+        out: dict[str, Throw] = {}
+        for p in players:
+            t = self.last(p)
+            assert t is not None, f"{p} has not thrown this hand"
+            out[p] = t
+        return out
 
     def allowed(self) -> list[Allowed]:
         """What the current thrower may do: throw (before his third), stand (after his first)."""

@@ -31,11 +31,9 @@ _NAMED: tuple[tuple[str, tuple[Throw, ...]], ...] = (
 )
 
 ALL_THROWS: tuple[Throw, ...] = tuple(
-    sorted(
-        (tuple(sorted(c, reverse=True)) for c in combinations_with_replacement(range(1, 7), 3)),
-        reverse=True,
-    )
-)  # type: ignore[assignment]
+    sorted(((c, b, a) for a, b, c in combinations_with_replacement(range(1, 7), 3)),
+           reverse=True)
+)
 
 _CLASS: dict[Throw, str] = {t: name for name, throws in _NAMED for t in throws}
 _NAMED_ORDER: tuple[Throw, ...] = tuple(t for _, throws in _NAMED for t in throws)

@@ -19,19 +19,11 @@ from __future__ import annotations
 from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 
-from engine.actions import Action
+from engine.actions import BETTING_VERBS, Action
+from engine.chips import CENTRE, POT, plural
 from engine.errors import NotYourTurn, RuleViolation
 from engine.game import Allowed, Effect
 from engine.ranking import Throw, compare, throw_name
-
-CENTRE = "centre"
-POT = "pot"
-BETTING_VERBS = ("bet", "raise", "call", "pass", "drop")
-
-
-def plural(n: int, word: str = "chip") -> str:
-    """``"1 chip"``, ``"2 chips"``."""
-    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 @dataclass(frozen=True)

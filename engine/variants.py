@@ -6,6 +6,7 @@ import importlib
 from collections.abc import Sequence
 from typing import Any
 
+from engine.chips import PLACES
 from engine.errors import RecordError
 from engine.game import Game
 
@@ -26,9 +27,6 @@ OPTIONS: dict[str, tuple[str, ...]] = {
 #: of a bigger game still replays.
 MAX_PLAYERS = 8
 
-#: Where chips lie besides the players: an Effect's ``source``/``dest`` and the two-hand
-#: ``holdings`` use these words, so a player may not be called by one of them.
-PLACES: tuple[str, ...] = ("centre", "pot", "removed")
 
 
 def check_setup(variant: str, players: Sequence[str], options: dict[str, Any]) -> None:

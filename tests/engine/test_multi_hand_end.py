@@ -7,6 +7,7 @@ import pytest
 
 from engine import Action, Allowed, RuleViolation, new_game
 from engine.multi_hand import MultiHandGame
+from engine.stages import OpenThrowing
 
 P3 = ("Ann", "Bob", "Cid")
 WORST, LOW, MID, HIGH = "3 2 2", "4 3 1", "6 5 4", "2 1 1"
@@ -228,7 +229,7 @@ def test_D_M14_the_two_hand_finish_starts_with_an_open_throw_when_one_is_due() -
     play(g, "Ann bet 1", "Bob drop")
     assert g.state()["chips"] == {"Ann": 8, "Bob": 1, "Cid": 0}
     assert (g.state()["to_act"], g.state()["expects"]) == ("Bob", "throw")
-    assert g.open is not None
+    assert isinstance(g.stage, OpenThrowing)
 
 
 def test_D_M14_pass_after_a_bet_is_a_drop_under_two_hand_rules() -> None:

@@ -7,10 +7,10 @@ import json
 
 from engine.errors import CameraError
 from firmware import pictures
+from firmware.commands import Act, Correct, EnterDice, Outcome, Press, Reread
 from vision.zones import Zone, read_seat
 
 ZONES = {"Ann": Zone("Ann", 0, 0, 100, 100)}  # as the fake camera's (tests/firmware/conftest)
-from firmware.commands import Act, Correct, EnterDice, Outcome, Press, Reread
 
 
 def to_throwing(c, fake):

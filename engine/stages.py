@@ -1,0 +1,219 @@
+"""The stages Bidou's variants share, each one link of the game's chain (``engine.game.Stage``).
+
+Two-hand Bidou and multi-hand Bidou play the same captain roll, the same throwing turns, the
+same heads-up betting (multi-hand's last two players use two-hand rules, M8) and the same open
+throw (T10). Each stage here wraps the bookkeeping of ``engine.phases``,
+``engine.two_hand_betting`` or ``engine.open_throw`` with the one interface every stage has,
+and is given ``then``: the game's next link, called when the stage is done. Montevideo's
+stages differ in their words and rules and live in ``engine.montevideo``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableMapping
+
+from engine.actions import BETTING_VERBS, Action
+from engine.chips import plural
+from engine.errors import RuleViolation
+from engine.game import Allowed, Effect, Stage
+from engine.open_throw import OpenThrow
+from engine.phases import CaptainRoll, ThrowingTurns
+from engine.two_hand_betting import HeadsUpBetting
+
+
+class Rolling(Stage):
+    """The captain roll (T2, M2): one die each, the tied roll again; then ``then(captain)``.
+
+    ``starts`` is what the roll starts ("round" in two-hand, "game" in multi-hand).
+    """
+
+    expects = "roll"
+
+    def __init__(self, roll: CaptainRoll, *, starts: str,
+                 then: Callable[[str], list[Effect]]) -> None:
+        self.roll = roll
+        self.rule = roll.rule
+        self.starts = starts
+        self.then = then
+        self.best = "the higher die" if len(roll.contenders) == 2 else "the highest die"
+
+    @property
+    def to_act(self) -> str | None:
+        return self.roll.next_roller
+
+    def allowed(self) -> list[Allowed]:
+        return [Allowed(p, "roll") for p in [self.roll.next_roller] if p is not None]
+
+    def check(self, action: Action) -> None:
+        p = action.player
+        if action.verb != "roll":
+            raise RuleViolation(f"the {self.starts} starts with the captain roll: {p} rolls "
+                                "one die", self.rule)
+        self.roll.check(p, action.numbers[0])
+
+    def perform(self, action: Action) -> list[Effect]:
+        p, die = action.player, action.numbers[0]
+        effects = [Effect("note", f"{p} rolls {die} for the captaincy", self.rule, player=p,
+                          dice=(die,))]
+        tied = self.roll.record(p, die)
+        if tied:
+            effects.append(Effect("note", f"{' and '.join(tied)} tie on {die} and roll again",
+                                  self.rule))
+        elif self.roll.captain is not None:
+            effects.append(Effect("captain", f"{self.roll.captain} is captain: {self.best}",
+                                  self.rule, player=self.roll.captain))
+            effects += self.then(self.roll.captain)
+        return effects
+
+
+class Throwing(Stage):
+    """Each player throws 1 to 3 times in turn (T3, M3); then ``then()`` opens the betting.
+
+    ``all_thrown`` ends the refusal of an early bet ("both players have thrown");
+    ``first_throw()`` is called before the hand's first throw (last hand's shown dice go).
+    """
+
+    expects = "throw"
+
+    def __init__(self, turns: ThrowingTurns, *, rule: str, all_thrown: str,
+                 first_throw: Callable[[], None], then: Callable[[], list[Effect]]) -> None:
+        self._turns = turns
+        self.rule = rule
+        self.all_thrown = all_thrown
+        self.first_throw = first_throw
+        self.then = then
+
+    @property
+    def turns(self) -> ThrowingTurns:
+        return self._turns
+
+    @property
+    def to_act(self) -> str | None:
+        return self._turns.current
+
+    def allowed(self) -> list[Allowed]:
+        return self._turns.allowed()
+
+    def check(self, action: Action) -> None:
+        p, turns = action.player, self._turns
+        if action.verb == "throw":
+            turns.check_throw(p, action.numbers)
+        elif action.verb == "stand":
+            turns.check_stand(p)
+        else:
+            first = "throws" if turns.count(p) == 0 else "throws again or stands"
+            raise RuleViolation(f"the betting begins when {self.all_thrown}; {p} {first}",
+                                self.rule)
+
+    def perform(self, action: Action) -> list[Effect]:
+        p, turns = action.player, self._turns
+        if action.verb == "throw":
+            if not turns.throws:
+                self.first_throw()
+            turns.throw(p, action.numbers)
+            effects = [Effect("note", f"{p} throws ({turns.count(p)} of 3)", turns.rule,
+                              player=p)]
+        else:
+            turns.stand(p)
+            effects = [Effect("note", f"{p} stands after {plural(turns.count(p), 'throw')}",
+                              turns.rule, player=p)]
+        if turns.done:
+            effects += self.then()
+        return effects
+
+
+class HeadsUp(Stage):
+    """The betting of a two-hand hand (T5-T8), also multi-hand's last two (M8, ``under``
+    "two-hand rules"); then ``then(betting)`` with its outcome settled."""
+
+    expects = "bet"
+    rule = "T5"
+
+    def __init__(self, betting: HeadsUpBetting, turns: ThrowingTurns, *, under: str | None,
+                 note_exposed: Callable[[list[Effect]], None],
+                 then: Callable[[HeadsUpBetting], list[Effect]]) -> None:
+        self.betting = betting
+        self._turns = turns
+        self.under = under
+        self.note_exposed = note_exposed
+        self.then = then
+
+    @property
+    def turns(self) -> ThrowingTurns:
+        return self._turns
+
+    @property
+    def to_act(self) -> str | None:
+        return self.betting.to_act
+
+    def allowed(self) -> list[Allowed]:
+        return self.betting.allowed()
+
+    def stake(self, player: str) -> int:
+        return self.betting.stake(player) if player in self.betting.players else 0
+
+    @property
+    def pot(self) -> int:
+        return self.betting.pot
+
+    def check(self, action: Action) -> None:
+        p, verb = action.player, action.verb
+        choices = " or ".join(a.verb for a in self.betting.allowed())
+        if self.under is not None and verb not in BETTING_VERBS:
+            raise RuleViolation(f"both players have thrown and the betting is open under "
+                                f"{self.under}; {p} may {choices}", self.rule)
+        if verb in ("throw", "stand", "roll"):
+            raise RuleViolation(f"both players have thrown and the betting is open; {p} may "
+                                f"{choices}", self.rule)
+        if verb in ("betpot", "callpot"):
+            raise RuleViolation(f"{verb} belongs to Montevideo; in two-hand Bidou {p} may "
+                                f"{choices}", self.rule)
+        self.betting.check(action)
+
+    def perform(self, action: Action) -> list[Effect]:
+        effects = self.betting.perform(action)
+        self.note_exposed(effects)
+        if self.betting.done:
+            effects += self.then(self.betting)
+        return effects
+
+
+class OpenThrowing(Stage):
+    """An open throw (T10): exposed throws, no betting; then ``then(next_captain)``."""
+
+    expects = "throw"
+    rule = "T10"
+
+    def __init__(self, open_throw: OpenThrow, holdings: MutableMapping[str, int], *,
+                 first_throw: Callable[[], None],
+                 note_exposed: Callable[[list[Effect]], None],
+                 then: Callable[[str], list[Effect]]) -> None:
+        self.open = open_throw
+        self.holdings = holdings
+        self.first_throw = first_throw
+        self.note_exposed = note_exposed
+        self.then = then
+
+    @property
+    def turns(self) -> ThrowingTurns:
+        return self.open.turns
+
+    @property
+    def to_act(self) -> str | None:
+        return self.open.to_act
+
+    def allowed(self) -> list[Allowed]:
+        return self.open.allowed()
+
+    def check(self, action: Action) -> None:
+        self.open.check(action)
+
+    def perform(self, action: Action) -> list[Effect]:
+        if action.verb == "throw" and not self.open.turns.throws:
+            self.first_throw()
+        effects = self.open.perform(action, self.holdings)
+        self.note_exposed(effects)
+        if self.open.done:
+            assert self.open.outcome is not None
+            effects += self.then(self.open.outcome.next_captain)
+        return effects
