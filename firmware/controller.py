@@ -32,7 +32,7 @@ from typing import Any
 
 from engine.actions import VERBS, Action, dice_count, dice_fit, dice_words
 from engine.errors import ConfigError, RecordError, ReplayError, RuleViolation
-from engine.game import Game
+from engine.game import Effect, Game
 from engine.record import Record
 from engine.variants import check_setup
 from firmware import corrections, pictures, views
@@ -241,6 +241,7 @@ class TableController:
         self._reads: dict[str, SeatRead] = {}
         self._last_throw: dict[str, SeatRead] = {}
         self._flags: list[str] = []
+        self._settled: list[Effect] = []
 
     def _load(self, row: GameRow) -> None:
         entries = self.log.entries(row.id)
@@ -266,7 +267,8 @@ class TableController:
         self.publisher.publish(lambda version: views.public_state(
             self.game, game_id=self.row.id, status=self.row.status, version=version,
             offered=self._offered, needs_look=self._needs_look, refusals=self._refusals,
-            events=self.publisher.events, camera=views.camera_status(self.watcher),
+            events=self.publisher.events, settled=self._settled,
+            camera=views.camera_status(self.watcher),
             hand_actions=len(self.game.history) - hand_start,
         ))
 
@@ -382,6 +384,9 @@ class TableController:
         event = self.game.apply(action)
         if event.starts_hand:
             self._hand_starts.append(len(self.game.history))
+        settled = [e for e in event.effects if views.is_settlement(e)]
+        if settled:
+            self._settled = settled
         self._offered.clear()
         self._refusals.pop(action.player, None)
         if self.game.to_act is not None:  # its light now says "your turn", not "refused"

@@ -12,16 +12,21 @@ from __future__ import annotations
 from dataclasses import asdict
 from typing import Any
 
-from engine.game import Game
+from engine.game import Effect, Game
 from firmware.log import Entry
 from firmware.throws import DiceWatcher, SeatRead
 
 
 def public_state(game: Game, *, game_id: int, status: str, version: int,
                  offered: dict[str, int], needs_look: dict[str, str], refusals: dict[str, str],
-                 events: list[str], camera: dict[str, Any], hand_actions: int
-                 ) -> dict[str, Any]:
-    """What anyone at the table may see: no concealed dice."""
+                 events: list[str], settled: list[Effect], camera: dict[str, Any],
+                 hand_actions: int) -> dict[str, Any]:
+    """What anyone at the table may see: no concealed dice.
+
+    ``settled`` are the chip moves and game end of the latest settlement, kept as the engine
+    gave them (who, how many chips, from where, to where, the rule, its sentence) so the
+    dashboard words them from fields, never by reading the event sentences back.
+    """
     state = dict(game.state())
     seats = []
     for v in game.views():
@@ -43,6 +48,7 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         seats=seats,
         allowed=allowed,
         events=list(events),
+        settled=[settled_fields(e) for e in settled],
         version=version,
         camera=dict(camera),
         actions=len(game.history),
@@ -50,6 +56,18 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         status=status,
     )
     return state
+
+
+def settled_fields(effect: Effect) -> dict[str, Any]:
+    """A settlement effect as JSON: who took what, from where, why (never dice)."""
+    return {"kind": effect.kind, "player": effect.player, "chips": effect.chips,
+            "source": effect.source, "dest": effect.dest, "rule": effect.rule,
+            "text": effect.text}
+
+
+def is_settlement(effect: Effect) -> bool:
+    """Whether ``effect`` settles chips or the game: a chip move, or the game's end."""
+    return effect.kind in ("move", "game")
 
 
 def camera_status(watcher: DiceWatcher | None) -> dict[str, Any]:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ranking import throw_name
+from firmware.wording import as_sentence
 
 _EXPECTS = {"roll": "roll for captain", "throw": "throw", "bet": "bet"}
 
@@ -31,12 +32,17 @@ def decorate(state: dict[str, Any]) -> dict[str, Any]:
 
 
 def showdown(state: dict[str, Any]) -> str | None:
-    """While dice are shown, the latest sentence saying who takes chips (or None)."""
-    if not any(seat.get("exposed") for seat in state.get("seats", [])):
+    """While dice are shown, who takes the chips (or wins the game) at the latest settlement:
+    picked from the structured ``settled`` effects by their fields, worded here."""
+    seats = state.get("seats", [])
+    if not any(seat.get("exposed") for seat in seats):
         return None
-    for sentence in reversed(state.get("events", [])):
-        if " takes " in sentence or " take " in sentence or " win" in sentence:
-            return sentence
+    players = {seat["name"] for seat in seats}
+    for effect in reversed(state.get("settled", [])):
+        taken = effect["kind"] == "move" and effect["dest"] in players and effect["chips"]
+        won = effect["kind"] == "game" and effect["player"] == state.get("winner")
+        if taken or won:
+            return as_sentence(effect["text"])
     return None
 
 

@@ -98,12 +98,16 @@ def test_chips_by_hand_starts_and_ends_with_the_engine_state() -> None:
 def test_showdown_sentence_names_who_takes_the_chips() -> None:
     from table_server.present import decorate
 
+    take = {"kind": "move", "player": "Bob", "chips": 2, "source": "pot", "dest": "Bob",
+            "rule": "T7", "text": "Bob takes 2 chips: the worse throw at the showdown"}
+    stake = {"kind": "move", "player": "Ann", "chips": 1, "source": "Ann", "dest": "pot",
+             "rule": "T6", "text": "Ann stakes 1 own chip"}
     state = {"seats": [{"name": "Ann", "exposed": [2, 1, 1]}, {"name": "Bob", "exposed": None}],
-             "events": ["Ann calls", "Bob takes 2 chips: the worse throw at the showdown",
-                        "Hand 2 of round 1: Bob is captain and throws first"],
-             "to_act": "Bob", "expects": "throw"}
+             "events": ["Ann calls.", "Bob wins nothing by this sentence."],
+             "settled": [take, stake], "to_act": "Bob", "expects": "throw"}
     shown = decorate(state)
-    assert shown["showdown"] == "Bob takes 2 chips: the worse throw at the showdown"
+    # picked by its fields (chips into a player's stack), not by words in the events
+    assert shown["showdown"] == "Bob takes 2 chips: the worse throw at the showdown."
     assert shown["seats"][0]["exposed_name"] == "bidou (2-1-1)"
     assert shown["prompt"] == "Bob to throw."
     state["seats"][0]["exposed"] = None
