@@ -2,30 +2,14 @@
 
 from __future__ import annotations
 
-import pytest
-
-from engine import Action, new_game
-from engine.errors import RuleViolation
+from engine import Action
 
 THREE = ("Ann", "Bob", "Cy")
 ANN_CAPTAIN = ("Ann roll 6", "Bob roll 2", "Cy roll 1")
 
 
-def game(*actions: str, players: tuple[str, ...] = THREE):
-    g = new_game("montevideo", list(players))
-    for text in actions:
-        g.apply(Action.parse(text))
-    return g
-
-
-def hand(*pairs: tuple[str, str]) -> tuple[str, ...]:
-    out: tuple[str, ...] = ()
-    for name, dice in pairs:
-        out += (f"{name} throw {dice}", f"{name} stand")
-    return out
-
-
-THROWN = (*ANN_CAPTAIN, *hand(("Ann", "6 5 4"), ("Bob", "6 5 3"), ("Cy", "6 5 2")))
+THROWN = (*ANN_CAPTAIN, "Ann throw 6 5 4", "Ann stand", "Bob throw 6 5 3", "Bob stand",
+          "Cy throw 6 5 2", "Cy stand")
 
 
 def texts(effects) -> list[str]:
@@ -36,25 +20,18 @@ def verbs(g) -> list[str]:
     return [a.verb for a in g.allowed()]
 
 
-def refusal(g, text: str) -> str:
-    before = g.state()
-    with pytest.raises(RuleViolation) as info:
-        g.apply(Action.parse(text))
-    assert g.state() == before
-    return str(info.value)
-
-
-def test_D_V1_any_player_opening_the_betting_may_bet_the_pot():
-    g = game(*THROWN, "Ann pass")
+def test_D_V1_any_player_opening_the_betting_may_bet_the_pot(montevideo):
+    g = montevideo(*THROWN, "Ann pass")
     assert (g.to_act, verbs(g)) == ("Bob", ["pass", "bet", "betpot"])
     g.apply(Action.parse("Bob betpot"))
     assert g.to_act == "Cy"
     assert "betpot" not in verbs(g)
 
 
-def test_D_V2_after_a_pot_bet_a_player_who_passed_acts_again_and_pass_is_a_drop():
-    g = game(*THROWN, "Ann pass", "Bob betpot")
-    assert refusal(g, "Cy call") == (
+def test_D_V2_after_a_pot_bet_a_player_who_passed_acts_again_and_pass_is_a_drop(
+        montevideo, refused):
+    g = montevideo(*THROWN, "Ann pass", "Bob betpot")
+    assert refused(g, "Cy call") == (
         "nobody has bet chips after the pot bet: Cy may call the pot for nothing (V6)"
     )
     g.apply(Action.parse("Cy callpot"))
@@ -65,87 +42,89 @@ def test_D_V2_after_a_pot_bet_a_player_who_passed_acts_again_and_pass_is_a_drop(
     assert g.state()["chips"] == {"Ann": 4, "Bob": 5 + 3 - 1, "Cy": 4}
 
 
-def test_D_V3_a_pot_bet_nobody_raises_is_a_showdown_for_the_pot_as_it_stands():
-    g = game(*THROWN, "Ann betpot", "Bob callpot")
+def test_D_V3_a_pot_bet_nobody_raises_is_a_showdown_for_the_pot_as_it_stands(montevideo):
+    g = montevideo(*THROWN, "Ann betpot", "Bob callpot")
     effects = g.apply(Action.parse("Cy callpot")).effects
     assert [e.player for e in effects if e.kind == "expose"] == ["Ann", "Bob", "Cy"]
     assert "Ann takes 3 chips from the pot: best throw (V4)" in texts(effects)
 
 
-def test_D_V3_a_pot_bet_everyone_drops_goes_to_the_pot_bettor_unshown():
-    g = game(*THROWN, "Ann pass", "Bob betpot", "Cy drop")
+def test_D_V3_a_pot_bet_everyone_drops_goes_to_the_pot_bettor_unshown(montevideo):
+    g = montevideo(*THROWN, "Ann pass", "Bob betpot", "Cy drop")
     effects = g.apply(Action.parse("Ann drop")).effects
     assert not [e for e in effects if e.kind == "expose"]
     assert "Bob takes the pot of 3 chips: everyone else dropped out (V3)" in texts(effects)
     assert g.state()["captain"] == "Bob"
 
 
-def test_D_V4_a_raise_after_a_pot_bet_binds_the_pot_bettor_and_the_pot_callers():
-    g = game(*THROWN, "Ann betpot", "Bob callpot", "Cy raise 2")
+def test_D_V4_a_raise_after_a_pot_bet_binds_the_pot_bettor_and_the_pot_callers(montevideo, refused):
+    g = montevideo(*THROWN, "Ann betpot", "Bob callpot", "Cy raise 2")
     assert (g.to_act, verbs(g)) == ("Ann", ["call", "raise", "drop", "pass"])
     assert [(a.min_chips, a.max_chips) for a in g.allowed() if a.verb == "raise"] == [(1, 3)]
     g.apply(Action.parse("Ann raise 1"))
     assert (g.to_act, verbs(g)) == ("Bob", ["call", "raise", "drop", "pass"])
     g.apply(Action.parse("Bob call"))
     assert g.to_act == "Cy"
-    assert refusal(g, "Cy bet 1") == (
+    assert refused(g, "Cy bet 1") == (
         "the betting is already open: raise instead of betting again (V3)"
     )
 
 
-def test_D_V5_no_minimum_raise_and_every_raise_reopens_the_betting():
-    g = game(*THROWN, "Ann bet 3")
+def test_D_V5_no_minimum_raise_and_every_raise_reopens_the_betting(montevideo):
+    g = montevideo(*THROWN, "Ann bet 3")
     assert [(a.min_chips, a.max_chips) for a in g.allowed() if a.verb == "raise"] == [(1, 2)]
     g.apply(Action.parse("Bob raise 1"))
     g.apply(Action.parse("Cy call"))
     assert (g.to_act, verbs(g)) == ("Ann", ["call", "raise", "drop", "pass"])
 
 
-def test_D_V5_no_raise_when_nobody_could_answer_it_or_the_stack_only_covers_the_call():
-    g = game(*THROWN, "Ann bet 5", "Bob call")
+def test_D_V5_no_raise_when_nobody_could_answer_it_or_the_stack_only_covers_the_call(
+        montevideo, refused):
+    g = montevideo(*THROWN, "Ann bet 5", "Bob call")
     # Ann and Bob are all-in: Cy may only call or drop.
     assert verbs(g) == ["call", "drop", "pass"]
-    assert refusal(g, "Cy raise 1") == (
+    assert refused(g, "Cy raise 1") == (
         "Cy has 5 chips, not more than the 5 to call, so can only call all-in or drop (V3)"
     )
     # Ann and Bob keep 1 chip each: they can answer, so Cy may raise by his 1 spare chip.
-    g = game(*THROWN, "Ann bet 4", "Bob call")
+    g = montevideo(*THROWN, "Ann bet 4", "Bob call")
     assert [(a.verb, a.min_chips, a.max_chips) for a in g.allowed()] == [
         ("call", None, None), ("raise", 1, 1), ("drop", None, None), ("pass", None, None)
     ]
-    g = game(*THROWN, "Ann bet 5", "Bob drop")
-    assert refusal(g, "Cy raise 1") == (
+    g = montevideo(*THROWN, "Ann bet 5", "Bob drop")
+    assert refused(g, "Cy raise 1") == (
         "Cy has 5 chips, not more than the 5 to call, so can only call all-in or drop (V3)"
     )
 
 
-def test_D_V5_a_raise_is_refused_when_every_other_player_in_the_hand_is_all_in():
+def test_D_V5_a_raise_is_refused_when_every_other_player_in_the_hand_is_all_in(
+        montevideo, refused, once):
     # Hand 1 leaves Ann with 11 chips; in hand 2 Bob and Cy go all-in with 2 each.
-    g = game(*THROWN, "Ann bet 2", "Bob call", "Cy call",
-             *hand(("Ann", "6 5 4"), ("Bob", "6 5 3"), ("Cy", "6 5 2")),
+    g = montevideo(*THROWN, "Ann bet 2", "Bob call", "Cy call",
+             *once(("Ann", "6 5 4"), ("Bob", "6 5 3"), ("Cy", "6 5 2")),
              "Ann pass", "Bob bet 2", "Cy call")
     assert g.state()["chips"] == {"Ann": 11, "Bob": 0, "Cy": 0}
     assert verbs(g) == ["call", "drop", "pass"]
-    assert refusal(g, "Ann raise 1") == (
+    assert refused(g, "Ann raise 1") == (
         "every other player in the hand is all-in, so nobody could answer a raise: "
         "Ann may call or drop (V3)"
     )
 
 
-def test_D_V6_betting_goes_clockwise_from_the_opener_and_passers_act_again():
-    g = game(*THROWN, "Ann pass", "Bob bet 1", "Cy call")
+def test_D_V6_betting_goes_clockwise_from_the_opener_and_passers_act_again(montevideo):
+    g = montevideo(*THROWN, "Ann pass", "Bob bet 1", "Cy call")
     assert (g.to_act, verbs(g)) == ("Ann", ["call", "raise", "drop", "pass"])
 
 
-def test_D_V6_all_in_players_are_skipped_in_the_betting():
+def test_D_V6_all_in_players_are_skipped_in_the_betting(montevideo, once):
     # After the side-pot hand of test_V3_side_pots..., C is all-in on the ante.
-    g = game(
+    g = montevideo(
         "A roll 6", "B roll 1", "C roll 1", "D roll 1",
-        *hand(("A", "6 5 2"), ("B", "6 4 2"), ("C", "5 4 1"), ("D", "6 6 5")),
+        *once(("A", "6 5 2"), ("B", "6 4 2"), ("C", "5 4 1"), ("D", "6 6 5")),
         "A bet 1", "B call", "C drop", "D raise 2", "A call", "B drop",
-        *hand(("D", "6 5 2"), ("A", "2 1 1"), ("B", "2 2 1"), ("C", "6 5 2")),
+        *once(("D", "6 5 2"), ("A", "2 1 1"), ("B", "2 2 1"), ("C", "6 5 2")),
         "D bet 3", "A call", "B call", "C raise 1", "D call",
-        *hand(("A", "6 5 4"), ("B", "6 5 3"), ("C", "6 5 2"), ("D", "6 4 1")),
+        *once(("A", "6 5 4"), ("B", "6 5 3"), ("C", "6 5 2"), ("D", "6 4 1")),
         "A bet 1", "B call",
         players=("A", "B", "C", "D"),
     )
@@ -153,8 +132,9 @@ def test_D_V6_all_in_players_are_skipped_in_the_betting():
     assert g.to_act == "D"
 
 
-def test_D_V7_when_everyone_passes_the_best_throw_wins_the_pot_and_the_captaincy_goes_left():
-    g = game(*THROWN, "Ann pass", "Bob pass")
+def test_D_V7_when_everyone_passes_the_best_throw_wins_the_pot_and_the_captaincy_goes_left(
+        montevideo):
+    g = montevideo(*THROWN, "Ann pass", "Bob pass")
     effects = g.apply(Action.parse("Cy pass")).effects
     assert "Ann takes 3 chips from the pot: best throw (V4)" in texts(effects)
     s = g.state()
@@ -162,11 +142,11 @@ def test_D_V7_when_everyone_passes_the_best_throw_wins_the_pot_and_the_captaincy
     assert s["captain"] == "Bob"
 
 
-def test_D_V8_a_player_all_in_on_the_ante_throws_and_goes_to_the_showdown():
-    g = game(*THROWN, "Ann bet 5", "Bob call", "Cy drop")
+def test_D_V8_a_player_all_in_on_the_ante_throws_and_goes_to_the_showdown(montevideo, once):
+    g = montevideo(*THROWN, "Ann bet 5", "Bob call", "Cy drop")
     # Ann's run wins 13; Bob is out; Cy has 5 -> ante 2 (V5).
     for cap, other in [("Ann", "Cy"), ("Cy", "Ann"), ("Ann", "Cy")]:
-        for text in hand((cap, "4 2 1"), (other, "4 2 1")):
+        for text in once((cap, "4 2 1"), (other, "4 2 1")):
             g.apply(Action.parse(text))
         g.apply(Action.parse(f"{g.to_act} pass"))
         g.apply(Action.parse(f"{g.to_act} pass"))
@@ -183,10 +163,10 @@ def test_D_V8_a_player_all_in_on_the_ante_throws_and_goes_to_the_showdown():
     assert "Cy takes 10 chips from the pot: best throw (V4)" in texts(effects)
 
 
-def test_D_V9_side_pots_carry_odd_chips_of_each_pot_and_return_uncalled_chips():
+def test_D_V9_side_pots_carry_odd_chips_of_each_pot_and_return_uncalled_chips(montevideo, once):
     # Bob goes all-in for 2 against Ann's 5; Bob and Cy tie best in the main pot.
-    g = game(*THROWN, "Ann bet 2", "Bob call", "Cy call",
-             *hand(("Ann", "6 5 4"), ("Bob", "2 2 1"), ("Cy", "2 2 1")),
+    g = montevideo(*THROWN, "Ann bet 2", "Bob call", "Cy call",
+             *once(("Ann", "6 5 4"), ("Bob", "2 2 1"), ("Cy", "2 2 1")),
              "Ann bet 5", "Bob call", "Cy call")
     # Stakes: Ann 6, Bob 3, Cy 3. Main pot 9 (all three): Bob and Cy split 4 each, 1 stays.
     # Ann's 3 chips above Bob's and Cy's stakes: nobody could call them, back to Ann.
@@ -194,35 +174,36 @@ def test_D_V9_side_pots_carry_odd_chips_of_each_pot_and_return_uncalled_chips():
     assert g.state()["pot"] == 1 + 3
 
 
-def test_D_V10_the_rising_ante_starts_at_two_with_the_first_hand_of_two_holders():
-    g = game(*THROWN, "Ann bet 5", "Bob call")
+def test_D_V10_the_rising_ante_starts_at_two_with_the_first_hand_of_two_holders(montevideo):
+    g = montevideo(*THROWN, "Ann bet 5", "Bob call")
     effects = g.apply(Action.parse("Cy drop")).effects
     assert "Hand 2: the ante is 2 chips (V5)" in texts(effects)
     assert "Cy antes 2 chips (V5)" in texts(effects)
 
 
-def test_D_V11_a_shared_best_throw_gives_the_captaincy_to_the_first_clockwise_from_the_captain():
+def test_D_V11_a_shared_best_throw_gives_the_captaincy_to_the_first_clockwise_from_the_captain(
+        montevideo, once):
     base = (*ANN_CAPTAIN,)
-    g = game(*base, *hand(("Ann", "6 5 2"), ("Bob", "4 2 1"), ("Cy", "4 2 1")),
+    g = montevideo(*base, *once(("Ann", "6 5 2"), ("Bob", "4 2 1"), ("Cy", "4 2 1")),
              "Ann bet 1", "Bob call", "Cy call")
     assert g.state()["captain"] == "Bob"
-    g = game(*base, *hand(("Ann", "4 2 1"), ("Bob", "6 5 2"), ("Cy", "4 2 1")),
+    g = montevideo(*base, *once(("Ann", "4 2 1"), ("Bob", "6 5 2"), ("Cy", "4 2 1")),
              "Ann bet 1", "Bob call", "Cy call")
     assert g.state()["captain"] == "Ann"
 
 
-def test_D_V12_the_winner_holds_every_chip_and_the_pot_is_empty():
-    g = game(*THROWN, "Ann bet 5", "Bob call", "Cy call")
+def test_D_V12_the_winner_holds_every_chip_and_the_pot_is_empty(montevideo):
+    g = montevideo(*THROWN, "Ann bet 5", "Bob call", "Cy call")
     s = g.state()
     assert (s["winner"], s["chips"]["Ann"], s["pot"], s["removed"]) == ("Ann", 18, 0, 0)
 
 
-def test_D_V13_drop_before_any_bet_is_refused_and_pass_after_a_bet_is_a_drop():
-    g = game(*THROWN)
-    assert refusal(g, "Ann drop") == (
+def test_D_V13_drop_before_any_bet_is_refused_and_pass_after_a_bet_is_a_drop(montevideo, refused):
+    g = montevideo(*THROWN)
+    assert refused(g, "Ann drop") == (
         "nobody has bet yet, so Ann cannot drop: pass, bet or bet the pot (V3)"
     )
-    assert refusal(g, "Ann call") == (
+    assert refused(g, "Ann call") == (
         "nobody has bet yet, so Ann cannot call: pass, bet or bet the pot (V3)"
     )
     g.apply(Action.parse("Ann bet 1"))
@@ -230,11 +211,30 @@ def test_D_V13_drop_before_any_bet_is_refused_and_pass_after_a_bet_is_a_drop():
     assert [v.in_hand for v in g.views()] == [True, False, True]
 
 
-def test_D_V14_shown_dice_stay_public_until_their_owner_throws_again():
-    g = game(*THROWN, "Ann pass", "Bob pass", "Cy pass")
+def test_D_V14_shown_dice_stay_public_until_their_owner_throws_again(montevideo):
+    g = montevideo(*THROWN, "Ann pass", "Bob pass", "Cy pass")
     assert [v.exposed for v in g.views()] == [(6, 5, 4), (6, 5, 3), (6, 5, 2)]
     g.apply(Action.parse("Bob throw 1 1 1"))
     assert [v.exposed for v in g.views()] == [(6, 5, 4), None, (6, 5, 2)]
     assert g.concealed_dice("Bob") == (1, 1, 1)
     effects = g.apply(Action.parse("Bob stand")).effects
     assert texts(effects) == ["Bob stands after 1 throw"]
+
+
+def test_V3_D_V9_side_pots_worked_by_hand(montevideo):
+    # Hand 1: Dan's 6-6-5 beats Ann's 6-5-2 and takes 11. Hand 2 (antes in): Ann 1, Bob 3,
+    # Cy 4, Dan 12. Dan bets 3; Ann calls all-in for 1, Bob calls 3 all-in, Cy raises 1
+    # all-in, Dan calls. Stakes with antes: Ann 2, Bob 4, Cy 5, Dan 5. Main pot 8 to Ann's
+    # bidou, side pot 6 to Bob's bide, side pot 2 split by Cy and Dan's equal 6-5-2.
+    g = montevideo("Ann roll 6", "Bob roll 1", "Cy roll 1", "Dan roll 1",
+                   "Ann throw 6 5 2", "Ann stand", "Bob throw 6 4 2", "Bob stand",
+                   "Cy throw 5 4 1", "Cy stand", "Dan throw 6 6 5", "Dan stand",
+                   "Ann bet 1", "Bob call", "Cy drop", "Dan raise 2", "Ann call", "Bob drop",
+                   "Dan throw 6 5 2", "Dan stand", "Ann throw 2 1 1", "Ann stand",
+                   "Bob throw 2 2 1", "Bob stand", "Cy throw 6 5 2", "Cy stand",
+                   "Dan bet 3", "Ann call", "Bob call", "Cy raise 1", "Dan call",
+                   players=("Ann", "Bob", "Cy", "Dan"))
+    s = g.state()
+    # After the settlement (Ann 8, Bob 6, Cy 1, Dan 9) the next hand's antes are taken.
+    assert s["chips"] == {"Ann": 7, "Bob": 5, "Cy": 0, "Dan": 8} and s["pot"] == 4
+    assert (s["captain"], s["to_act"], s["expects"]) == ("Ann", "Ann", "throw")

@@ -40,14 +40,6 @@ ANN_8_BOB_1 = (
 )
 
 
-def refused(game, text: str) -> RuleViolation:
-    before, history = game.state(), list(game.history)
-    with pytest.raises(RuleViolation) as info:
-        game.apply(Action.parse(text))
-    assert game.state() == before and game.history == history
-    return info.value
-
-
 # --- The open throw (T10) -----------------------------------------------------------------------
 def test_T10_open_throw_when_one_holds_eight_and_the_last_chip_is_in_the_centre(
     two_hand, play
@@ -68,11 +60,11 @@ def test_T10_open_throw_when_the_last_chip_is_with_the_opponent(two_hand) -> Non
     assert (s["to_act"], s["expects"]) == ("Bob", "throw")
 
 
-def test_T10_no_betting_in_an_open_throw(two_hand) -> None:
+def test_T10_no_betting_in_an_open_throw(two_hand, refusal) -> None:
     g = two_hand(*ANN_8_BOB_1)
     assert [(a.player, a.verb) for a in g.allowed()] == [("Bob", "throw")]
-    assert str(refused(g, "Bob bet 1")) == "there is no betting in an open throw; Bob throws (T10)"
-    assert str(refused(g, "Ann throw 6 5 4")) == (
+    assert str(refusal(g, "Bob bet 1")) == "there is no betting in an open throw; Bob throws (T10)"
+    assert str(refusal(g, "Ann throw 6 5 4")) == (
         "it is Bob's turn to throw, not Ann's (T10)"
     )
 
@@ -160,9 +152,9 @@ def test_T1_one_round_each_plays_a_third_round(two_hand) -> None:
     assert (g2.state()["over"], g2.state()["loser"], g2.state()["round"]) == (True, "Bob", 3)
 
 
-def test_T1_after_the_match_every_action_is_refused(two_hand) -> None:
+def test_T1_after_the_match_every_action_is_refused(two_hand, refusal) -> None:
     g = two_hand(*lose_round("Ann", "Bob"), *lose_round("Ann", "Bob"))
-    e = refused(g, "Ann roll 3")
+    e = refusal(g, "Ann roll 3")
     assert isinstance(e, GameOver)
     assert str(e) == "the game is over; start a new game (T1)"
     assert e.rule == "T1"

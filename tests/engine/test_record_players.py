@@ -1,4 +1,4 @@
-"""Independent rules review: the game record's contract as GAME_RECORD.md writes it.
+"""The game record's contract for players as GAME_RECORD.md writes it (reviewed independently).
 
 GAME_RECORD.md says two-hand takes exactly 2 players "the others 3 or more"; the physical
 table's 8 seats are a limit of the table's config (firmware/config.py), not of the rules, so
