@@ -109,6 +109,7 @@ class Stage(ABC):
 
     expects: str | None = None
     rule: str | None = None
+    _turns: Any = None
 
     @property
     @abstractmethod
@@ -130,7 +131,7 @@ class Stage(ABC):
     @property
     def turns(self) -> Any:
         """The hand's ``ThrowingTurns`` (throw counts, the dice under each cup), or None."""
-        return None
+        return self._turns
 
     def stake(self, player: str) -> int:
         """Chips ``player`` has bet in this stage."""

@@ -29,6 +29,7 @@ from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, o
 from engine.poker_betting import BettingRound
 from engine.ranking import Throw, best, throw_name
 from engine.side_pots import build_pots, split
+from engine.stages import Delegating, Throwing
 
 START_CHIPS = 6
 MAX_ANTE = 6
@@ -74,26 +75,14 @@ class _Rolling(Stage):
         return effects
 
 
-class _Throwing(Stage):
-    """Each player in the hand throws 1 to 3 times clockwise from the captain (V2)."""
-
-    expects = "throw"
-    rule = "V2"
+class _Throwing(Throwing):
+    """Each player in the hand throws 1 to 3 times clockwise from the captain (V2), in
+    Montevideo's words; then the betting opens."""
 
     def __init__(self, game: MontevideoGame, turns: ThrowingTurns) -> None:
+        super().__init__(turns, rule="V2", all_thrown="everyone has thrown",
+                         first_throw=lambda: None, then=game._open_betting)
         self.game = game
-        self._turns = turns
-
-    @property
-    def turns(self) -> ThrowingTurns:
-        return self._turns
-
-    @property
-    def to_act(self) -> str | None:
-        return self._turns.current
-
-    def allowed(self) -> list[Allowed]:
-        return self._turns.allowed()
 
     def check(self, action: Action) -> None:
         p, verb, current = action.player, action.verb, self._turns.current
@@ -119,11 +108,11 @@ class _Throwing(Stage):
             effects = [Effect("note", f"{p} stands after {plural(turns.count(p), 'throw')}",
                               "V2", player=p)]
         if turns.done:
-            effects += self.game._open_betting()
+            effects += self.then()
         return effects
 
 
-class _Betting(Stage):
+class _Betting(Delegating):
     """One no-limit betting round (V3, V6), settled into the pots when it ends (V4)."""
 
     expects = "bet"
@@ -132,16 +121,8 @@ class _Betting(Stage):
     def __init__(self, game: MontevideoGame, betting: BettingRound,
                  turns: ThrowingTurns) -> None:
         self.game = game
-        self.betting = betting
+        self.betting = self.inner = betting
         self._turns = turns
-
-    @property
-    def turns(self) -> ThrowingTurns:
-        return self._turns
-
-    @property
-    def to_act(self) -> str | None:
-        return self.betting.to_act
 
     def allowed(self) -> list[Allowed]:
         who = self.betting.to_act
@@ -149,9 +130,6 @@ class _Betting(Stage):
             return []
         return [Allowed(who, o.verb, o.min_chips, o.max_chips)
                 for o in self.betting.options(who)]
-
-    def check(self, action: Action) -> None:
-        self.betting.check(action)
 
     def perform(self, action: Action) -> list[Effect]:
         game, p, verb = self.game, action.player, action.verb

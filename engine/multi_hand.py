@@ -20,19 +20,19 @@ from typing import Any
 from engine.actions import Action
 from engine.chips import POT, REMOVED, plural
 from engine.errors import RuleViolation
-from engine.game import Allowed, Effect, Game, Over, PlayerView, Stage
+from engine.game import Effect, Game, Over, PlayerView
 from engine.multi_hand_betting import MultiBetting
 from engine.multi_hand_settle import first_drop, last_player, later_drop, poor_fish, showdown
 from engine.open_throw import OpenThrow, open_throw_due
 from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
-from engine.stages import HeadsUp, OpenThrowing, Rolling, Throwing
+from engine.stages import Delegating, HeadsUp, OpenThrowing, Rolling, Throwing
 from engine.two_hand_betting import HeadsUpBetting
 
 START_CHIPS = 6
 TWO_HAND_LIMIT = 9
 
 
-class MultiBettingStage(Stage):
+class MultiBettingStage(Delegating):
     """The betting of a multi-hand hand (M5, M6) and its settlement (situations 1-7, M9, P1).
 
     Holds what only this betting needs -- the betting itself, the hand's throws, who dropped
@@ -45,26 +45,12 @@ class MultiBettingStage(Stage):
     def __init__(self, game: MultiHandGame, betting: MultiBetting,
                  turns: ThrowingTurns) -> None:
         self.game = game
-        self.betting = betting
+        self.betting = self.inner = betting
         self._turns = turns
         self.first_dropper: str | None = None
 
-    @property
-    def turns(self) -> ThrowingTurns:
-        return self._turns
-
-    @property
-    def to_act(self) -> str | None:
-        return self.betting.to_act
-
-    def allowed(self) -> list[Allowed]:
-        return self.betting.allowed()
-
     def stake(self, player: str) -> int:
         return self.betting.stake.get(player, 0)
-
-    def check(self, action: Action) -> None:
-        self.betting.check(action)
 
     def perform(self, action: Action) -> list[Effect]:
         game, betting = self.game, self.betting

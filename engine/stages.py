@@ -11,6 +11,7 @@ stages differ in their words and rules and live in ``engine.montevideo``.
 from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping
+from typing import Any
 
 from engine.actions import BETTING_VERBS, Action
 from engine.chips import plural
@@ -19,6 +20,23 @@ from engine.game import Allowed, Effect, Stage
 from engine.open_throw import OpenThrow
 from engine.phases import CaptainRoll, ThrowingTurns
 from engine.two_hand_betting import HeadsUpBetting
+
+
+class Delegating(Stage):
+    """A stage whose turn and rules are those of one bookkeeping object, ``inner``: its
+    ``to_act``, ``allowed()`` and ``check(action)``."""
+
+    inner: Any
+
+    @property
+    def to_act(self) -> str | None:
+        return self.inner.to_act
+
+    def allowed(self) -> list[Allowed]:
+        return list(self.inner.allowed())
+
+    def check(self, action: Action) -> None:
+        self.inner.check(action)
 
 
 class Rolling(Stage):
@@ -84,10 +102,6 @@ class Throwing(Stage):
         self.then = then
 
     @property
-    def turns(self) -> ThrowingTurns:
-        return self._turns
-
-    @property
     def to_act(self) -> str | None:
         return self._turns.current
 
@@ -122,7 +136,7 @@ class Throwing(Stage):
         return effects
 
 
-class HeadsUp(Stage):
+class HeadsUp(Delegating):
     """The betting of a two-hand hand (T5-T8), also multi-hand's last two (M8, ``under``
     "two-hand rules"); then ``then(betting)`` with its outcome settled."""
 
@@ -132,22 +146,11 @@ class HeadsUp(Stage):
     def __init__(self, betting: HeadsUpBetting, turns: ThrowingTurns, *, under: str | None,
                  note_exposed: Callable[[list[Effect]], None],
                  then: Callable[[HeadsUpBetting], list[Effect]]) -> None:
-        self.betting = betting
+        self.betting = self.inner = betting
         self._turns = turns
         self.under = under
         self.note_exposed = note_exposed
         self.then = then
-
-    @property
-    def turns(self) -> ThrowingTurns:
-        return self._turns
-
-    @property
-    def to_act(self) -> str | None:
-        return self.betting.to_act
-
-    def allowed(self) -> list[Allowed]:
-        return self.betting.allowed()
 
     def stake(self, player: str) -> int:
         return self.betting.stake(player) if player in self.betting.players else 0
@@ -178,7 +181,7 @@ class HeadsUp(Stage):
         return effects
 
 
-class OpenThrowing(Stage):
+class OpenThrowing(Delegating):
     """An open throw (T10): exposed throws, no betting; then ``then(next_captain)``."""
 
     expects = "throw"
@@ -188,25 +191,12 @@ class OpenThrowing(Stage):
                  first_throw: Callable[[], None],
                  note_exposed: Callable[[list[Effect]], None],
                  then: Callable[[str], list[Effect]]) -> None:
-        self.open = open_throw
+        self.open = self.inner = open_throw
+        self._turns = open_throw.turns
         self.holdings = holdings
         self.first_throw = first_throw
         self.note_exposed = note_exposed
         self.then = then
-
-    @property
-    def turns(self) -> ThrowingTurns:
-        return self.open.turns
-
-    @property
-    def to_act(self) -> str | None:
-        return self.open.to_act
-
-    def allowed(self) -> list[Allowed]:
-        return self.open.allowed()
-
-    def check(self, action: Action) -> None:
-        self.open.check(action)
 
     def perform(self, action: Action) -> list[Effect]:
         if action.verb == "throw" and not self.open.turns.throws:

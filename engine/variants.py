@@ -28,7 +28,6 @@ OPTIONS: dict[str, tuple[str, ...]] = {
 MAX_PLAYERS = 8
 
 
-
 def check_setup(variant: str, players: Sequence[str], options: dict[str, Any]) -> None:
     """Raise RecordError (a ValueError) naming what is wrong with a game's set-up."""
     if variant not in VARIANTS:
