@@ -254,6 +254,28 @@ class Game(ABC):
         """Every verb open now, to whom, with chip ranges; exactly what ``verify`` accepts."""
         return self.stage.allowed() if self.stage.to_act is not None else []
 
+    def _replay_state(self, *, chips: dict[str, int], pot: int, captain: str | None,
+                      loser: str | None = None, winner: str | None = None, round: int = 1,
+                      rounds_lost: dict[str, int] | None = None, centre: int = 0,
+                      removed: int = 0) -> dict[str, Any]:
+        """The replay state of GAME_RECORD.md, keys in its order; what a variant does not
+        have keeps the record's default (one round, no centre, nothing removed)."""
+        return {
+            "variant": self.variant,
+            "over": self.over,
+            "loser": loser,
+            "winner": winner,
+            "round": round,
+            "rounds_lost": dict(rounds_lost or {}),
+            "chips": dict(chips),
+            "centre": centre,
+            "pot": pot,
+            "removed": removed,
+            "captain": captain,
+            "to_act": self.to_act,
+            "expects": self.expects,
+        }
+
     # --- what subclasses provide -----------------------------------------------------
 
     @abstractmethod

@@ -24,33 +24,24 @@ from typing import Any
 from engine.actions import DICE_VERBS, Action
 from engine.chips import POT, plural
 from engine.errors import NotYourTurn, RuleViolation
-from engine.game import Allowed, Effect, Game, Over, PlayerView, Stage
+from engine.game import Allowed, Effect, Game, Over, PlayerView
 from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
 from engine.poker_betting import BettingRound
 from engine.ranking import Throw, best, throw_name
 from engine.side_pots import build_pots, split
-from engine.stages import Delegating, Throwing
+from engine.stages import Delegating, Rolling, Throwing
 
 START_CHIPS = 6
 MAX_ANTE = 6
 
 
-class _Rolling(Stage):
-    """The captain roll (V2): one die each, the tied highest roll again."""
-
-    expects = "roll"
-    rule = "V2"
+class _Rolling(Rolling):
+    """The captain roll (V2): one die each, the tied highest roll again, in Montevideo's
+    words; the captain then starts the throwing."""
 
     def __init__(self, game: MontevideoGame) -> None:
-        self.game = game
-        self.roll = CaptainRoll(list(game.players), rule="V2")
-
-    @property
-    def to_act(self) -> str | None:
-        return self.roll.next_roller
-
-    def allowed(self) -> list[Allowed]:
-        return [Allowed(p, "roll") for p in [self.roll.next_roller] if p is not None]
+        super().__init__(CaptainRoll(list(game.players), rule="V2"), starts="game",
+                         then=game._captain_rolled)
 
     def check(self, action: Action) -> None:
         if action.verb != "roll":
@@ -66,12 +57,10 @@ class _Rolling(Stage):
         if tied:
             effects.append(Effect("note", f"{' and '.join(tied)} tie for the highest roll "
                                   "and roll again", "V2"))
-        if self.roll.captain is not None:
-            game = self.game
-            game.captain = self.roll.captain
-            effects.append(Effect("captain", f"{game.captain} is captain (V2)", "V2",
-                                  player=game.captain))
-            effects += game._start_throwing()
+        captain = self.roll.captain
+        if captain is not None:
+            effects.append(Effect("captain", f"{captain} is captain (V2)", "V2", player=captain))
+            effects += self.then(captain)
         return effects
 
 
@@ -181,21 +170,8 @@ class MontevideoGame(Game):
         return "V2" if action.verb in DICE_VERBS else "V3"
 
     def state(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant,
-            "over": self.over,
-            "loser": None,
-            "winner": self.winner,
-            "round": 1,
-            "rounds_lost": {},
-            "chips": dict(self.chips),
-            "centre": 0,
-            "pot": self.pot,
-            "removed": 0,
-            "captain": self.captain,
-            "to_act": self.to_act,
-            "expects": self.expects,
-        }
+        return self._replay_state(chips=self.chips, pot=self.pot, captain=self.captain,
+                                  winner=self.winner)
 
     def views(self) -> list[PlayerView]:
         live = self._live()
@@ -247,6 +223,10 @@ class MontevideoGame(Game):
                 text = f"{p} antes {plural(put)} ({rule})"
             effects.append(Effect("move", text, rule, player=p, chips=put, source=p, dest="pot"))
         return effects
+
+    def _captain_rolled(self, captain: str) -> list[Effect]:
+        self.captain = captain
+        return self._start_throwing()
 
     def _start_throwing(self) -> list[Effect]:
         assert self.captain is not None

@@ -317,21 +317,9 @@ class MultiHandGame(Game):
 
     # --- what the table shows ------------------------------------------------------------
     def state(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant,
-            "over": self.over,
-            "loser": self.loser,
-            "winner": None,
-            "round": 1,
-            "rounds_lost": {},
-            "chips": {p: self.chips[p] for p in self.players},
-            "centre": 0,
-            "pot": self.pot,
-            "removed": self.removed,
-            "captain": self.captain,
-            "to_act": self.to_act,
-            "expects": self.expects,
-        }
+        return self._replay_state(chips={p: self.chips[p] for p in self.players},
+                                  pot=self.pot, captain=self.captain, loser=self.loser,
+                                  removed=self.removed)
 
     def _in_hand(self, p: str) -> bool:
         if self.over or isinstance(self.stage, Rolling) or p not in self.hand_players:

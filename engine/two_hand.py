@@ -168,23 +168,13 @@ class TwoHandGame(Game):
 
     # --- what the table shows ------------------------------------------------------------
     def state(self) -> dict[str, Any]:
-        return {
-            "variant": self.variant,
-            "over": self.over,
-            "loser": self.loser,
-            # GAME_RECORD.md: Bidou names the loser, and only multi-hand leaves winner null;
-            # a two-hand match has one other player, who won it (D-T15).
-            "winner": self.other(self.loser) if self.loser else None,
-            "round": self.round,
-            "rounds_lost": dict(self.rounds_lost),
-            "chips": {p: self.holdings[p] for p in self.players},
-            "centre": self.centre,
-            "pot": self.pot,
-            "removed": 0,
-            "captain": self.captain,
-            "to_act": self.to_act,
-            "expects": self.expects,
-        }
+        # GAME_RECORD.md: Bidou names the loser, and only multi-hand leaves winner null;
+        # a two-hand match has one other player, who won it (D-T15).
+        return self._replay_state(
+            chips={p: self.holdings[p] for p in self.players}, pot=self.pot,
+            captain=self.captain, loser=self.loser,
+            winner=self.other(self.loser) if self.loser else None, round=self.round,
+            rounds_lost=self.rounds_lost, centre=self.centre)
 
     def views(self) -> list[PlayerView]:
         to_act, turns = self.to_act, self.stage.turns
