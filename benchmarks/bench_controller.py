@@ -47,7 +47,7 @@ def latency(presses: int = 150, seed: int = 3) -> None:
             table.camera.read()  # render now, so the read below is the controller's own work
             render.append(time.perf_counter() - t)
 
-        c.before_read = timed_before_read
+        c.reads.before_read = timed_before_read
         sub = c.subscribe()
         sub.get(1.0)
         rng = random.Random(seed)

@@ -11,8 +11,9 @@ rebuilt from that log.
 
 This module is the part that needs the game: what a command does to it. The rest has its
 own file: the queue and thread (``worker``), the published states and listeners
-(``publishing``, ``views``), the corrections' decisions (``corrections``), the camera
-picture and zones (``pictures``), the sentences (``wording``). ``firmware.house`` wires a
+(``publishing``, ``views``), the seats' dice reads (``seat_reads``), the corrections'
+decisions (``corrections``), the camera picture and zones (``pictures``), the sentences
+(``wording``). ``firmware.house`` wires a
 controller to its camera, panels and log from the config.
 
 Public API (the dashboard builds on it; docs/architecture.md "firmware"): ``submit``,
@@ -30,7 +31,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.actions import VERBS, Action, dice_count, dice_fit, dice_words
+from engine.actions import VERBS, Action, dice_fit, dice_words
 from engine.errors import ConfigError, RecordError, ReplayError, RuleViolation
 from engine.game import Effect, Game
 from engine.record import Record
@@ -48,9 +49,10 @@ from firmware.commands import (
 )
 from firmware.log import Entry, GameLog, GameRow, LogError
 from firmware.presses import decide
-from firmware.publishing import MAX_EVENTS, Publisher, Subscription
+from firmware.publishing import Publisher, Subscription
 from firmware.rebuild import effective_actions, rebuild, record_from_log, replay_actions
-from firmware.throws import DiceWatcher, SeatRead, same_dice_same_places
+from firmware.seat_reads import SeatReads
+from firmware.throws import DiceWatcher
 from firmware.wording import action_sentence, as_sentence, offer_sentence, plural
 from firmware.worker import Worker
 from hardware.panel import SeatEvent
@@ -92,7 +94,7 @@ class TableController:
         check_setup(self.variant, self.players, self.options)
         self.watcher = watcher
         self.leds = leds
-        self.before_read = before_read
+        self.reads = SeatReads(watcher, before_read)
         self.save_zones = save_zones
         self.seat_names = dict(seat_names or {})
         self.wall_clock = wall_clock
@@ -175,8 +177,8 @@ class TableController:
         """Everything, for the referee console: all dice, needs-a-look, flags, the log."""
         with self._lock:
             return views.add_referee(self.publisher.state(), self.game,
-                                     needs_look=self._needs_look, flags=self._flags,
-                                     entries=self._entries, last_reads=self._reads)
+                                     needs_look=self.reads.needs_look, flags=self.reads.flags,
+                                     entries=self._entries, last_reads=self.reads.last)
 
     def subscribe(self) -> Subscription:
         """A Subscription that receives the public state after every change."""
@@ -235,12 +237,8 @@ class TableController:
     # --- internals: loading ----------------------------------------------------------
     def _reset_seats(self) -> None:
         self._offered: dict[str, int] = {}
-        self._needs_look: dict[str, str] = {}
-        self._pending_read: dict[str, str] = {}
         self._refusals: dict[str, str] = {}
-        self._reads: dict[str, SeatRead] = {}
-        self._last_throw: dict[str, SeatRead] = {}
-        self._flags: list[str] = []
+        self.reads.reset()
         self._settled: list[Effect] = []
 
     def _load(self, row: GameRow) -> None:
@@ -266,7 +264,7 @@ class TableController:
         hand_start = self._hand_starts[-1] if self._hand_starts else 0
         self.publisher.publish(lambda version: views.public_state(
             self.game, game_id=self.row.id, status=self.row.status, version=version,
-            offered=self._offered, needs_look=self._needs_look, refusals=self._refusals,
+            offered=self._offered, needs_look=self.reads.needs_look, refusals=self._refusals,
             events=self.publisher.events, settled=self._settled,
             camera=views.camera_status(self.watcher),
             hand_actions=len(self.game.history) - hand_start,
@@ -278,7 +276,7 @@ class TableController:
         for seat in self.game.players:
             if seat in self._refusals:
                 mode = "blink"
-            elif seat == self.game.to_act or seat in self._needs_look:
+            elif seat == self.game.to_act or seat in self.reads.needs_look:
                 mode = "on"
             else:
                 mode = "off"
@@ -328,8 +326,8 @@ class TableController:
         return None
 
     def _press(self, cmd: Press) -> Outcome:
-        if cmd.seat in self._needs_look and cmd.button == "THROW" and not cmd.long:
-            return self._read_and_play(cmd.seat, self._pending_read[cmd.seat], cmd.source,
+        if cmd.seat in self.reads.needs_look and cmd.button == "THROW" and not cmd.long:
+            return self._read_and_play(cmd.seat, self.reads.pending[cmd.seat], cmd.source,
                                        again=True)
         decision = decide(self.game, cmd.seat, cmd.button, cmd.long,
                           self._offered.get(cmd.seat, 0))
@@ -353,8 +351,8 @@ class TableController:
             return self._refuse(cmd.seat, Refusal(
                 f"{cmd.verb!r} is not a verb of the game; the verbs are {', '.join(VERBS)}."))
         if cmd.verb in ("throw", "roll"):
-            if cmd.seat in self._needs_look:
-                return self._read_and_play(cmd.seat, self._pending_read[cmd.seat],
+            if cmd.seat in self.reads.needs_look:
+                return self._read_and_play(cmd.seat, self.reads.pending[cmd.seat],
                                            cmd.source, again=True)
             decision = decide(self.game, cmd.seat, "THROW", False, 0)
             if decision.refusal is not None:
@@ -391,8 +389,7 @@ class TableController:
         self._refusals.pop(action.player, None)
         if self.game.to_act is not None:  # its light now says "your turn", not "refused"
             self._refusals.pop(self.game.to_act, None)
-        self._needs_look.pop(action.player, None)
-        self._pending_read.pop(action.player, None)
+        self.reads.played(action.player, action.verb)
         said = self._say(action)
         if not event.effects:
             self.publisher.say(said)  # the engine's own sentences tell the action when it has any
@@ -404,35 +401,26 @@ class TableController:
         self._publish()
         return Outcome(True, said)
 
+    def _throws(self, seat: str) -> int:
+        """How many times ``seat`` has thrown this hand (its public throw count)."""
+        return next((v.throws for v in self.game.views() if v.name == seat), 0)
+
     def _say(self, action: Action) -> str:
         """The public sentence for an action, with the player's public throw count."""
-        throws = next((v.throws for v in self.game.views() if v.name == action.player), 0)
-        return action_sentence(action, throws)
+        return action_sentence(action, self._throws(action.player))
 
     def _read_and_play(self, seat: str, kind: str, by: str, again: bool = False) -> Outcome:
-        if self.before_read is not None:
-            self.before_read(seat, kind, again)
-        if self.watcher is None:
-            read = SeatRead(seat, None, "there is no camera")
-        else:
-            read = self.watcher.read_seat(seat, dice_count(kind))
-        self._reads[seat] = read
+        read = self.reads.read(seat, kind, again=again, throw_number=self._throws(seat) + 1)
         if read.values is None:
-            self._needs_look[seat] = read.reason or "the dice could not be read"
-            self._pending_read[seat] = kind
-            self.publisher.say(f"{seat}'s {kind} needs a look: {self._needs_look[seat]}.")
+            why = self.reads.needs_look[seat]
+            self.publisher.say(f"{seat}'s {kind} needs a look: {why}.")
             self._publish()
-            return Outcome(False, f"{seat}'s {kind} needs a look: {self._needs_look[seat]}. "
-                                  "Press THROW to read again, or the referee enters the dice.",
-                           None, needs_look=True)
-        if kind == "throw" and same_dice_same_places(self._last_throw.get(seat), read):
-            n = next((v.throws for v in self.game.views() if v.name == seat), 0) + 1
-            self._flags.append(f"{seat}'s throw {n} shows the same dice in the same places as "
-                               "the throw before: possibly not thrown.")
-            del self._flags[:-MAX_EVENTS]
+            return Outcome(False, f"{seat}'s {kind} needs a look: {why}. Press THROW to read "
+                                  "again, or the referee enters the dice.", None,
+                           needs_look=True)
         outcome = self._play(Action(seat, kind, read.values), by)
-        if outcome.ok and kind == "throw":
-            self._last_throw[seat] = read
+        if outcome.ok:
+            self.reads.played(seat, kind, read)
         return outcome
 
     def _enter(self, cmd: EnterDice) -> Outcome:
@@ -440,7 +428,7 @@ class TableController:
         if bad:
             return self._refuse(None, bad)
         values = tuple(cmd.values)
-        kind = self._pending_read.get(cmd.seat) or (
+        kind = self.reads.pending.get(cmd.seat) or (
             "roll" if self.game.expects == "roll" else "throw")
         if not dice_fit(kind, values):
             return self._refuse(None, Refusal(
@@ -452,11 +440,11 @@ class TableController:
         bad = self._known_seat(cmd.seat)
         if bad:
             return self._refuse(None, bad)
-        if cmd.seat not in self._needs_look:
+        if cmd.seat not in self.reads.needs_look:
             return self._refuse(None, Refusal(
                 f"{cmd.seat} has nothing waiting to be read; a throw is read when THROW is "
                 "pressed."))
-        return self._read_and_play(cmd.seat, self._pending_read[cmd.seat], cmd.by, again=True)
+        return self._read_and_play(cmd.seat, self.reads.pending[cmd.seat], cmd.by, again=True)
 
     # --- corrections -----------------------------------------------------------------
     def _correct(self, cmd: Correct) -> Outcome:
@@ -488,10 +476,8 @@ class TableController:
                                  at if game.over else None)
             self.row = self.log.game(self.row.id) or self.row
         self._offered.clear()
-        self._needs_look.clear()
-        self._pending_read.clear()
         self._refusals.clear()
-        self._last_throw.clear()
+        self.reads.forget_waiting()
         self.publisher.say(plan.done)
         self._publish()
         return Outcome(True, plan.done)

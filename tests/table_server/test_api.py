@@ -359,7 +359,7 @@ def test_referee_reread_with_nothing_waiting_is_409(table) -> None:
 
 
 def test_referee_reread_reads_a_seat_that_needs_a_look(table) -> None:
-    original = table.controller.before_read
+    original = table.controller.reads.before_read
     calls = []
 
     def cup_still_on(seat: str, kind: str, *again: bool) -> None:
@@ -369,7 +369,7 @@ def test_referee_reread_reads_a_seat_that_needs_a_look(table) -> None:
         else:
             original(seat, kind)
 
-    table.controller.before_read = cup_still_on
+    table.controller.reads.before_read = cup_still_on
     assert table.act("Ann", "roll").status_code == 409
     assert table.state()["seats"][0]["needs_look"] is True
     response = table.client.post("/api/referee/reread", json={"seat": "Ann"},
