@@ -1,9 +1,13 @@
-"""Fixtures for the controller tests: a fake dice camera (exact dice, no rendering) and the
-real simulated table (rendered dice read by the real reader)."""
+"""Fixtures for the controller tests: a fake dice camera (exact dice, no rendering), a log
+with a finished match, and ``bidou-table run`` as a child process (``run_table``)."""
 
 from __future__ import annotations
 
+import pathlib
 import random
+import signal
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
@@ -102,3 +106,53 @@ def write_finished_log(path, *, then_playing: bool = False) -> Game:
 def finished_log() -> Callable[..., Game]:
     """``finished_log(path, then_playing=False)``: see :func:`write_finished_log`."""
     return write_finished_log
+
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+
+
+def bidou_command(*args: str) -> list[str]:
+    """The argv of ``bidou-table ARGS`` run from this checkout."""
+    return [sys.executable, "-m", "firmware.cli", *args]
+
+
+@pytest.fixture
+def bidou() -> Callable[..., list[str]]:
+    """``bidou(*args)``: the argv of ``bidou-table ARGS`` (``python -m firmware.cli``)."""
+    return bidou_command
+
+
+class RunningTable:
+    """``bidou-table run --simulate ARGS`` in a child process, reading its output as text."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(bidou_command("run", "--simulate", *args), cwd=ROOT,
+                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     text=True)
+
+    def stop(self, *signals: int) -> tuple[str, str]:
+        """Send ``signals`` (SIGTERM by default) and wait for the end: (stdout, stderr)."""
+        for sig in signals or (signal.SIGTERM,):
+            self.proc.send_signal(sig)
+        return self.proc.communicate(timeout=30)
+
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.returncode
+
+
+@pytest.fixture
+def run_table() -> Iterator[Callable[..., RunningTable]]:
+    """``run_table(*args)`` starts ``bidou-table run --simulate ARGS``; whatever the test
+    left running is killed at its end."""
+    started: list[RunningTable] = []
+
+    def start(*args: str) -> RunningTable:
+        started.append(RunningTable(*args))
+        return started[-1]
+
+    yield start
+    for table in started:
+        if table.proc.poll() is None:
+            table.proc.kill()
+            table.proc.communicate()

@@ -9,7 +9,6 @@ import pathlib
 import queue
 import signal
 import subprocess
-import sys
 import threading
 
 import pytest
@@ -22,10 +21,6 @@ from table_server.cmd_run import SIMULATION_NOTICE
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 DEPLOY = ROOT / "firmware" / "deploy"
-
-
-def bidou(*args):
-    return [sys.executable, "-m", "firmware.cli", *args]
 
 
 def read_until(proc, marker, timeout=60.0):
@@ -55,23 +50,17 @@ def read_until(proc, marker, timeout=60.0):
 
 
 @pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_run_in_simulation_says_so_serves_and_stops_cleanly_on_signal(tmp_path, sig):
+def test_run_in_simulation_says_so_serves_and_stops_cleanly_on_signal(tmp_path, sig, run_table):
     db = tmp_path / "table.db"
-    proc = subprocess.Popen(bidou("run", "--simulate", "--db", str(db), "--port", "0"),
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        lines = read_until(proc, "Press Ctrl-C to stop.")
-        assert lines[0] in (SIMULATION_NOTICE,
-                            "Simulation requested (--simulate): mock pins, simulated camera")
-        assert any(line.startswith("Table view:") for line in lines)
-        assert any(line.startswith("Seat Ann:") for line in lines)
-        assert any(line.startswith("Referee token:") for line in lines)
-        proc.send_signal(sig)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0, err
+    table = run_table("--db", str(db), "--port", "0")
+    lines = read_until(table.proc, "Press Ctrl-C to stop.")
+    assert lines[0] in (SIMULATION_NOTICE,
+                        "Simulation requested (--simulate): mock pins, simulated camera")
+    assert any(line.startswith("Table view:") for line in lines)
+    assert any(line.startswith("Seat Ann:") for line in lines)
+    assert any(line.startswith("Referee token:") for line in lines)
+    out, err = table.stop(sig)
+    assert table.returncode == 0, err
     assert out.splitlines()[-2:] == ["Stopping: LEDs off, camera closed, log flushed.",
                                      "Stopped cleanly."]
     wal = tmp_path / "table.db-wal"
@@ -81,7 +70,7 @@ def test_run_in_simulation_says_so_serves_and_stops_cleanly_on_signal(tmp_path, 
     log.close()
 
 
-def test_run_with_a_bad_config_stops_with_the_key_value_and_what_is_allowed(tmp_path):
+def test_run_with_a_bad_config_stops_with_the_key_value_and_what_is_allowed(tmp_path, bidou):
     config = tmp_path / "table.toml"
     config.write_text('[table]\nvariant = "poker"\nplayers = ["Ann", "Bob"]\n')
     done = subprocess.run(bidou("run", "--simulate", "--config", str(config), "--db",

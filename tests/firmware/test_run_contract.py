@@ -9,7 +9,6 @@ import pathlib
 import signal
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -18,10 +17,6 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PORT_ALLOWED = "a whole number from 1 to 65535 (or 0 for any free port)"
-
-
-def bidou(*args: str) -> list[str]:
-    return [sys.executable, "-m", "firmware.cli", *args]
 
 
 def free_port() -> int:
@@ -44,7 +39,7 @@ def wait_for_state(port: int, timeout: float = 60.0) -> dict:
 
 
 @pytest.mark.parametrize("port", ["70000", "65536", "-5", "eighty"])
-def test_run_port_outside_0_to_65535_is_refused_not_wrapped(tmp_path, port) -> None:
+def test_run_port_outside_0_to_65535_is_refused_not_wrapped(tmp_path, port, bidou) -> None:
     done = subprocess.run(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
                                 "--port", port),
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -54,7 +49,7 @@ def test_run_port_outside_0_to_65535_is_refused_not_wrapped(tmp_path, port) -> N
     assert not (tmp_path / "t.db").exists()  # nothing was started
 
 
-def test_run_host_that_is_not_this_machine_stops_with_a_sentence(tmp_path) -> None:
+def test_run_host_that_is_not_this_machine_stops_with_a_sentence(tmp_path, bidou) -> None:
     done = subprocess.run(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
                                 "--host", "203.0.113.77", "--port", "0"),
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
@@ -65,27 +60,19 @@ def test_run_host_that_is_not_this_machine_stops_with_a_sentence(tmp_path) -> No
         "interface) with --host or [server] host.")
 
 
-def test_run_stops_cleanly_on_a_burst_of_signals(tmp_path) -> None:
+def test_run_stops_cleanly_on_a_burst_of_signals(tmp_path, run_table) -> None:
     """systemd, a supervisor and an impatient Ctrl-C can all signal at once: each signal only
     asks for the stop, and the table still stops once, cleanly, with status 0."""
     port = free_port()
-    proc = subprocess.Popen(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
-                                  "--port", str(port)),
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        wait_for_state(port)
-        for sig in [signal.SIGTERM, signal.SIGINT] * 10:
-            proc.send_signal(sig)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0, err
+    table = run_table("--db", str(tmp_path / "t.db"), "--port", str(port))
+    wait_for_state(port)
+    out, err = table.stop(*[signal.SIGTERM, signal.SIGINT] * 10)
+    assert table.returncode == 0, err
     assert out.splitlines()[-1] == "Stopped cleanly."
     assert out.count("Stopped cleanly.") == 1
 
 
-def test_run_keeps_running_when_its_output_is_no_longer_read(tmp_path) -> None:
+def test_run_keeps_running_when_its_output_is_no_longer_read(tmp_path, bidou) -> None:
     """`bidou-table run | head -3`: a closed standard output must not stop the table."""
     port = free_port()
     proc = subprocess.Popen(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
@@ -106,32 +93,27 @@ def test_run_keeps_running_when_its_output_is_no_longer_read(tmp_path) -> None:
     assert b"Traceback" not in err
 
 
-def test_run_after_a_finished_match_starts_a_new_game_to_play(tmp_path, finished_log) -> None:
+def test_run_after_a_finished_match_starts_a_new_game_to_play(
+        tmp_path, finished_log, run_table) -> None:
     """`make run` again after a whole match: the table offers a new game rather than a
     "Game over" nobody at the seats can leave; the finished game stays in the history."""
     db = tmp_path / "t.db"
     finished_log(db)
 
     port = free_port()
-    proc = subprocess.Popen(bidou("run", "--simulate", "--db", str(db), "--port", str(port)),
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    try:
-        state = wait_for_state(port)
-        with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=5) as r:
-            games = json.loads(r.read())["games"]
-        proc.send_signal(signal.SIGTERM)
-        out, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0, err
+    table = run_table("--db", str(db), "--port", str(port))
+    state = wait_for_state(port)
+    with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=5) as r:
+        games = json.loads(r.read())["games"]
+    out, err = table.stop()
+    assert table.returncode == 0, err
     assert (state["game_id"], state["status"], state["to_act"]) == (2, "playing", "Ann")
     assert [(g["id"], g["status"]) for g in games] == [(1, "over")]
     assert out.splitlines()[1:3] == ["Game 1 in the log is over; a new game starts.",
                                      "Game 2 (two-hand): Ann, Bob; log " + str(db)]
 
 
-def test_zones_the_referee_sets_are_saved_in_the_config(tmp_path) -> None:
+def test_zones_the_referee_sets_are_saved_in_the_config(tmp_path, run_table) -> None:
     """`run --config FILE`: zones given on the dashboard are written as [zones.SEAT] in the
     file (its comments kept), so a restart reads them."""
     import tomllib
@@ -141,32 +123,26 @@ def test_zones_the_referee_sets_are_saved_in_the_config(tmp_path) -> None:
     config.write_text('# the pub table\n[table]\nplayers = ["Ann", "Bob"]  # clockwise\n'
                       f'[referee]\npin = "2468"\ntoken = "{token}"\n')
     port = free_port()
-    proc = subprocess.Popen(bidou("run", "--simulate", "--config", str(config), "--db",
-                                  str(tmp_path / "t.db"), "--port", str(port)),
-                            cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    table = run_table("--config", str(config), "--db", str(tmp_path / "t.db"),
+                      "--port", str(port))
     zones = {"Ann": {"x": 20, "y": 20, "w": 280, "h": 200},
              "Bob": {"x": 340, "y": 260, "w": 280, "h": 200}}
-    try:
-        wait_for_state(port)
-        request = urllib.request.Request(
-            f"http://127.0.0.1:{port}/api/referee/zones", method="POST",
-            data=json.dumps({"zones": zones}).encode(),
-            headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
-        with urllib.request.urlopen(request, timeout=10) as r:
-            message = json.loads(r.read())["message"]
-        proc.send_signal(signal.SIGTERM)
-        _, err = proc.communicate(timeout=30)
-    finally:
-        if proc.poll() is None:
-            proc.kill()
-    assert proc.returncode == 0, err
+    wait_for_state(port)
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{port}/api/referee/zones", method="POST",
+        data=json.dumps({"zones": zones}).encode(),
+        headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(request, timeout=10) as r:
+        message = json.loads(r.read())["message"]
+    _, err = table.stop()
+    assert table.returncode == 0, err
     assert message == "The table reads the new zones now; they are saved in the config."
     text = config.read_text()
     assert text.startswith("# the pub table\n") and "# clockwise" in text
     assert tomllib.loads(text)["zones"] == zones
 
 
-def test_export_to_a_file_instead_of_a_directory_says_so(tmp_path) -> None:
+def test_export_to_a_file_instead_of_a_directory_says_so(tmp_path, bidou) -> None:
     from firmware.log import GameLog
 
     log = GameLog(str(tmp_path / "t.db"))
@@ -184,7 +160,7 @@ def test_export_to_a_file_instead_of_a_directory_says_so(tmp_path) -> None:
     assert target.read_text() == "keep me"
 
 
-def test_a_short_referee_token_in_the_environment_is_blamed_on_the_environment(tmp_path):
+def test_a_short_referee_token_in_the_environment_is_blamed_on_the_environment(tmp_path, bidou):
     import os
 
     done = subprocess.run(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"), "--port",
