@@ -78,6 +78,14 @@ class Allowed:
     min_chips: int | None = None
     max_chips: int | None = None
 
+    def admits(self, action: Action) -> bool:
+        """Whether ``action`` is this verb for this player, within the chip range if any."""
+        if (self.player, self.verb) != (action.player, action.verb):
+            return False
+        if self.min_chips is None:
+            return True
+        return self.min_chips <= (action.chips or 0) <= (self.max_chips or 0)
+
 
 @dataclass(frozen=True)
 class PlayerView:
