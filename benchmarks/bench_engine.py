@@ -1,14 +1,12 @@
 """Engine speed: replay throughput (actions per second) and random full games per second.
 
-For every variant in ``engine.variants.VARIANTS`` whose module imports (a variant still being
-written is skipped with a line saying so). Figures are medians of several runs, so a noisy,
+For every variant in ``engine.variants.VARIANTS``. Figures are medians of several runs, so a noisy,
 shared machine moves them less; nothing is asserted. Run with
 ``.venv/bin/python benchmarks/run_all.py engine``.
 """
 
 from __future__ import annotations
 
-import importlib
 import random
 import statistics
 import time
@@ -47,12 +45,6 @@ def replay_actions_per_second(records: list) -> float:
 
 
 def bench_variant(variant: str) -> None:
-    module_name, class_name = VARIANTS[variant]
-    try:
-        getattr(importlib.import_module(module_name), class_name)
-    except (ImportError, AttributeError) as e:
-        print(f"{variant:<11} skipped: {module_name}.{class_name} is not available ({e})")
-        return
     rng = random.Random(1)
     records = []
     for _ in range(GAMES_PER_RUN):

@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 from engine.errors import ConfigError
 from hardware.cameras.base import FrameSource, check_frame
+from vision.zones import Zone
 
 __all__ = [
     "KINDS", "CameraSettings", "FrameSource", "check_frame", "open_camera", "parse_camera",
@@ -108,7 +109,7 @@ def parse_camera(section: Mapping[str, object] | None) -> CameraSettings:
     )
 
 
-def open_camera(settings: CameraSettings, *, zones: Iterable[object] = ()) -> FrameSource:
+def open_camera(settings: CameraSettings, *, zones: Iterable[Zone] = ()) -> FrameSource:
     """Open the camera ``settings`` describe. Raises ``CameraError`` naming what to check.
 
     ``zones`` (``vision.zones.Zone``) are needed by the simulated camera only: it draws each
@@ -140,5 +141,5 @@ def open_camera(settings: CameraSettings, *, zones: Iterable[object] = ()) -> Fr
     if not zones:
         raise ValueError("the simulated camera needs the seat zones: pass zones= (for example "
                          "vision.zones.default_zones(seats, width, height))")
-    return SimulatedCamera(zones, settings.size, settings.seed,  # type: ignore[arg-type]
+    return SimulatedCamera(zones, settings.size, settings.seed,
                            bottom_faces=settings.bottom_faces)
