@@ -123,7 +123,7 @@ class Action:
             if not (word.isascii() and word.isdigit()) or (len(word) > 1 and word.startswith("0")):
                 raise RecordError(f"{word!r} is not a whole number in {text!r}")
             n = int(word)
-            if kind == "die" and not 1 <= n <= 6:
+            if kind == "die" and not is_die(n):
                 raise RecordError(f"a die shows 1 to 6, not {n}, in {text!r}")
             if kind == "chips" and n < 1:
                 raise RecordError(f"a {verb} is at least one chip, not {n}, in {text!r}")

@@ -11,6 +11,8 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from typing import Literal
 
+from engine.actions import dice_fit
+
 Throw = tuple[int, int, int]
 """Three dice, highest first: ``(6, 5, 4)``."""
 
@@ -47,7 +49,7 @@ _POSITION: dict[Throw, int] = {t: i for i, t in enumerate(TABLE)}
 
 def normalise(dice: Sequence[int]) -> Throw:
     """Three dice as a throw (highest first); a ValueError for anything else."""
-    if len(dice) != 3 or any(not isinstance(d, int) or not 1 <= d <= 6 for d in dice):
+    if not dice_fit("throw", dice):
         raise ValueError(f"a throw is three dice from 1 to 6, not {list(dice)}")
     a, b, c = sorted(dice, reverse=True)
     return (a, b, c)

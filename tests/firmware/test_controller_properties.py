@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import replay
+from engine.actions import dice_count
 from firmware.commands import Act, Correct, EnterDice, Outcome, Press, Reread
 from firmware.simulation import random_presses
 
@@ -51,8 +52,9 @@ def test_any_command_sequence_keeps_state_equal_to_the_log_replay(fake, make, co
                 command = Press(seat, *presses[0])
             if isinstance(command, Press) and command.button == "THROW" and \
                     command.seat in players:
-                fake.put(command.seat, [rng.randint(1, 6) for _ in range(3 if (
-                    c.game.expects != "roll") else 1)], at=rng.randint(0, 20))
+                kind = "roll" if c.game.expects == "roll" else "throw"
+                fake.put(command.seat, [rng.randint(1, 6) for _ in range(dice_count(kind))],
+                         at=rng.randint(0, 20))
             out = c.submit(command, timeout=10)
             assert isinstance(out, Outcome) and isinstance(out.message, str) and out.message
             state = c.game.state()

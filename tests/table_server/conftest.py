@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from engine.actions import dice_count
 from firmware.config import build_config
 from firmware.house import House, build_house
 from firmware.server_settings import ServerSettings
@@ -90,7 +91,7 @@ class Table:
             chips = rng.randint(choice.min_chips, min(choice.max_chips, choice.min_chips + 2))
         response = self.act(choice.player, choice.verb, chips)
         if response.status_code == 409 and choice.verb in ("throw", "roll"):
-            values = [rng.randint(1, 6) for _ in range(3 if choice.verb == "throw" else 1)]
+            values = [rng.randint(1, 6) for _ in range(dice_count(choice.verb))]
             response = self.client.post("/api/referee/dice",
                                         json={"seat": choice.player, "values": values},
                                         headers=self.auth("referee"))
