@@ -26,7 +26,6 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from engine.errors import VisionError
 from vision import second_look
 from vision.faces import (
     CUT_BY_EDGE,
@@ -41,6 +40,7 @@ from vision.faces import (
     read_group,
     split_touching,
 )
+from vision.picture import checked_picture
 from vision.pips import contrast_maps, find_pips
 from vision.reading import Box, Die, Reading, Unsure
 from vision.second_look import FaceModel, load_model
@@ -227,7 +227,7 @@ class FaceLook:
 
 def read_faces(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) -> FaceLook:  # noqa: B008
     """Find pips, group them and read each group as a face (see the module docstring)."""
-    colour = _checked(image)
+    colour = checked_picture(image)
     height, width = colour.shape[:2]
     # an integer shrink factor takes OpenCV's fast path for area averaging (a 12 MP frame
     # becomes 572x429 in a few milliseconds instead of tens)
@@ -283,49 +283,6 @@ def read_faces(image: np.ndarray, settings: ReaderSettings = ReaderSettings()) -
         min_brighter=settings.min_brighter,
     )
     return FaceLook(tuple(faces), gray, scale, width, height)
-
-
-def _checked(image: np.ndarray) -> np.ndarray:
-    """The picture as h x w x 3 BGR or h x w grey uint8, or a VisionError saying what is wrong."""
-    if image is None:
-        raise VisionError(
-            "No image was given to the dice reader: pass a BGR picture as a numpy array."
-        )
-    if not isinstance(image, np.ndarray):
-        raise VisionError(
-            f"The dice reader needs a numpy array, not {type(image).__name__}: "
-            "load the picture with cv2.imread or a camera first."
-        )
-    if image.size == 0:
-        raise VisionError("The image is empty (0 pixels): check the camera or the file.")
-    if image.dtype != np.uint8:
-        raise VisionError(
-            f"The image has pixels of type {image.dtype}, the dice reader needs uint8 (8-bit) "
-            "pixels: convert it, e.g. with cv2.convertScaleAbs."
-        )
-    if image.ndim == 3 and image.shape[2] == 3:
-        picture = image
-    elif image.ndim == 3 and image.shape[2] == 4:
-        picture = cv2.cvtColor(image, cv2.COLOR_BGRA2BGR)
-    elif image.ndim == 2 or (image.ndim == 3 and image.shape[2] == 1):
-        picture = image.reshape(image.shape[0], image.shape[1])
-    else:
-        raise VisionError(
-            f"The image has shape {image.shape}; the dice reader needs height x width x 3 (BGR) "
-            "or height x width (grey)."
-        )
-    if min(picture.shape[:2]) < 16:
-        raise VisionError(
-            f"The image is only {picture.shape[1]}x{picture.shape[0]} pixels; the dice reader "
-            "needs at least 16x16: check the camera resolution."
-        )
-    low, high = cv2.minMaxLoc(picture.reshape(picture.shape[0], -1))[:2]
-    if high - low < 8:
-        raise VisionError(
-            f"The image is blank (every pixel is about level {int(low)}): the camera shows "
-            "no table; check the lens cap, the light and the cable."
-        )
-    return np.ascontiguousarray(picture)
 
 
 def _box(outline: np.ndarray, scale: float, width: int, height: int) -> Box:
