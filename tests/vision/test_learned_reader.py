@@ -1,0 +1,136 @@
+"""The learned reader's decisions, scales and model loading, without judging the model's skill.
+
+Rules checked (vision/reader.py): scale from the dice, not the frame; a value needs two
+opinions that agree (every view of the classifier, and the detector); abstain rather than
+guess; a missing or broken model is one sentence, not a traceback.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import pytest
+
+from engine.errors import VisionError
+from vision.learned_reader import (
+    CUT_BY_EDGE,
+    NOT_SURE,
+    OPINIONS_DIFFER,
+    VIEWS,
+    VIEWS_DIFFER,
+    ReaderSettings,
+    Seen,
+    decide,
+    read_dice,
+    scales,
+)
+from vision.networks import MODELS, Candidate, Networks
+from vision.reading import Die, Unsure
+
+SURE = {"not_a_die": 0.5, "min_value": 0.9, "min_detector_value": 0.5, "min_views": 8}
+
+
+def seen(value: int = 4, p: float = 0.97, detector: int | None = None, views: int = 8,
+         cut: bool = False, not_die: float = 0.0) -> Seen:
+    probs = np.full(7, (1 - p - not_die) / 5, np.float32)
+    probs[0] = not_die
+    probs[value] = p
+    det = np.full(6, 0.02)
+    det[(detector or value) - 1] = 0.9
+    return Seen(Candidate((100.0, 80.0), 40.0, 0.9, tuple(det)), probs, views, cut)
+
+
+def test_two_agreeing_opinions_give_a_value_with_its_box():
+    verdict = decide(seen(4), SURE)
+    assert isinstance(verdict, Die)
+    assert verdict.value == 4
+    assert verdict.box == (80, 60, 40, 40)
+    assert 0.9 < verdict.confidence <= 1
+
+
+def test_the_detector_disagreeing_makes_the_place_unsure():
+    verdict = decide(seen(4, detector=5), SURE)
+    assert isinstance(verdict, Unsure)
+    assert verdict.reason == f"{OPINIONS_DIFFER} (4 and 5)"
+
+
+def test_a_view_that_reads_otherwise_makes_the_place_unsure():
+    verdict = decide(seen(6, views=7), SURE)
+    assert isinstance(verdict, Unsure)
+    assert verdict.reason.startswith(VIEWS_DIFFER)
+
+
+def test_a_weak_value_is_not_sure_rather_than_a_guess():
+    verdict = decide(seen(2, p=0.6), SURE)
+    assert isinstance(verdict, Unsure)
+    assert verdict.reason.startswith(NOT_SURE)
+
+
+def test_a_die_cut_by_the_edge_is_unsure():
+    verdict = decide(seen(3, cut=True), SURE)
+    assert isinstance(verdict, Unsure) and verdict.reason == CUT_BY_EDGE
+
+
+def test_what_the_classifier_takes_for_no_die_is_dropped():
+    assert decide(seen(3, p=0.2, not_die=0.7), SURE) is None
+
+
+def test_every_turn_and_mirror_is_a_view():
+    assert len(VIEWS) == 8 and len(set(VIEWS)) == 8
+
+
+def test_a_webcam_frame_is_read_at_full_resolution_and_coarser():
+    levels = scales(640, 480, ReaderSettings())
+    assert levels[0] == 1.0
+    assert all(b < a for a, b in zip(levels, levels[1:], strict=False))
+    assert ReaderSettings().max_die * levels[-1] <= 60
+
+
+def test_small_dice_asked_for_are_read_enlarged():
+    assert scales(640, 480, ReaderSettings(min_die=6))[0] == 2.0
+
+
+def test_a_12_mp_frame_reads_12_px_dice_at_full_resolution_and_300_px_dice_too():
+    levels = scales(4000, 3000, ReaderSettings())
+    assert levels[0] == 1.0
+    assert 300 * levels[-1] <= 60
+
+
+def test_the_shipped_model_loads_with_its_thresholds():
+    nets = Networks(MODELS)
+    assert {"detect", "min_value", "min_detector_value", "min_views"} <= set(nets.thresholds)
+    probs = nets.classify(np.zeros((2, 32, 32, 3), np.uint8))
+    assert probs.shape == (2, 7)
+    assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+
+
+def test_a_missing_model_is_one_sentence(tmp_path: pathlib.Path):
+    with pytest.raises(VisionError, match="detector.onnx, classifier.onnx missing"):
+        Networks(tmp_path)
+
+
+def test_a_broken_model_file_is_one_sentence(tmp_path: pathlib.Path):
+    (tmp_path / "detector.onnx").write_bytes(b"not a model")
+    (tmp_path / "classifier.onnx").write_bytes(b"not a model")
+    with pytest.raises(VisionError, match="OpenCV cannot load the dice reader's model"):
+        Networks(tmp_path)
+
+
+def test_a_lens_cap_is_an_error_not_an_empty_table():
+    with pytest.raises(VisionError, match="blank"):
+        read_dice(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_an_empty_felt_reads_no_dice():
+    rng = np.random.default_rng(0)
+    felt = np.clip(rng.normal(0, 6, (480, 640, 3)) + (40, 90, 30), 0, 255).astype(np.uint8)
+    reading = read_dice(felt)
+    assert reading.dice == ()
+    assert (reading.width, reading.height) == (640, 480)
+
+
+def test_a_grey_picture_is_read_like_its_colour_one():
+    rng = np.random.default_rng(1)
+    grey = np.clip(rng.normal(128, 10, (240, 320)), 0, 255).astype(np.uint8)
+    assert read_dice(grey).dice == ()

@@ -1,0 +1,116 @@
+"""The training corpus and the labels it is built on (vision/labels.py, vision/corpus.py).
+
+Rules checked: one face-size convention across sets whose boxes differ; a calibration split cut
+from Train by picture; every sample seeded and its dice where they are drawn; crops the same in
+training and at the table. PyTorch is not needed for any of these.
+"""
+
+from __future__ import annotations
+
+import pathlib
+
+import numpy as np
+import pytest
+
+from vision import corpus
+from vision.crops import CLASS_INPUT, CROP_SCALE, SECOND_INPUT, Pyramid, die_crop, face_crop
+from vision.labels import (
+    PATTERN_TO_FACE,
+    LabelledDie,
+    LabelledPicture,
+    face_dice,
+    load_set,
+    split_calibration,
+)
+
+DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
+
+
+@pytest.fixture(scope="module")
+def pictures() -> list[LabelledPicture]:
+    return [p for name in ("webcam-wood", "topdown-colour", "oblique-colour")
+            for p in load_set(DATA / name, name)]
+
+
+def test_pattern_boxes_become_face_sizes_and_a_lone_one_borrows_its_neighbours(tmp_path):
+    # a 2 whose pip pattern is 20 px, and a 1 whose label is only its pip (6 px)
+    (tmp_path / "p.txt").write_text("1 0.25 0.5 0.05 0.05\n0 0.75 0.5 0.015 0.015\n")
+    dice = face_dice("webcam-wood", tmp_path / "p.jpg", 400, 400)
+    assert dice[0].size == pytest.approx(20 * PATTERN_TO_FACE)
+    assert dice[1].size == pytest.approx(20 * PATTERN_TO_FACE)
+
+
+def test_whole_die_boxes_keep_their_size(tmp_path):
+    (tmp_path / "p.txt").write_text("5 0.5 0.5 0.1 0.1\n")
+    (die,) = face_dice("topdown-colour", tmp_path / "p.jpg", 400, 400)
+    assert die == LabelledDie(6, (200.0, 200.0), pytest.approx(40.0))
+
+
+def test_the_calibration_split_is_per_set_by_picture_and_fixed(pictures):
+    fit, calib = split_calibration(pictures)
+    assert not {p.path for p in fit} & {p.path for p in calib}
+    assert len(fit) + len(calib) == len(pictures)
+    assert {p.set_name for p in calib} == {"webcam-wood", "topdown-colour", "oblique-colour"}
+    assert [p.path for p in split_calibration(pictures)[1]] == [p.path for p in calib]
+
+
+def test_samples_are_seeded_and_their_dice_lie_on_them(pictures):
+    def draw(seed: int):
+        rng = np.random.default_rng(seed)
+        crops = corpus.cut_crops(pictures[0], pictures[0].load())
+        return [corpus.composite(crops, rng, 128), corpus.rendered(rng, 128),
+                corpus.warped_photo(pictures[5], pictures[5].load(), rng, 128)]
+
+    first, again = draw(3), draw(3)
+    for (a, dice_a), (b, dice_b) in zip(first, again, strict=True):
+        assert a.shape == (128, 128, 3) and np.array_equal(a, b)
+        assert dice_a == dice_b
+    for _, dice in first:
+        for d in corpus.inside(dice, 128):
+            assert 0 <= d.centre[0] < 128 and 0 <= d.centre[1] < 128 and 1 <= d.value <= 6
+
+
+def test_photometric_changes_keep_the_picture_shape_and_type():
+    rng = np.random.default_rng(0)
+    image = (rng.random((64, 64, 3)) * 255).astype(np.uint8)
+    for _ in range(20):
+        out = corpus.photometric(image, rng)
+        assert out.shape == image.shape and out.dtype == np.uint8
+
+
+def test_second_opinion_samples_are_the_dice_and_some_places_that_are_not(pictures):
+    rng = np.random.default_rng(0)
+    p = pictures[0]
+    samples = corpus.classifier_samples(p.load(), list(p.dice), rng, negatives=3)
+    values = [v for _, v in samples]
+    assert sorted(v for v in values if v) == sorted(d.value for d in p.dice)
+    assert all(c.shape == (SECOND_INPUT, SECOND_INPUT, 3) for c, _ in samples)
+
+
+def test_a_crop_holds_the_face_in_its_middle():
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[90:110, 90:110] = 255  # a 20 px white face at (100, 100)
+    crop = face_crop(image, (100.0, 100.0), 20.0)
+    inner = int(CLASS_INPUT / CROP_SCALE)
+    lo = (CLASS_INPUT - inner) // 2
+    assert crop[lo + 2:lo + inner - 2, lo + 2:lo + inner - 2].min() > 200
+    assert crop[:lo - 1].max() < 50
+
+
+def test_a_large_die_is_cut_from_a_halved_copy_and_looks_like_a_small_one():
+    big = np.zeros((800, 800, 3), np.uint8)
+    big[300:500, 300:500] = 255  # a 200 px face
+    small = np.zeros((200, 200, 3), np.uint8)
+    small[75:125, 75:125] = 255  # the same face, 50 px
+    a = die_crop(Pyramid(big), (400.0, 400.0), 200.0)
+    b = die_crop(Pyramid(small), (100.0, 100.0), 50.0)
+    assert a.shape == b.shape == (CLASS_INPUT, CLASS_INPUT, 3)
+    assert np.abs(a.astype(int) - b.astype(int)).mean() < 8
+
+
+def test_classifier_crops_of_the_stage_two_stream_are_seeded(pictures):
+    patches = corpus.real_patches(pictures[0], pictures[0].load())
+    draw = [corpus.class_sample(patches, np.random.default_rng(5)) for _ in range(2)]
+    assert np.array_equal(draw[0][0], draw[1][0]) and draw[0][1] == draw[1][1]
+    assert draw[0][0].shape == (CLASS_INPUT, CLASS_INPUT, 3)
+    assert 0 <= draw[0][1] <= 6

@@ -1,0 +1,234 @@
+"""The dice reader: one pure function from a BGR picture to the dice on it, learned from data.
+
+Why learned: a reader of hand-set rules reads the table it was tuned on and little else. Here
+the knowledge lives in two small networks trained on three photograph sets, composites of
+their dice on many surfaces and rendered dice of every colour (:mod:`vision.train`,
+``docs/vision-model.md``); the code only runs them and decides.
+
+How:
+
+1. **Scale from the dice, not the frame.** The detector is trained on dice 10-72 pixels wide.
+   The picture is read at a few scales, a factor 5 apart, from the one where the smallest die
+   asked for (``min_die``, 12 px) becomes 12 px to the one where the largest (``max_die``)
+   fits; a 640x480 frame is read at full resolution, so is a seat's zone.
+2. **Propose** every die: centre peaks of the detector's heat map, merged across scales.
+3. **Two opinions.** The classifier reads a crop of each die in 8 turns and mirrors; the
+   detector has its own opinion of the value. A value is given only when every view of the
+   classifier agrees, its mean is above a threshold and the detector agrees; otherwise the
+   place is :class:`Unsure` with the reason. A crop the classifier takes for no die at all is
+   dropped.
+
+The thresholds come with the model (``thresholds.json``), chosen on a calibration split cut from
+Train so that a wrong value stays under 1 in 200 dice; a table's own calibration may replace them
+(``bidou-table calibrate``). A uniform picture (lens cap, black frame) is an error, not an empty
+table. The old rule reader stays one release as ``read-dice --reader rules``.
+"""
+
+from __future__ import annotations
+
+import math
+import pathlib
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from vision.crops import SECOND_INPUT, SECOND_SCALE, Pyramid, die_crop, face_crop
+from vision.networks import MODELS, Candidate, Networks, load
+from vision.picture import checked_picture
+from vision.reading import Box, Die, Reading, Unsure
+
+#: the die sizes, in pixels of its input, the detector reads best
+DETECT_RANGE = (12.0, 60.0)
+#: at most this many proposals per picture are classified, the detector's surest first
+MAX_PROPOSALS = 120
+#: an upright view this sure of "not a die" needs no other view
+QUICK_NO = 0.9
+#: views of each crop: four turns, each also mirrored
+VIEWS = tuple((angle, mirror) for angle in (0.0, 90.0, 180.0, 270.0) for mirror in (False, True))
+
+NOT_SURE = "not sure of the value"
+OPINIONS_DIFFER = "two opinions of the face differ"
+VIEWS_DIFFER = "the face reads differently when turned"
+CUT_BY_EDGE = "the die is cut by the picture's edge"
+
+
+@dataclass(frozen=True)
+class ReaderSettings:
+    """What a person might change: the die sizes to look for, and how sure a value must be.
+
+    ``None`` thresholds take the model's own (``thresholds.json``), chosen on calibration
+    pictures cut from Train; ``bidou-table calibrate`` may set a table's own.
+    """
+
+    min_die: float = 12.0  # pixels: the smallest die face to look for
+    max_die: float = 300.0  # pixels: the largest
+    min_value: float | None = None  # the classifier's mean probability of the value
+    min_detector_value: float | None = None  # the detector's probability of the same value
+    min_views: int | None = None  # views (of 8) whose best value must be the value
+    model: pathlib.Path = field(default=MODELS)
+
+
+DEFAULTS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9, "min_detector_value": 0.5,
+            "min_views": 8, "second_veto": 1.0}
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Everything the reader knows of one proposed die before it decides (for calibration)."""
+
+    candidate: Candidate
+    probs: np.ndarray  # mean over views: not a die, 1-6
+    views_agreeing: int  # views whose best class is the mean's best value
+    cut: bool
+    second: np.ndarray | None = None  # the second opinion: not a die, 1-6
+
+    @property
+    def box(self) -> Box:
+        (cx, cy), s = self.candidate.centre, self.candidate.size
+        return (int(round(cx - s / 2)), int(round(cy - s / 2)), int(round(s)), int(round(s)))
+
+    @property
+    def value(self) -> int:
+        return int(np.argmax(self.probs[1:])) + 1
+
+
+def scales(width: int, height: int, settings: ReaderSettings) -> list[float]:
+    """The scales a picture is read at, finest first (see the module docstring)."""
+    lo, hi = DETECT_RANGE
+    scale = lo / settings.min_die
+    out = []
+    while True:
+        out.append(scale)
+        if settings.max_die * scale <= hi or min(width, height) * scale < 2 * lo:
+            return out
+        scale *= lo / hi
+
+
+def propose(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score: float,
+            ) -> list[tuple[Candidate, float]]:
+    """Die candidates over all scales with the scale each was found at, one per die."""
+    found: list[tuple[Candidate, float]] = []
+    lo, hi = DETECT_RANGE
+    levels = scales(image.shape[1], image.shape[0], settings)
+    for scale in levels:
+        for c in nets.detect(image, scale, min_score):
+            s = c.size * scale
+            # each scale answers for the sizes it reads best; the finest and coarsest keep the rest
+            if (s < lo * 0.8 and scale != levels[0]) or (s > hi * 1.25 and scale != levels[-1]):
+                continue
+            found.append((c, scale))
+    found.sort(key=lambda cs: -cs[0].score)
+    kept: list[tuple[Candidate, float]] = []
+    for c, scale in found[:4 * MAX_PROPOSALS]:
+        if all(math.dist(c.centre, k.centre) > 0.5 * max(c.size, k.size) for k, _ in kept):
+            kept.append((c, scale))
+    return kept[:MAX_PROPOSALS]
+
+
+def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score: float,
+         ) -> list[Seen]:
+    """Propose dice and classify each in every view: what :func:`decide` needs.
+
+    The upright view of every candidate goes first; one the classifier is quite sure is no die
+    (``QUICK_NO``) is dropped before the other seven views are cut, which keeps a busy picture
+    fast.
+    """
+    proposed = propose(image, nets, settings, min_score)
+    if not proposed:
+        return []
+    pyramid = Pyramid(image)
+    first = nets.classify(np.stack([die_crop(pyramid, c.centre, c.size) for c, _ in proposed]))
+    kept = [(c, p, scale) for (c, scale), p in zip(proposed, first, strict=True)
+            if p[0] < QUICK_NO]
+    if not kept:
+        return []
+    rest = np.stack([die_crop(pyramid, c.centre, c.size, angle, mirror)
+                     for c, _, _ in kept for angle, mirror in VIEWS[1:]])
+    others = nets.classify(rest).reshape(len(kept), len(VIEWS) - 1, 7)
+    seconds: list[np.ndarray | None] = [None] * len(kept)
+    if nets.has_second:
+        seconds = list(nets.classify(np.stack([second_crop(image, c, scale)
+                                               for c, _, scale in kept]), second=True))
+    h, w = image.shape[:2]
+    seen = []
+    for (c, p0, _), p, second in zip(kept, others, seconds, strict=True):
+        views = np.vstack([p0[None], p])
+        mean = views.mean(axis=0)
+        best = int(np.argmax(mean[1:])) + 1
+        agreeing = int((views.argmax(axis=1) == best).sum())
+        (cx, cy), r = c.centre, 0.5 * c.size
+        cut = cx - r < 0 or cy - r < 0 or cx + r > w or cy + r > h
+        seen.append(Seen(c, mean, agreeing, cut, second))
+    return seen
+
+
+def second_crop(image: np.ndarray, c: Candidate, scale: float) -> np.ndarray:
+    """The second opinion's crop: as it was trained, from the picture at the detector's scale."""
+    (cx, cy), s = c.centre, c.size
+    side = SECOND_SCALE * s * scale
+    # only the neighbourhood is resampled: a 12 MP picture is never scaled whole for one die
+    x0, y0 = int(max(cx - side, 0)), int(max(cy - side, 0))
+    x1, y1 = int(min(cx + side, image.shape[1])), int(min(cy + side, image.shape[0]))
+    if scale == 1.0 or x1 <= x0 or y1 <= y0:
+        return face_crop(image, c.centre, s, side=SECOND_INPUT, crop_scale=SECOND_SCALE)
+    part = image[y0:y1, x0:x1]
+    size = (max(1, round(part.shape[1] * scale)), max(1, round(part.shape[0] * scale)))
+    small = cv2.resize(part, size, interpolation=cv2.INTER_AREA if scale < 1 else
+                       cv2.INTER_LINEAR)
+    return face_crop(small, ((cx - x0) * scale, (cy - y0) * scale), s * scale,
+                     side=SECOND_INPUT, crop_scale=SECOND_SCALE)
+
+
+def decide(seen: Seen, thresholds: dict[str, float]) -> Die | Unsure | None:
+    """A die, an unsure place or nothing (not a die), from the two opinions and the thresholds."""
+    t = {**DEFAULTS, **thresholds}
+    p = seen.probs
+    if p[0] >= t["not_a_die"] or p[0] >= p[1:].max():
+        return None
+    value = seen.value
+    if seen.cut:
+        return Unsure(seen.box, CUT_BY_EDGE)
+    detector_says = int(np.argmax(seen.candidate.values)) + 1
+    if t["min_detector_value"] > 0 and (
+            detector_says != value or seen.candidate.values[value - 1] < t["min_detector_value"]):
+        return Unsure(seen.box, f"{OPINIONS_DIFFER} ({value} and {detector_says})")
+    if seen.second is not None and t["second_veto"] < 1:
+        says = int(np.argmax(seen.second[1:])) + 1
+        if says != value and seen.second[says] >= t["second_veto"]:
+            return Unsure(seen.box, f"{OPINIONS_DIFFER} ({value} and {says})")
+    if seen.views_agreeing < t["min_views"]:
+        return Unsure(seen.box, f"{VIEWS_DIFFER} ({value} in {seen.views_agreeing} of "
+                                f"{len(VIEWS)} views)")
+    if p[value] < t["min_value"]:
+        return Unsure(seen.box, f"{NOT_SURE} (perhaps {value}, {p[value]:.2f} sure)")
+    confidence = float(p[value]) * float(seen.candidate.values[value - 1]) ** 0.5
+    return Die(value, seen.box, round(confidence, 4))
+
+
+def thresholds_of(nets: Networks, settings: ReaderSettings) -> dict[str, float]:
+    own = {"min_value": settings.min_value, "min_detector_value": settings.min_detector_value,
+           "min_views": settings.min_views}
+    return {**DEFAULTS, **nets.thresholds, **{k: v for k, v in own.items() if v is not None}}
+
+
+def as_bgr(picture: np.ndarray) -> np.ndarray:
+    return cv2.cvtColor(picture, cv2.COLOR_GRAY2BGR) if picture.ndim == 2 else picture
+
+
+def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> Reading:
+    """Read every die in a BGR (or grey) picture: values, boxes, confidences and unsure places."""
+    settings = settings or ReaderSettings()
+    image = as_bgr(checked_picture(image))
+    nets = load(settings.model)
+    t = thresholds_of(nets, settings)
+    dice, unsure = [], []
+    for seen in look(image, nets, settings, t["detect"]):
+        verdict = decide(seen, t)
+        if isinstance(verdict, Die):
+            dice.append(verdict)
+        elif isinstance(verdict, Unsure):
+            unsure.append(verdict)
+    dice.sort(key=lambda d: (d.box[1], d.box[0]))
+    unsure.sort(key=lambda u: (u.box[1], u.box[0]))
+    return Reading(tuple(dice), tuple(unsure), image.shape[1], image.shape[0])
