@@ -1,17 +1,16 @@
-"""Dice reader speed (one core) and accuracy, ours vs the public-recipe baseline.
+"""Dice reader speed (one core) and accuracy: the learned reader against the old rule reader and
+the public-recipe baseline, from the same run.
 
-Speed: median milliseconds of ``read_dice`` per 640x480 frame (real webcam photographs from
-tests/data, and rendered scenes) and per 12 MP frame (rendered 4000x3000), with OpenCV held to
-one thread; "asked" frames are ones where the second look (vision/second_look.py) is asked
-about an unsure face, also timed without it. Wall time and process CPU time are both printed:
-on a shared, loaded machine the CPU time is the steadier figure of what one core needs.
+Speed: median milliseconds per frame, with OpenCV held to one thread: real 640x480 webcam
+photographs (tests/data), 640x640 coloured-dice photographs, rendered 640x480 scenes and
+rendered 12 MP frames. Wall time and process CPU time are both printed: on a shared, loaded
+machine the CPU time is the steadier figure of what one core needs.
 
 Accuracy: if the shared photographs are present (``/work/shared/dice`` or ``../shared/dice``
-beside the repository), the figures on the tuning split (``Train/``) and on the held-out split
-(``Valid/``), for ours and for the baseline; see docs/vision.md. Then ours on random rendered
-scenes (:func:`scene_sweep`, fixed seeds): separate dice, blurred dice, and touching dice under
-glare; the last is where the remaining wrong values are found. Then three dice pressed
-together (:func:`cluster_scene`).
+beside the repository), the per-set table of ``python -m vision.evaluate`` for each set's
+Valid, then each set scored by the model trained without it (leave one set out). Then the
+learned reader on random rendered scenes (fixed seeds): separate dice, blurred dice, touching
+dice under glare, and three dice pressed together.
 """
 
 from __future__ import annotations
@@ -25,9 +24,11 @@ import time
 import cv2
 import numpy as np
 
+from vision import evaluate as evaluation
 from vision.baseline import read_dice_baseline
-from vision.evaluate import Label, Score, evaluate, pictures, score_reading
-from vision.reader import ReaderSettings, read_dice
+from vision.evaluate import Label, Score, pictures, score_reading
+from vision.learned_reader import read_dice as read_dice_learned
+from vision.reader import read_dice
 from vision.render import (
     DICE_COLOURS,
     SURFACES,
@@ -40,11 +41,8 @@ from vision.render import (
 )
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-PHOTOS = ROOT / "tests" / "data" / "dice" / "webcam-wood"
-SHARED = [
-    pathlib.Path("/work/shared/dice/webcam-wood"),
-    ROOT.parent / "shared" / "dice" / "webcam-wood",
-]
+PHOTOS = ROOT / "tests" / "data" / "dice"
+SHARED = [pathlib.Path("/work/shared/dice"), ROOT.parent / "shared" / "dice"]
 
 
 def _timed(reader, frames: list[np.ndarray], repeats: int) -> tuple[float, float]:
@@ -125,7 +123,8 @@ def cluster_sweep(count: int) -> Score:
 
 def main() -> None:
     cv2.setNumThreads(1)
-    photos = [cv2.imread(str(p)) for p in pictures([PHOTOS])]
+    webcam = [cv2.imread(str(p)) for p in pictures([PHOTOS / "webcam-wood"])]
+    colour = [cv2.imread(str(p)) for p in pictures([PHOTOS / "topdown-colour"])]
     scenes = [
         render_scene(random_scene(seed, 6, colour="mixed", surface=s), seed)[0]
         for seed, s in enumerate(("wood", "felt", "glass", "wood", "felt", "glass"))
@@ -133,36 +132,25 @@ def main() -> None:
     big = [
         render_scene(random_scene(s, 8, size=(4000, 3000), surface="felt"), s)[0] for s in (1, 2)
     ]
-    # rendered side-face scenes with a face the layout rules leave unsure and the second look
-    # reads (tests/vision/test_second_look.py): what a frame costs when the network is asked
-    asked = [render_scene(random_scene(s, 4, side=0.2), s)[0] for s in (11, 63, 71, 74)]
-    read_dice(photos[0])  # warm up
-    for name, reader in (
-        ("ours", read_dice),
-        ("baseline", read_dice_baseline),
-        ("ours, no second look", lambda image: read_dice(image, ReaderSettings(second_look=False))),
-    ):
+    read_dice_learned(webcam[0])  # warm up: the networks load once
+    for name, reader in (("rules", read_dice), ("learned", read_dice_learned),
+                         ("baseline", read_dice_baseline)):
         for label, frames, repeats in (
-            ("640x480 photo", photos, 3),
-            ("640x480 scene", scenes, 5),
-            ("12 MP scene", big, 3),
-            ("640x480 asked", asked, 10),
+            ("640x480 photo", webcam, 2),
+            ("640x640 colour", colour, 2),
+            ("640x480 scene", scenes, 3),
+            ("12 MP scene", big, 1),
         ):
-            if name == "baseline" and label == "640x480 asked":
-                continue
             wall, cpu = _timed(reader, frames, repeats)
-            print(f"{name:20s} {label:14s} median {wall:6.2f} ms wall, {cpu:6.2f} ms CPU per frame")
+            print(f"{name:12s} {label:15s} median {wall:7.1f} ms wall, {cpu:7.1f} ms CPU per frame")
     shared = next((p for p in SHARED if p.is_dir()), None)
     if shared is None:
-        print("shared photographs not found: accuracy on Train/Valid skipped")
+        print("shared photographs not found: the per-set table is skipped")
     else:
-        for split in ("Train", "Valid"):
-            paths = pictures([shared / split])
-            for name, reader in (("ours", read_dice), ("baseline", read_dice_baseline)):
-                print(f"{split:5s} {name:9s} {evaluate(reader, paths).summary()}")
+        evaluation.main(["--sets", str(shared), "--readers", "rules,learned,baseline"])
     for mode in ("separate", "blur", "hard"):
-        print(f"rendered {mode:8s} ours {scene_sweep(300, mode).summary()}")
-    print(f"rendered clusters of three ours {cluster_sweep(400).summary()}")
+        print(f"rendered {mode:8s} rules {scene_sweep(200, mode).summary()}")
+    print(f"rendered clusters of three rules {cluster_sweep(200).summary()}")
 
 
 if __name__ == "__main__":

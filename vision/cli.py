@@ -1,4 +1,4 @@
-"""`bidou-table read-dice [--json] [--annotate DIR] IMAGE...`: read the dice in photographs.
+"""`bidou-table read-dice [--json] [--annotate DIR] [--reader learned] IMAGE...`: read dice.
 
 Why a command: to check the reader on the table's own camera pictures (or any photograph)
 without running the table, and to feed other tools. With ``--json`` each image gives one line:
@@ -35,6 +35,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--annotate", metavar="DIR",
         help="also write DIR/<stem>.annotated.png with boxes, values and unsure places",
+    )
+    parser.add_argument(
+        "--reader", choices=("rules", "learned"), default="rules",
+        help="the table's rule reader (default), or the learned reader, not yet the table's: "
+             "docs/vision-model.md says how they compare",
     )
 
 
@@ -98,7 +103,10 @@ def run(args: argparse.Namespace) -> int:
 
     from engine.errors import VisionError
     from vision.annotate import annotate
-    from vision.reader import read_dice
+    if args.reader == "learned":
+        from vision.learned_reader import read_dice
+    else:
+        from vision.reader import read_dice
 
     out_dir = None
     if args.annotate is not None:

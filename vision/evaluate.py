@@ -15,7 +15,12 @@ reader box serves one label at most. Per label: *right* (a die with the labelled
 Reader dice matching no label are *extra* (false positives); unsure places matching no label
 are counted apart.
 
-``python -m vision.evaluate DIR [DIR...]`` prints the figures for ours and the baseline.
+``python -m vision.evaluate [DIR...]`` prints, per folder (by default each shared set's Valid),
+the figures of the table's rule reader, the learned reader and the baseline: recall, wrong
+values, unsure, missed, extra dice, whole pictures exact and milliseconds per picture.
+``--leave-one-set-out`` adds each set scored by the model trained without it
+(``vision/models/without-SET``, made by ``python -m vision.train --leave-out SET``): the figure
+that predicts a new table.
 """
 
 from __future__ import annotations
@@ -53,6 +58,7 @@ class Score:
     extra: int = 0
     extra_unsure: int = 0
     pictures: int = 0
+    exact: int = 0  # pictures with every die right and no extra die
     seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
 
@@ -66,7 +72,7 @@ class Score:
 
     def add(self, other: Score) -> None:
         for name in ("labels", "right", "wrong", "unsure", "missed", "extra", "extra_unsure",
-                     "pictures"):
+                     "pictures", "exact"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.seconds += other.seconds
         self.failures.extend(other.failures)
@@ -175,7 +181,8 @@ def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Score:
         elapsed = time.perf_counter() - start
         score = score_reading(reading, labels)
         score.seconds = elapsed
-        if score.right != score.labels or score.extra:
+        score.exact = int(score.right == score.labels and not score.extra)
+        if not score.exact:
             score.failures.append(
                 f"{path.name}: right {score.right}/{score.labels}, wrong {score.wrong}, "
                 f"unsure {score.unsure}, missed {score.missed}, extra {score.extra}"
@@ -184,34 +191,92 @@ def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Score:
     return total
 
 
+SETS = ("webcam-wood", "topdown-colour", "oblique-colour")
+
+
+def reader_named(name: str, model: pathlib.Path | None = None) -> Reader:
+    """``learned`` (optionally another model folder), ``rules`` or ``baseline``."""
+    if name == "rules":
+        from vision.reader import read_dice as rules
+
+        return rules
+    if name == "baseline":
+        from vision.baseline import read_dice_baseline
+
+        return read_dice_baseline
+    from vision.learned_reader import ReaderSettings, read_dice
+
+    settings = ReaderSettings() if model is None else ReaderSettings(model=model)
+    return lambda image: read_dice(image, settings)
+
+
+def row(what: str, reader: str, score: Score) -> str:
+    """One line of the per-set table."""
+    ms = 1000 * score.seconds / max(score.pictures, 1)
+    return (f"{what:28s} {reader:9s} {score.labels:5d} {100 * score.recall:6.1f}% "
+            f"{score.wrong:5d} ({100 * score.wrong_rate:4.2f}%) {score.unsure:5d} "
+            f"{score.missed:5d} {score.extra:5d} {score.exact:4d}/{score.pictures:<4d} "
+            f"{ms:6.1f}")
+
+
+HEADER = (f"{'set':28s} {'reader':9s} {'dice':>5s} {'recall':>7s} {'wrong':>13s} "
+          f"{'unsure':>6s} {'missed':>5s} {'extra':>5s} {'exact':>9s} {'ms/pic':>6s}")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m vision.evaluate",
-        description="Score the dice reader and the baseline on folders of labelled pictures.",
+        description="Score dice readers on folders of labelled pictures, or per shared set.",
     )
-    parser.add_argument("dirs", nargs="+", type=pathlib.Path, help="folders of NAME.jpg + NAME.txt")
+    parser.add_argument("dirs", nargs="*", type=pathlib.Path,
+                        help="folders of NAME.jpg + NAME.txt (default: each set's Valid)")
+    parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"),
+                        help="the folder of the shared sets (SET/Train, SET/Valid)")
+    parser.add_argument("--readers", default="rules,learned,baseline",
+                        help="comma-separated: rules (the table's reader), learned, baseline")
+    parser.add_argument("--leave-one-set-out", action="store_true",
+                        help="also score each set, Train and Valid, with the model trained "
+                             "without it (vision/models/without-SET)")
     parser.add_argument("--failures", action="store_true", help="list every picture not all right")
-    parser.add_argument("--ours-only", action="store_true", help="skip the baseline")
+    parser.add_argument("--ours-only", action="store_true", help="only the table's reader")
     args = parser.parse_args(argv)
-    from vision.reader import read_dice
-
-    for d in args.dirs:
-        if not d.is_dir():
-            print(f"{d} is not a folder of labelled pictures.", file=sys.stderr)
+    readers = ["rules"] if args.ours_only else args.readers.split(",")
+    for name in readers:
+        if name not in ("learned", "rules", "baseline"):
+            print(f"unknown reader {name!r}: use learned, rules or baseline.", file=sys.stderr)
             return 2
-    paths = pictures(args.dirs)
-    readers: list[tuple[str, Reader]] = [("ours", read_dice)]
-    if not args.ours_only:
-        from vision.baseline import read_dice_baseline
+    if args.dirs:
+        groups = [(str(d), [d]) for d in args.dirs]
+    else:
+        groups = [(f"{name}/Valid", [args.sets / name / "Valid"]) for name in SETS]
+    for _, dirs in groups:
+        for d in dirs:
+            if not d.is_dir():
+                print(f"{d} is not a folder of labelled pictures.", file=sys.stderr)
+                return 2
+    print(HEADER)
+    for what, dirs in groups:
+        for name in readers:
+            score = evaluate(reader_named(name), pictures(dirs))
+            print(row(what, name, score), flush=True)
+            if args.failures:
+                for line in score.failures:
+                    print(f"    {line}")
+    if args.leave_one_set_out:
+        from vision.networks import MODELS
 
-        readers.append(("baseline", read_dice_baseline))
-    for name, reader in readers:
-        score = evaluate(reader, paths)
-        ms = 1000 * score.seconds / max(score.pictures, 1)
-        print(f"{name:9s} {score.summary()}; {ms:.1f} ms per picture")
-        if args.failures:
-            for line in score.failures:
-                print(f"    {line}")
+        for name in SETS:
+            model = MODELS / f"without-{name}"
+            if not model.is_dir():
+                print(f"{model} is missing: python -m vision.train --leave-out {name}",
+                      file=sys.stderr)
+                return 2
+            dirs = [args.sets / name / "Train", args.sets / name / "Valid"]
+            score = evaluate(reader_named("learned", model), pictures(dirs))
+            print(row(f"{name} (left out)", "learned", score), flush=True)
+            if args.failures:
+                for line in score.failures:
+                    print(f"    {line}")
     return 0
 
 

@@ -68,11 +68,18 @@ def test_baseline_reads_no_white_pips():
     assert len(read_dice(image).dice) >= 5
 
 
-def test_evaluate_command_prints_ours_and_the_baseline(capsys):
+def test_evaluate_command_prints_each_reader_per_folder(capsys):
     assert main([str(PHOTOS)]) == 0
     out = capsys.readouterr().out.splitlines()
-    assert out[0].startswith("ours      32 pictures, 71 dice: right ")
-    assert out[1].startswith("baseline  32 pictures, 71 dice: right ")
+    assert out[0].split()[:4] == ["set", "reader", "dice", "recall"]
+    assert [line.split()[1:3] for line in out[1:]] == [
+        ["rules", "71"], ["learned", "71"], ["baseline", "71"]]
+    assert out[1].split()[-2].endswith("/32")  # whole pictures exact, of 32
+
+
+def test_evaluate_command_refuses_an_unknown_reader(capsys):
+    assert main([str(PHOTOS), "--readers", "learned,magic"]) == 2
+    assert "unknown reader 'magic'" in capsys.readouterr().err
 
 
 def test_evaluate_command_refuses_a_missing_folder(tmp_path, capsys):

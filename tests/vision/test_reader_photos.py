@@ -1,4 +1,5 @@
-"""The reader on real webcam photographs never used for tuning (tests/data/dice/webcam-wood).
+"""The rule reader (kept one release) on real webcam photographs never used for tuning
+(tests/data/dice/webcam-wood).
 
 The pictures are a fixed subset of the held-out ``Valid/`` split (its README says which); the
 figures are printed (``pytest -s``) so a run shows them, and the floors below are what the
@@ -18,8 +19,8 @@ from vision.reader import read_dice
 
 PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"
 
-#: measured 71/71 right, 0 wrong after issue 4 (68/71 before; docs/vision.md); the recall floor
-#: leaves room for one die of OpenCV version differences. The wrong-value ceiling is the
+#: measured 71/71 right, 0 wrong after issue 4 (68/71 before; docs/vision.md); the recall
+#: floor leaves room for one die of OpenCV version differences. The wrong-value ceiling is the
 #: target's 0.5% of 71 dice, rounded down: none.
 RECALL_FLOOR = 0.98
 WRONG_CEILING = 0
