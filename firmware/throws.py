@@ -3,7 +3,11 @@
 The camera sees the whole table; a seat's dice are the ones in its zone. A read is only
 trusted when the zone has stopped changing (the cup is lifted, the dice have settled) and
 exactly the expected dice are there and sure (three for a throw, one for a captain roll).
-Anything else -- two dice, four, an unsure die, a camera error, dice that never settle -- is
+A value also needs two opinions that agree: the seat is read on two still frames in a row,
+and the two reads must give the same values, or the seat needs a look (a die the reader
+reads one way on one frame and another way on the next is not sure, whatever its
+confidence). Anything else -- two dice, four, an unsure die, a camera error, dice that never
+settle, two frames that disagree -- is
 a :class:`SeatRead` with ``values=None`` and a sentence saying why, which the controller turns
 into "needs a look" for the referee. Which dice of a reading are a seat's, and whether they
 are enough, is ``vision.zones.read_seat``'s to say, and said only there. The reader and the
@@ -60,15 +64,18 @@ class DiceWatcher:
     """Reads seats' zones from a frame source once the frames stop changing.
 
     ``zones`` maps seat (player name) to a ``vision.zones.Zone``. ``read`` is the dice reader
-    (``vision.reader.read_dice``; tests give a fake). ``bottom_faces``: the camera looks up
-    through a glass table. ``on_zones(zones)`` is told when the zones change (the simulated
-    camera draws its dice in them). The last frame and reading are kept for the referee.
+    (``vision.reader.read_dice``; tests give a fake). ``confirm_frames``: how many still
+    frames in a row must read the same values (see the module docstring). ``bottom_faces``:
+    the camera looks up through a glass table. ``on_zones(zones)`` is told when the zones
+    change (the simulated camera draws its dice in them). The last frame and reading are kept
+    for the referee.
     """
 
     def __init__(self, camera: Any, zones: dict[str, Zone],
                  read: Callable[[np.ndarray], Any] = read_dice, *,
                  still_frames: int = 2, still_threshold: float = 2.0, settle_timeout: float = 3.0,
                  frame_pause: float = 0.02, bottom_faces: bool = False,
+                 confirm_frames: int = 2,
                  on_zones: Callable[[list[Zone]], None] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.camera = camera
@@ -79,6 +86,9 @@ class DiceWatcher:
         self.settle_timeout = settle_timeout
         self.frame_pause = frame_pause
         self.bottom_faces = bottom_faces
+        if confirm_frames < 1:
+            raise ValueError(f"confirm_frames must be 1 or more, not {confirm_frames}.")
+        self.confirm_frames = confirm_frames
         self.clock = clock
         self.on_zones = on_zones
         self.last_frame: np.ndarray | None = None
@@ -138,6 +148,29 @@ class DiceWatcher:
         except TimeoutError as e:
             return SeatRead(seat, None, str(e))
         self.last_frame = frame
+        first: SeatRead | None = None
+        for n in range(self.confirm_frames):
+            if n:
+                try:
+                    with self._camera_lock:
+                        frame = self.camera.read()
+                except CameraError as e:
+                    self.camera_error = str(e)
+                    return SeatRead(seat, None, f"the camera failed: {e}")
+            read = self._read_frame(seat, count, frame)
+            if read.values is None:
+                return read
+            if first is None:
+                first = read
+            elif sorted(read.values) != sorted(first.values):
+                return SeatRead(seat, None, "two still frames read differently ("
+                                f"{' '.join(map(str, first.values))} and "
+                                f"{' '.join(map(str, read.values))})", read.dice,
+                                read.unsure, read.places)
+        assert first is not None
+        return first
+
+    def _read_frame(self, seat: str, count: int, frame: np.ndarray) -> SeatRead:
         try:
             reading = self._read(frame)
         except VisionError as e:
