@@ -116,7 +116,10 @@ class TableController:
         """Rebuild the game from the log (starting one on a fresh log) and start the worker."""
         with self._lock:
             row = self.log.current_game()
-            if row is None:
+            if row is None or row.status == "abandoned":
+                # a fresh log, or one whose last game was given up without a new one (a log
+                # written before a new game was one transaction): an abandoned game is never
+                # resumed, since its record is history and shows every concealed throw
                 gid = self.log.start_game(self.variant, self.players, self.options,
                                           self.wall_clock())
                 row = self.log.game(gid)
@@ -226,6 +229,12 @@ class TableController:
         return [{"id": g.id, "variant": g.variant, "players": list(g.players),
                  "options": g.options, "started": g.started, "finished": g.finished,
                  "status": g.status, "result": g.result} for g in self.log.games()]
+
+    @property
+    def live_game_id(self) -> int:
+        """The id of the game the table plays now (or shows, once over)."""
+        with self._lock:
+            return self.row.id
 
     def record(self, game_id: int) -> Record | None:
         """The game record of a game in the log (corrections applied), or None if unknown."""
@@ -377,9 +386,17 @@ class TableController:
         except RuleViolation as e:
             return self._refuse(action.player, Refusal(as_sentence(e.sentence), e.rule))
         at = self.wall_clock()
-        seq = self.log.append(self.row.id, "action", str(action), by, at, why)
+        event = self.game.apply(action)  # shown to no one until the log holds it
+        finish = ("over", self.game.state()) if self.game.over else None
+        try:  # the action and, when it ends the game, the game's end: one transaction
+            seq = self.log.append(self.row.id, "action", str(action), by, at, why,
+                                  finish=finish)
+        except LogError:
+            self.game, self._hand_starts = rebuild(self.row, self._entries)  # as logged
+            raise
         self._entries.append(Entry(self.row.id, seq, "action", str(action), by, why, at))
-        event = self.game.apply(action)
+        if finish is not None:
+            self.row = self.log.game(self.row.id) or self.row
         if event.starts_hand:
             self._hand_starts.append(len(self.game.history))
         settled = [e for e in event.effects if views.is_settlement(e)]
@@ -395,9 +412,6 @@ class TableController:
             self.publisher.say(said)  # the engine's own sentences tell the action when it has any
         for effect in event.effects:
             self.publisher.say(as_sentence(effect.text))
-        if self.game.over:
-            self.log.finish_game(self.row.id, "over", self.game.state(), at)
-            self.row = self.log.game(self.row.id) or self.row
         self._publish()
         return Outcome(True, said)
 
@@ -467,13 +481,14 @@ class TableController:
             return self._refuse(None, Refusal(
                 f"That correction would make action {e.position} ({e.action_text}) illegal: "
                 f"{e.violation}; nothing was changed."))
-        seq = self.log.append(self.row.id, cmd.kind, plan.text, cmd.by, at, cmd.why)
+        finish: tuple[str, dict[str, Any] | None] | None = None
+        if game.over != (self.row.status == "over"):  # the correction ends or reopens the game
+            finish = ("over", game.state()) if game.over else ("playing", None)
+        seq = self.log.append(self.row.id, cmd.kind, plan.text, cmd.by, at, cmd.why,
+                              finish=finish)
         self._entries.append(Entry(self.row.id, seq, cmd.kind, plan.text, cmd.by, cmd.why, at))
         self.game, self._hand_starts = game, starts
-        if game.over != (self.row.status == "over"):
-            self.log.finish_game(self.row.id, "over" if game.over else "playing",
-                                 game.state() if game.over else None,
-                                 at if game.over else None)
+        if finish is not None:
             self.row = self.log.game(self.row.id) or self.row
         self._offered.clear()
         self._refusals.clear()
@@ -488,11 +503,10 @@ class TableController:
             return self._refuse(None, setup)
         at = self.wall_clock()
         old = self.row
-        self.log.append(old.id, "new-game", f"{setup.variant} {' '.join(setup.players)}",
-                        cmd.by, at, cmd.why)
-        if old.status == "playing":
-            self.log.finish_game(old.id, "abandoned", self.game.state(), at)
-        gid = self.log.start_game(setup.variant, setup.players, setup.options, at)
+        gid = self.log.replace_game(
+            old.id, f"{setup.variant} {' '.join(setup.players)}", cmd.by, cmd.why, at,
+            abandon=self.game.state() if old.status == "playing" else None,
+            variant=setup.variant, players=setup.players, options=setup.options)
         row = self.log.game(gid)
         assert row is not None
         self._load(row)

@@ -81,8 +81,14 @@ def ask(command: Command) -> Outcome:
 
 
 def finished_games() -> list[dict[str, Any]]:
-    """The log's games that are over or abandoned (a game in progress is not history yet)."""
-    return [g for g in ctx().controller.games() if g.get("status") != "playing"]
+    """The log's games that are over or abandoned (a game in progress is not history yet).
+
+    The table's live game is left out unless it is over, whatever its row says: a game that
+    is being played is never history, since its record holds every concealed throw."""
+    controller = ctx().controller
+    live = controller.live_game_id
+    return [g for g in controller.games() if g.get("status") != "playing"
+            and (g["id"] != live or g.get("status") == "over")]
 
 
 def finished_record(game_id: int) -> dict[str, Any] | None:
