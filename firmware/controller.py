@@ -154,6 +154,11 @@ class TableController:
         """Queue ``command`` and wait until it has been applied; its Outcome."""
         return self.worker.submit(command, timeout)
 
+    def command_outcome(self, command_id: str) -> Outcome | None:
+        """The outcome of a command ``submit`` reported pending (its ``Outcome.pending`` id);
+        still pending while it is applied; None for an unknown id."""
+        return self.worker.outcome_of(command_id)
+
     @property
     def processed(self) -> int:
         """How many queue items (commands and panel events) have been handled since start."""
@@ -322,10 +327,12 @@ class TableController:
                               "EnterDice, Reread or Correct.")
 
     def _refuse(self, seat: str | None, refusal: Refusal) -> Outcome:
-        if seat in self.game.players:
+        """A refusal: shown at its seat (once: the same refusal again changes nothing there,
+        so nothing is said or published again); one with no seat changes nothing shown."""
+        if seat in self.game.players and self._refusals.get(seat) != str(refusal):
             self._refusals[seat] = str(refusal)
             self.publisher.say(f"{seat}: {refusal}")
-        self._publish()
+            self._publish()
         return Outcome(False, refusal.sentence, refusal.rule)
 
     def _known_seat(self, seat: str) -> Refusal | None:

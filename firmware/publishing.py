@@ -73,13 +73,19 @@ class Publisher:
     def clear_events(self) -> None:
         self.events = []
 
-    def publish(self, build: Callable[[int], dict[str, Any]]) -> None:
-        """Make the next version with ``build(version)`` and send it to every listener."""
+    def publish(self, build: Callable[[int], dict[str, Any]]) -> bool:
+        """Make the next version with ``build(version)`` and send it to every listener; False
+        (and nothing sent) when it shows nothing new. A state goes out once per change, so a
+        flood of refused presses costs the streams nothing."""
         with self._lock:
+            state = build(self.version + 1)
+            if self._state and _without_version(state) == _without_version(self._state):
+                return False
             self.version += 1
-            self._state = build(self.version)
+            self._state = state
             for sub in list(self._subs):
                 sub.put(copy.deepcopy(self._state))
+            return True
 
     def state(self) -> dict[str, Any]:
         """A copy of the latest public state."""
@@ -108,3 +114,7 @@ class Publisher:
         """Tell every listener the table stopped (their ``get`` returns None)."""
         for sub in list(self._subs):
             sub.put(None)
+
+
+def _without_version(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "version"}

@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
 from table_server import api, history, pages, referee
-from table_server.auth import RateLimiter, SeatTokens
+from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.context import Context, error_page, json_error
 
 _HTTP_SENTENCES = {
@@ -34,8 +34,10 @@ _HTTP_SENTENCES = {
 
 def create_app(controller: TableController, settings: ServerSettings, *,
                tokens: SeatTokens | None = None,
-               limiter: RateLimiter | None = None) -> Flask:
-    """The dashboard's Flask app, serving ``controller`` with ``settings``."""
+               limiter: RateLimiter | None = None,
+               presses: PressLimiter | None = None) -> Flask:
+    """The dashboard's Flask app, serving ``controller`` with ``settings`` (``tokens``,
+    ``limiter`` and ``presses`` given by tests that need their clocks)."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=settings.secret_key,
@@ -51,6 +53,7 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         settings=settings,
         tokens=tokens or SeatTokens(seats),
         limiter=limiter or RateLimiter(max_failures=settings.max_failures),
+        presses=presses or PressLimiter(),
     )
 
     app.register_blueprint(api.bp)

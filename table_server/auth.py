@@ -116,6 +116,32 @@ class RateLimiter:
                 f"wait {int(wait) + 1} seconds and try again.")
 
 
+class PressLimiter:
+    """A token bucket per seat: ``burst`` presses at once, then ``rate`` a second.
+
+    A seat token is a phone in a player's hand; a script holding one could otherwise fill the
+    table's queue and delay every other seat. ``clock`` is injectable for the tests.
+    """
+
+    def __init__(self, rate: float = 5.0, burst: int = 10,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+
+    def take(self, key: str) -> float:
+        """Spend one press for ``key``: 0 when allowed, else the seconds until one is."""
+        with self._lock:
+            now = self.clock()
+            tokens, at = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            if tokens < 1.0:
+                self._buckets[key] = (tokens, now)
+                return (1.0 - tokens) / self.rate
+            self._buckets[key] = (tokens - 1.0, now)
+            return 0.0
+
+
 def new_csrf_token() -> str:
     """A fresh random CSRF token for one console session."""
     return secrets.token_urlsafe(24)
