@@ -95,10 +95,18 @@ def state() -> Any:
 def events() -> Response:
     """Server-Sent Events: the current public state, then one event per state change."""
     c = ctx()
+    subscription = c.streams.open(c.controller)
+    if subscription is None:
+        raise Refused(503, f"{c.streams.limit} screens already follow the table, which is as "
+                           "many as it serves; close one, or read GET /api/state.",
+                      retry_after=30)
     stream = event_stream(c.controller, keepalive=c.settings.keepalive, stopping=c.stopping,
-                          transform=decorate)
-    return Response(stream_with_context(stream), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+                          transform=decorate, streams=c.streams, subscription=subscription)
+    response = Response(stream_with_context(stream), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    # a client gone before the first chunk never starts the generator: close here too
+    response.call_on_close(lambda: c.streams.close(subscription))
+    return response
 
 
 @bp.get("/games")

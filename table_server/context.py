@@ -17,9 +17,12 @@ from firmware.commands import Command, Outcome
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
+from table_server.sse import Streams
 
 #: How long a request waits for the table to apply its command.
 ANSWER_TIMEOUT = 10.0
+#: Event streams open at once (each holds a server thread; 200 viewers is the target).
+MAX_STREAMS = 240
 
 
 @dataclass
@@ -31,6 +34,7 @@ class Context:
     tokens: SeatTokens
     limiter: RateLimiter
     presses: PressLimiter = field(default_factory=PressLimiter)
+    streams: Streams = field(default_factory=lambda: Streams(MAX_STREAMS))
     stopping: threading.Event = field(default_factory=threading.Event)
 
     def seat_names(self) -> list[str]:
