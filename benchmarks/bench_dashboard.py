@@ -44,7 +44,7 @@ class StreamClient(threading.Thread):
         self.arrivals: dict[int, float] = {}
         self.latest = -1
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: bench\r\n\r\n")
+        self.sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 
     def run(self) -> None:
         buffer = b""

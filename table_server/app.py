@@ -21,6 +21,7 @@ from firmware.server_settings import ServerSettings
 from table_server import api, history, pages, referee
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.context import Context, error_page, json_error
+from table_server.hosts import AllowedHosts
 
 _HTTP_SENTENCES = {
     400: "The request is malformed; check its parameters and body.",
@@ -55,6 +56,20 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         limiter=limiter or RateLimiter(max_failures=settings.max_failures),
         presses=presses or PressLimiter(),
     )
+
+    hosts = AllowedHosts(public_url=settings.public_url, listen_host=settings.host)
+
+    @app.before_request
+    def _only_our_names() -> Any:
+        """Refuse a request naming another Host (a forged link, DNS rebinding)."""
+        if hosts.admits(request.host):
+            return None
+        sentence = (f"This table answers to its own addresses only, and "
+                    f"{request.host[:80]!r} is not one of them; open it at its address "
+                    f"(such as {', '.join(hosts.names()[:3])}), or set [server] public_url.")
+        if request.path.startswith("/api/"):
+            return json_error(400, sentence)
+        return error_page(400, sentence)
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

@@ -16,7 +16,7 @@ from flask import Response, current_app, jsonify, render_template
 from firmware.commands import Command, Outcome
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
-from table_server.auth import PressLimiter, RateLimiter, SeatTokens
+from table_server.auth import PressLimiter, RateLimiter, RefereeSessions, SeatTokens
 from table_server.sse import Streams
 
 #: How long a request waits for the table to apply its command.
@@ -34,6 +34,7 @@ class Context:
     tokens: SeatTokens
     limiter: RateLimiter
     presses: PressLimiter = field(default_factory=PressLimiter)
+    referee_sessions: RefereeSessions = field(default_factory=lambda: RefereeSessions())
     streams: Streams = field(default_factory=lambda: Streams(MAX_STREAMS))
     stopping: threading.Event = field(default_factory=threading.Event)
 
