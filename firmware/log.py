@@ -218,7 +218,7 @@ class GameLog:
 
     def games(self) -> list[GameRow]:
         """Every game, oldest first."""
-        return [_game(r) for r in self._rows(
+        return [self._game(r) for r in self._rows(
             "SELECT id, variant, players, options, started, finished, status, result "
             "FROM games ORDER BY id")]
 
@@ -226,14 +226,25 @@ class GameLog:
         rows = self._rows(
             "SELECT id, variant, players, options, started, finished, status, result "
             "FROM games WHERE id = ?", (game_id,))
-        return _game(rows[0]) if rows else None
+        return self._game(rows[0]) if rows else None
 
     def current_game(self) -> GameRow | None:
         """The latest game, whatever its status (None on a fresh log)."""
         rows = self._rows(
             "SELECT id, variant, players, options, started, finished, status, result "
             "FROM games ORDER BY id DESC LIMIT 1")
-        return _game(rows[0]) if rows else None
+        return self._game(rows[0]) if rows else None
+
+    def _game(self, r: tuple[Any, ...]) -> GameRow:
+        """A games row as a GameRow; LogError with a sentence when its JSON is not JSON (the
+        file was written by something else than this table)."""
+        try:
+            return _game(r)
+        except (ValueError, TypeError) as e:
+            raise LogError(f"Game {r[0]} in the game log {self.path} has players, options or "
+                           f"a result that are not the JSON this table writes ({e}); the file "
+                           "was changed by something else. Restore it from a backup, or pass "
+                           "another file with --db.") from None
 
     def entries(self, game_id: int) -> list[Entry]:
         """The game's entries in order."""
@@ -280,8 +291,13 @@ def _new_game_row(variant: str, players: tuple[str, ...], options: dict[str, Any
 
 
 def _game(r: tuple[Any, ...]) -> GameRow:
+    players, options = json.loads(r[2]), json.loads(r[3])
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ValueError(f"players {r[2][:60]!r} is not a list of names")
+    if not isinstance(options, dict):
+        raise ValueError(f"options {r[3][:60]!r} is not an object")
     return GameRow(
-        id=r[0], variant=r[1], players=tuple(json.loads(r[2])), options=json.loads(r[3]),
+        id=r[0], variant=r[1], players=tuple(players), options=options,
         started=r[4], finished=r[5], status=r[6],
         result=None if r[7] is None else json.loads(r[7]),
     )

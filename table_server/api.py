@@ -190,7 +190,12 @@ def seat_state(seat: str) -> Any:
     who = caller()
     seat = existing_seat(seat)
     check_may_act(who, seat)
-    return jsonify(decorate(ctx().controller.seat_state(seat)))
+    try:
+        return jsonify(decorate(ctx().controller.seat_state(seat)))
+    except KeyError:  # the referee started a game with other names since the check above
+        seats = ", ".join(ctx().seat_names())
+        raise Refused(404, f"There is no seat named {seat!r} at this table any more; the "
+                           f"referee started a new game, whose seats are {seats}.") from None
 
 
 # --- referee --------------------------------------------------------------------------

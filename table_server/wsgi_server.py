@@ -32,6 +32,11 @@ REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; chars
            + str(len(_REFUSAL_TEXT)).encode() + b"\r\n\r\n" + _REFUSAL_TEXT)
 
 
+#: Bodies past this are refused 413 by cheroot before the app sees them (the app's own limit,
+#: 64 KiB, answers with its sentence below it); a chunked body is counted as it is read.
+MAX_BODY_BACKSTOP = 1024 * 1024
+
+
 class BoundedConnections(connections.ConnectionManager):
     """cheroot's connection manager, refusing new clients past ``server.max_connections``
     (connections waiting in the selector plus those a worker thread is serving)."""
@@ -71,12 +76,14 @@ class TableServer(wsgi.Server):
     with sentences for every way binding fails), with a bounded connection count."""
 
     def __init__(self, sock: socket.socket, app: Any, *, threads: int, max_connections: int,
-                 timeout: float) -> None:
+                 timeout: float, max_body: int = MAX_BODY_BACKSTOP) -> None:
         self._listening = sock
-        super().__init__(sock.getsockname()[:2], app, numthreads=threads, max=threads,
-                         timeout=timeout, shutdown_timeout=5, request_queue_size=128)
+        super().__init__(sock.getsockname()[:2], app, numthreads=threads,
+                         max=threads, timeout=timeout, shutdown_timeout=5,
+                         request_queue_size=128)
         self.max_connections = max_connections
         self.keep_alive_conn_limit = max_connections
+        self.max_request_body_size = max_body
 
     def bind(self, family: int, type: int, proto: int = 0) -> None:  # noqa: A002 (cheroot's)
         """Serve the socket given, instead of binding one."""
