@@ -2,8 +2,9 @@
 
 The controller's worker changes the game; after each change it hands the new public state
 (built by ``firmware.views``) to :meth:`Publisher.publish`, which numbers it and gives every
-:class:`Subscription` its own copy. Readers on other threads (the dashboard's requests and
-event streams) only ever see whole states, never one half-built.
+:class:`Subscription` that same state, never changed after (``state()`` gives a copy).
+Readers on other threads (the dashboard's requests and event streams) only ever see whole
+states, never one half-built.
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ MAX_EVENTS = 30
 
 
 class Subscription:
-    """One listener's queue of public states, newest last; slow listeners lose old states."""
+    """One listener's queue of public states, newest last; slow listeners lose old states.
+
+    Every listener gets the same state object for a version (a copy each would cost 200
+    deep copies per change, under the controller's lock, with 200 viewers): listeners read
+    it and never change it."""
 
     def __init__(self, owner: Publisher, maxsize: int = 64) -> None:
         self._owner = owner
@@ -83,8 +88,8 @@ class Publisher:
                 return False
             self.version += 1
             self._state = state
-            for sub in list(self._subs):
-                sub.put(copy.deepcopy(self._state))
+            for sub in list(self._subs):  # one state shared by every listener: not copied
+                sub.put(self._state)     # 200 times under the controller's lock
             return True
 
     def state(self) -> dict[str, Any]:
@@ -97,7 +102,7 @@ class Publisher:
         sub = Subscription(self)
         with self._lock:
             self._subs.append(sub)
-            sub.put(copy.deepcopy(self._state))
+            sub.put(self._state)
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:

@@ -34,6 +34,19 @@ class Streams:
         self.limit = limit
         self._lock = threading.Lock()
         self._open: set[Any] = set()
+        self._text: tuple[Any, str] | None = None  # (the state, its event text)
+
+    def event_text(self, state: dict[str, Any],
+                   transform: Callable[[dict[str, Any]], dict[str, Any]]) -> str:
+        """The event for ``state``, made once for every stream: the streams all get the same
+        state object for a version, and 200 of them must not encode it 200 times."""
+        with self._lock:
+            if self._text is not None and self._text[0] is state:
+                return self._text[1]
+        text = format_event(transform(state))
+        with self._lock:
+            self._text = (state, text)
+        return text
 
     def open(self, controller: Any) -> Any | None:
         """A new subscription to ``controller``, or None when ``limit`` streams are open."""
@@ -86,6 +99,8 @@ def event_stream(
                 break
             if state is None:
                 yield ": keep-alive\n\n"
+            elif streams is not None:
+                yield streams.event_text(state, transform)
             else:
                 yield format_event(transform(state))
     finally:

@@ -86,8 +86,12 @@ class TableServer(wsgi.Server):
         self.max_request_body_size = max_body
 
     def bind(self, family: int, type: int, proto: int = 0) -> None:  # noqa: A002 (cheroot's)
-        """Serve the socket given, instead of binding one."""
+        """Serve the socket given, instead of binding one; with TCP_NODELAY, which accepted
+        sockets inherit, as cheroot sets on a socket it binds itself. Without it an event or
+        an answer written in two pieces waited for the client's delayed ACK: 40 ms a request
+        on a keep-alive connection."""
         self.socket = self._listening
+        self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         self.bind_addr = self.socket.getsockname()[:2]
 
     def prepare(self) -> None:
