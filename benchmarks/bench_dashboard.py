@@ -1,8 +1,8 @@
 """Dashboard: press-to-event latency with 50 event-stream clients, and /api/state requests/s.
 
-A real Dashboard (werkzeug, threaded) serves the real controller on a simulated table, on
-127.0.0.1. Fifty clients hold ``GET /api/events`` open on raw sockets, each in its own thread,
-noting when every state version reaches it. Presses are sent as a phone sends them
+A real Dashboard (cheroot, a thread per stream) serves the real controller on a simulated
+table, on 127.0.0.1. Fifty clients hold ``GET /api/events`` open on raw sockets, each in its
+own thread, noting when every state version reaches it. Presses are sent as a phone sends them
 (``POST /api/press`` with the seat token); latency is from sending the press to the new state
 arriving at each client. Then ``GET /api/state`` is requested as fast as one and four
 keep-alive clients can, with the 50 streams still open.
@@ -44,7 +44,7 @@ class StreamClient(threading.Thread):
         self.arrivals: dict[int, float] = {}
         self.latest = -1
         self.sock = socket.create_connection(("127.0.0.1", port), timeout=30)
-        self.sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: bench\r\n\r\n")
+        self.sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
 
     def run(self) -> None:
         buffer = b""

@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     try:
-        log = GameLog(db)
+        log = GameLog(db, exclusive=False)  # the table may be running on it
     except LogError as e:
         print(f"bidou-table export: {e}", file=sys.stderr)
         return 2

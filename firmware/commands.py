@@ -92,6 +92,10 @@ class Outcome:
     """What a command did: ``ok``, a whole sentence, the rule cited by a refusal.
 
     ``needs_look`` is True when a throw or roll was pressed but its dice could not be read.
+    ``busy`` is True when the table did not take the command (too many waiting, or withdrawn
+    unplayed after the wait): nothing was played and it may be sent again. ``pending`` is the
+    id of a command the table had begun when the wait ran out: it is neither refused nor done
+    yet, and ``TableController.command_outcome(id)`` tells its outcome later.
     Messages never contain concealed dice.
     """
 
@@ -99,6 +103,8 @@ class Outcome:
     message: str
     rule: str | None = None
     needs_look: bool = False
+    busy: bool = False
+    pending: str | None = None
 
 
 @dataclass(frozen=True)

@@ -17,7 +17,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import ConfigError, RecordError
-from engine.variants import MAX_PLAYERS, OPTIONS, VARIANTS, check_setup
+from engine.variants import OPTIONS, VARIANTS, check_setup
+from firmware.seating import seating_problem
 from firmware.server_settings import ServerSettings, parse_server_settings
 from hardware.cameras import CameraSettings, parse_camera
 from hardware.pinmap import PinMap, parse_pin_map
@@ -69,17 +70,11 @@ def _check_table(section: dict[str, Any]) -> tuple[str, tuple[str, ...], dict[st
     if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
         raise ConfigError("table.players", players,
                           'a list of player names in clockwise seat order, e.g. ["Ann", "Bob"]')
-    for p in players:
-        if p == "" or any(ch.isspace() for ch in p):
-            raise ConfigError("table.players", players,
-                              f"names that are non-empty and without spaces ({p!r} is not)")
+    problem = seating_problem(variant, players)  # the referee's new game is checked the same
+    if problem:
+        raise ConfigError("table.players", players, problem)
     if len(set(players)) != len(players):
         raise ConfigError("table.players", players, "each name once: names must be unique")
-    if variant == "two-hand" and len(players) != 2:
-        raise ConfigError("table.players", players, "exactly 2 players for two-hand")
-    if variant != "two-hand" and not 3 <= len(players) <= MAX_PLAYERS:
-        raise ConfigError("table.players", players,
-                          f"3 to {MAX_PLAYERS} players for {variant}")
     options = section.get("options", {})
     if not isinstance(options, Mapping):
         raise ConfigError("table.options", options,
@@ -146,6 +141,9 @@ def load_config(path: str, *, simulate: bool = True,
         raise ConfigError("--config", path, f"a readable file ({e.strerror})") from None
     except tomllib.TOMLDecodeError as e:
         raise ConfigError("--config", path, f"valid TOML ({e})") from None
+    except UnicodeDecodeError as e:
+        raise ConfigError("--config", path, f"a TOML file in UTF-8 (byte {e.start} is not "
+                                            "UTF-8; save the file as UTF-8)") from None
     return build_config(data, simulate=simulate, path=path, environ=environ)
 
 

@@ -116,7 +116,10 @@ class TableController:
         """Rebuild the game from the log (starting one on a fresh log) and start the worker."""
         with self._lock:
             row = self.log.current_game()
-            if row is None:
+            if row is None or row.status == "abandoned":
+                # a fresh log, or one whose last game was given up without a new one (a log
+                # written before a new game was one transaction): an abandoned game is never
+                # resumed, since its record is history and shows every concealed throw
                 gid = self.log.start_game(self.variant, self.players, self.options,
                                           self.wall_clock())
                 row = self.log.game(gid)
@@ -150,6 +153,11 @@ class TableController:
     def submit(self, command: Command, timeout: float | None = 30.0) -> Outcome:
         """Queue ``command`` and wait until it has been applied; its Outcome."""
         return self.worker.submit(command, timeout)
+
+    def command_outcome(self, command_id: str) -> Outcome | None:
+        """The outcome of a command ``submit`` reported pending (its ``Outcome.pending`` id);
+        still pending while it is applied; None for an unknown id."""
+        return self.worker.outcome_of(command_id)
 
     @property
     def processed(self) -> int:
@@ -226,6 +234,12 @@ class TableController:
         return [{"id": g.id, "variant": g.variant, "players": list(g.players),
                  "options": g.options, "started": g.started, "finished": g.finished,
                  "status": g.status, "result": g.result} for g in self.log.games()]
+
+    @property
+    def live_game_id(self) -> int:
+        """The id of the game the table plays now (or shows, once over)."""
+        with self._lock:
+            return self.row.id
 
     def record(self, game_id: int) -> Record | None:
         """The game record of a game in the log (corrections applied), or None if unknown."""
@@ -313,10 +327,12 @@ class TableController:
                               "EnterDice, Reread or Correct.")
 
     def _refuse(self, seat: str | None, refusal: Refusal) -> Outcome:
-        if seat in self.game.players:
+        """A refusal: shown at its seat (once: the same refusal again changes nothing there,
+        so nothing is said or published again); one with no seat changes nothing shown."""
+        if seat in self.game.players and self._refusals.get(seat) != str(refusal):
             self._refusals[seat] = str(refusal)
             self.publisher.say(f"{seat}: {refusal}")
-        self._publish()
+            self._publish()
         return Outcome(False, refusal.sentence, refusal.rule)
 
     def _known_seat(self, seat: str) -> Refusal | None:
@@ -377,9 +393,17 @@ class TableController:
         except RuleViolation as e:
             return self._refuse(action.player, Refusal(as_sentence(e.sentence), e.rule))
         at = self.wall_clock()
-        seq = self.log.append(self.row.id, "action", str(action), by, at, why)
+        event = self.game.apply(action)  # shown to no one until the log holds it
+        finish = ("over", self.game.state()) if self.game.over else None
+        try:  # the action and, when it ends the game, the game's end: one transaction
+            seq = self.log.append(self.row.id, "action", str(action), by, at, why,
+                                  finish=finish)
+        except LogError:
+            self.game, self._hand_starts = rebuild(self.row, self._entries)  # as logged
+            raise
         self._entries.append(Entry(self.row.id, seq, "action", str(action), by, why, at))
-        event = self.game.apply(action)
+        if finish is not None:
+            self.row = self.log.game(self.row.id) or self.row
         if event.starts_hand:
             self._hand_starts.append(len(self.game.history))
         settled = [e for e in event.effects if views.is_settlement(e)]
@@ -395,9 +419,6 @@ class TableController:
             self.publisher.say(said)  # the engine's own sentences tell the action when it has any
         for effect in event.effects:
             self.publisher.say(as_sentence(effect.text))
-        if self.game.over:
-            self.log.finish_game(self.row.id, "over", self.game.state(), at)
-            self.row = self.log.game(self.row.id) or self.row
         self._publish()
         return Outcome(True, said)
 
@@ -467,13 +488,14 @@ class TableController:
             return self._refuse(None, Refusal(
                 f"That correction would make action {e.position} ({e.action_text}) illegal: "
                 f"{e.violation}; nothing was changed."))
-        seq = self.log.append(self.row.id, cmd.kind, plan.text, cmd.by, at, cmd.why)
+        finish: tuple[str, dict[str, Any] | None] | None = None
+        if game.over != (self.row.status == "over"):  # the correction ends or reopens the game
+            finish = ("over", game.state()) if game.over else ("playing", None)
+        seq = self.log.append(self.row.id, cmd.kind, plan.text, cmd.by, at, cmd.why,
+                              finish=finish)
         self._entries.append(Entry(self.row.id, seq, cmd.kind, plan.text, cmd.by, cmd.why, at))
         self.game, self._hand_starts = game, starts
-        if game.over != (self.row.status == "over"):
-            self.log.finish_game(self.row.id, "over" if game.over else "playing",
-                                 game.state() if game.over else None,
-                                 at if game.over else None)
+        if finish is not None:
             self.row = self.log.game(self.row.id) or self.row
         self._offered.clear()
         self._refusals.clear()
@@ -488,11 +510,10 @@ class TableController:
             return self._refuse(None, setup)
         at = self.wall_clock()
         old = self.row
-        self.log.append(old.id, "new-game", f"{setup.variant} {' '.join(setup.players)}",
-                        cmd.by, at, cmd.why)
-        if old.status == "playing":
-            self.log.finish_game(old.id, "abandoned", self.game.state(), at)
-        gid = self.log.start_game(setup.variant, setup.players, setup.options, at)
+        gid = self.log.replace_game(
+            old.id, f"{setup.variant} {' '.join(setup.players)}", cmd.by, cmd.why, at,
+            abandon=self.game.state() if old.status == "playing" else None,
+            variant=setup.variant, players=setup.players, options=setup.options)
         row = self.log.game(gid)
         assert row is not None
         self._load(row)

@@ -17,6 +17,7 @@ from engine.actions import DICE_VERBS, Action, dice_fit, dice_words
 from engine.errors import RecordError
 from engine.variants import check_setup
 from firmware.commands import CORRECTIONS, Correct, Refusal
+from firmware.seating import seating_problem
 
 
 @dataclass(frozen=True)
@@ -103,4 +104,7 @@ def new_game(cmd: Correct, variant: str, players: tuple[str, ...],
         check_setup(setup.variant, setup.players, setup.options)
     except RecordError as e:
         return Refusal(f"The new game cannot start: {e}.")
+    problem = seating_problem(setup.variant, setup.players)  # as [table] players is checked
+    if problem:
+        return Refusal(f"The new game cannot start: the players must be {problem}.")
     return setup

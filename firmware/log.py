@@ -26,6 +26,8 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
+from firmware.log_guard import SCHEMA_VERSION, LogError, LogLock, check_database, check_file
+
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
     id INTEGER PRIMARY KEY,
@@ -80,29 +82,56 @@ class Entry:
     at: str
 
 
-class LogError(Exception):
-    """The log file cannot be opened or written; the message says which file and what to do."""
-
-
 class GameLog:
     """The SQLite log. Thread-safe: one connection behind a lock (the controller writes from
     its worker thread, the dashboard reads from its request threads)."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, *, exclusive: bool = True) -> None:
+        """Open (or create) the log at ``path``. ``exclusive`` (a table) holds ``PATH.lock``
+        so that no second table writes the same log; ``bidou-table export`` reads without it.
+        A file that is not a game log, is damaged, or has a schema version this code does not
+        know is refused with a :class:`LogError` sentence, before anything is written."""
         self.path = path
+        memory = path == ":memory:"
+        self._file_lock = LogLock(path) if exclusive and not memory else None
         try:
-            self._db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("PRAGMA synchronous=FULL")
-            self._db.execute("PRAGMA foreign_keys=ON")
-            self._db.executescript(SCHEMA)
+            if not memory:
+                check_file(path)
+            self._db = self._open(path)
+        except BaseException:
+            if self._file_lock is not None:
+                self._file_lock.release()
+            raise
+        self._lock = threading.Lock()
+        self._closed = False
+
+    @staticmethod
+    def _open(path: str) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(path, check_same_thread=False, isolation_level=None)
         except sqlite3.Error as e:
             raise LogError(
                 f"Cannot open the game log {path}: {e}. Check that the directory exists and "
                 f"is writable by this user, or pass another file with --db."
             ) from None
-        self._lock = threading.Lock()
-        self._closed = False
+        try:
+            new = check_database(db, path)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+            if new or db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+                db.executescript(SCHEMA)
+                db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+        except LogError:
+            db.close()
+            raise
+        except sqlite3.Error as e:
+            db.close()
+            raise LogError(
+                f"Cannot open the game log {path}: {e}. Check that the directory exists and "
+                f"is writable by this user, or pass another file with --db."
+            ) from None
+        return db
 
     # --- writing -----------------------------------------------------------------------
     def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> int | None:
@@ -128,16 +157,16 @@ class GameLog:
     def start_game(self, variant: str, players: tuple[str, ...], options: dict[str, Any],
                    at: str) -> int:
         """Record a new game being started; its id."""
-        row = self._write([(
-            "INSERT INTO games (variant, players, options, started) VALUES (?, ?, ?, ?)",
-            (variant, json.dumps(list(players)), json.dumps(options, sort_keys=True), at),
-        )])
+        row = self._write([_new_game_row(variant, players, options, at)])
         assert row is not None
         return row
 
     def append(self, game: int, kind: str, text: str, by: str, at: str, why: str = "", *,
-               finish: tuple[str, dict[str, Any]] | None = None) -> int:
-        """Commit one entry (and, with ``finish=(status, result)``, the game's end with it).
+               finish: tuple[str, dict[str, Any] | None] | None = None) -> int:
+        """Commit one entry (and, with ``finish=(status, result)``, the game's new status with
+        it, in the same transaction: an action that ends a game and the game's end are one
+        change, so no crash can leave one without the other). ``status`` ``playing`` (a
+        correction took back the end) clears ``finished`` and ``result``.
 
         Returns the entry's seq. The entry is on disk when this returns.
         """
@@ -146,15 +175,9 @@ class GameLog:
         statements: list[tuple[str, tuple[Any, ...]]] = []
         if finish is not None:
             status, result = finish
-            statements.append((
-                "UPDATE games SET finished = ?, status = ?, result = ? WHERE id = ?",
-                (at, status, json.dumps(result, sort_keys=True), game),
-            ))
-        statements.append((
-            "INSERT INTO entries (game, seq, kind, text, by, why, at) VALUES "
-            "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game = ?), ?, ?, ?, ?, ?)",
-            (game, game, kind, text, by, why, at),
-        ))
+            statements.append(_finishing(game, status, result,
+                                         None if status == "playing" else at))
+        statements.append(_entry(game, kind, text, by, at, why))
         row = self._write(statements)
         (seq,), = self._rows("SELECT seq FROM entries WHERE id = ?", (row,))
         return int(seq)
@@ -163,10 +186,24 @@ class GameLog:
                     at: str | None) -> None:
         """Mark a game finished (``over``), given up (``abandoned``) or, after a correction
         took back its last action, ``playing`` again (``at`` None)."""
-        self._write([(
-            "UPDATE games SET finished = ?, status = ?, result = ? WHERE id = ?",
-            (at, status, None if result is None else json.dumps(result, sort_keys=True), game),
-        )])
+        self._write([_finishing(game, status, result, at)])
+
+    def replace_game(self, old: int, text: str, by: str, why: str, at: str, *,
+                     abandon: dict[str, Any] | None, variant: str, players: tuple[str, ...],
+                     options: dict[str, Any]) -> int:
+        """A ``new-game`` correction as ONE transaction: the entry in the ``old`` game, the old
+        game marked ``abandoned`` (with ``abandon``, its last state, when it was still being
+        played) and the new game's row. Either all of it is on disk or none of it, so a crash
+        or a full disk can never leave the old game abandoned with no new one (the old game's
+        concealed dice would then be history while it is still played). The new game's id."""
+        statements: list[tuple[str, tuple[Any, ...]]] = [_entry(old, "new-game", text, by, at,
+                                                                why)]
+        if abandon is not None:
+            statements.append(_finishing(old, "abandoned", abandon, at))
+        statements.append(_new_game_row(variant, players, options, at))
+        row = self._write(statements)
+        assert row is not None
+        return row
 
     # --- reading -----------------------------------------------------------------------
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -181,7 +218,7 @@ class GameLog:
 
     def games(self) -> list[GameRow]:
         """Every game, oldest first."""
-        return [_game(r) for r in self._rows(
+        return [self._game(r) for r in self._rows(
             "SELECT id, variant, players, options, started, finished, status, result "
             "FROM games ORDER BY id")]
 
@@ -189,14 +226,25 @@ class GameLog:
         rows = self._rows(
             "SELECT id, variant, players, options, started, finished, status, result "
             "FROM games WHERE id = ?", (game_id,))
-        return _game(rows[0]) if rows else None
+        return self._game(rows[0]) if rows else None
 
     def current_game(self) -> GameRow | None:
         """The latest game, whatever its status (None on a fresh log)."""
         rows = self._rows(
             "SELECT id, variant, players, options, started, finished, status, result "
             "FROM games ORDER BY id DESC LIMIT 1")
-        return _game(rows[0]) if rows else None
+        return self._game(rows[0]) if rows else None
+
+    def _game(self, r: tuple[Any, ...]) -> GameRow:
+        """A games row as a GameRow; LogError with a sentence when its JSON is not JSON (the
+        file was written by something else than this table)."""
+        try:
+            return _game(r)
+        except (ValueError, TypeError) as e:
+            raise LogError(f"Game {r[0]} in the game log {self.path} has players, options or "
+                           f"a result that are not the JSON this table writes ({e}); the file "
+                           "was changed by something else. Restore it from a backup, or pass "
+                           "another file with --db.") from None
 
     def entries(self, game_id: int) -> list[Entry]:
         """The game's entries in order."""
@@ -214,11 +262,42 @@ class GameLog:
                 self._db.execute("PRAGMA wal_checkpoint(TRUNCATE)")
             finally:
                 self._db.close()
+                if self._file_lock is not None:
+                    self._file_lock.release()
+
+
+Statement = tuple[str, tuple[Any, ...]]
+
+
+def _entry(game: int, kind: str, text: str, by: str, at: str, why: str) -> Statement:
+    """The INSERT of one entry, numbered after the game's last."""
+    return ("INSERT INTO entries (game, seq, kind, text, by, why, at) VALUES "
+            "(?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM entries WHERE game = ?), ?, ?, ?, ?, ?)",
+            (game, game, kind, text, by, why, at))
+
+
+def _finishing(game: int, status: str, result: dict[str, Any] | None,
+               at: str | None) -> Statement:
+    """The UPDATE giving a game its status (``over``/``abandoned``, or ``playing`` again)."""
+    return ("UPDATE games SET finished = ?, status = ?, result = ? WHERE id = ?",
+            (at, status, None if result is None else json.dumps(result, sort_keys=True), game))
+
+
+def _new_game_row(variant: str, players: tuple[str, ...], options: dict[str, Any],
+                  at: str) -> Statement:
+    """The INSERT of a new game being played."""
+    return ("INSERT INTO games (variant, players, options, started) VALUES (?, ?, ?, ?)",
+            (variant, json.dumps(list(players)), json.dumps(options, sort_keys=True), at))
 
 
 def _game(r: tuple[Any, ...]) -> GameRow:
+    players, options = json.loads(r[2]), json.loads(r[3])
+    if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+        raise ValueError(f"players {r[2][:60]!r} is not a list of names")
+    if not isinstance(options, dict):
+        raise ValueError(f"options {r[3][:60]!r} is not an object")
     return GameRow(
-        id=r[0], variant=r[1], players=tuple(json.loads(r[2])), options=json.loads(r[3]),
+        id=r[0], variant=r[1], players=tuple(players), options=options,
         started=r[4], finished=r[5], status=r[6],
         result=None if r[7] is None else json.loads(r[7]),
     )

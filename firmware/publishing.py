@@ -2,8 +2,9 @@
 
 The controller's worker changes the game; after each change it hands the new public state
 (built by ``firmware.views``) to :meth:`Publisher.publish`, which numbers it and gives every
-:class:`Subscription` its own copy. Readers on other threads (the dashboard's requests and
-event streams) only ever see whole states, never one half-built.
+:class:`Subscription` that same state, never changed after (``state()`` gives a copy).
+Readers on other threads (the dashboard's requests and event streams) only ever see whole
+states, never one half-built.
 """
 
 from __future__ import annotations
@@ -20,7 +21,11 @@ MAX_EVENTS = 30
 
 
 class Subscription:
-    """One listener's queue of public states, newest last; slow listeners lose old states."""
+    """One listener's queue of public states, newest last; slow listeners lose old states.
+
+    Every listener gets the same state object for a version (a copy each would cost 200
+    deep copies per change, under the controller's lock, with 200 viewers): listeners read
+    it and never change it."""
 
     def __init__(self, owner: Publisher, maxsize: int = 64) -> None:
         self._owner = owner
@@ -73,13 +78,19 @@ class Publisher:
     def clear_events(self) -> None:
         self.events = []
 
-    def publish(self, build: Callable[[int], dict[str, Any]]) -> None:
-        """Make the next version with ``build(version)`` and send it to every listener."""
+    def publish(self, build: Callable[[int], dict[str, Any]]) -> bool:
+        """Make the next version with ``build(version)`` and send it to every listener; False
+        (and nothing sent) when it shows nothing new. A state goes out once per change, so a
+        flood of refused presses costs the streams nothing."""
         with self._lock:
+            state = build(self.version + 1)
+            if self._state and _without_version(state) == _without_version(self._state):
+                return False
             self.version += 1
-            self._state = build(self.version)
-            for sub in list(self._subs):
-                sub.put(copy.deepcopy(self._state))
+            self._state = state
+            for sub in list(self._subs):  # one state shared by every listener: not copied
+                sub.put(self._state)     # 200 times under the controller's lock
+            return True
 
     def state(self) -> dict[str, Any]:
         """A copy of the latest public state."""
@@ -91,7 +102,7 @@ class Publisher:
         sub = Subscription(self)
         with self._lock:
             self._subs.append(sub)
-            sub.put(copy.deepcopy(self._state))
+            sub.put(self._state)
         return sub
 
     def unsubscribe(self, sub: Subscription) -> None:
@@ -108,3 +119,7 @@ class Publisher:
         """Tell every listener the table stopped (their ``get`` returns None)."""
         for sub in list(self._subs):
             sub.put(None)
+
+
+def _without_version(state: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in state.items() if k != "version"}

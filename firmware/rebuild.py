@@ -31,11 +31,17 @@ def effective_actions(entries: Iterable[Entry]) -> list[Action]:
                 actions.pop()
         elif e.kind == "fix-dice":
             pos_text, _, action_text = e.text.partition(" ")
+            if not pos_text.isdigit():
+                raise RecordError(f"log entry {e.seq} (fix-dice {e.text!r}) is not a position "
+                                  "and an action, such as '7 Ann throw 6 5 3'")
             pos = int(pos_text)
             if not 1 <= pos <= len(actions):
                 raise RecordError(f"log entry {e.seq} fixes action {pos}, which does not exist")
             actions[pos - 1] = Action.parse(action_text)
         elif e.kind == "void-hand":
+            if not e.text.isdigit():
+                raise RecordError(f"log entry {e.seq} (void-hand {e.text!r}) is not a number "
+                                  "of actions kept")
             del actions[int(e.text):]
     return actions
 

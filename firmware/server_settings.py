@@ -20,6 +20,8 @@ from engine.errors import ConfigError
 DEFAULT_HOST = "127.0.0.1"
 DEFAULT_PORT = 8080
 TOKEN_ENV = "BIDOU_REFEREE_TOKEN"
+#: The shortest referee PIN: 6 digits, a million guesses against 5 a minute.
+MIN_PIN_LENGTH = 6
 MIN_TOKEN_LENGTH = 16
 SERVER_KEYS = ("host", "port", "public_url", "keepalive")
 REFEREE_KEYS = ("pin", "token")
@@ -94,10 +96,11 @@ def parse_server_settings(
     if not token_generated and (
         not isinstance(token, str)
         or len(token) < MIN_TOKEN_LENGTH
+        or not token.isascii()  # an HTTP header carries ASCII: such a token could never log in
         or any(c.isspace() or not c.isprintable() for c in token)
     ):
         raise ConfigError(key, "<hidden>" if isinstance(token, str) else token,
-                          f"a secret of at least {MIN_TOKEN_LENGTH} printable characters "
+                          f"a secret of at least {MIN_TOKEN_LENGTH} printable ASCII characters "
                           "without spaces (for example from `python3 -c \"import secrets; "
                           "print(secrets.token_urlsafe(24))\"`)")
 
@@ -108,16 +111,18 @@ def parse_server_settings(
             raise ConfigError("referee.pin", pin,
                               'a PIN written in quotes, such as pin = "482913", so that '
                               "leading zeros are kept")
-        if not isinstance(pin, str) or not pin.isdigit() or not 4 <= len(pin) <= 12:
+        if not isinstance(pin, str) or not (pin.isascii() and pin.isdigit()) or not (
+                MIN_PIN_LENGTH <= len(pin) <= 12):
             raise ConfigError("referee.pin", "<hidden>" if isinstance(pin, str) else pin,
-                              "a string of 4 to 12 digits")
+                              f"a string of {MIN_PIN_LENGTH} to 12 digits (a shorter PIN is "
+                              "guessed too soon)")
     elif simulate:
         pin = f"{secrets.randbelow(10**6):06d}"
         pin_generated = True
     else:
         raise ConfigError("referee.pin", None,
                           'a referee PIN is required on a real table: add pin = "NNNNNN" '
-                          "(4 to 12 digits) to the [referee] section of the config")
+                          f"({MIN_PIN_LENGTH} to 12 digits) to the [referee] section of the config")
 
     return ServerSettings(
         host=host,

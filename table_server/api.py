@@ -2,15 +2,19 @@
 
 Every refusal is JSON ``{"error": SENTENCE, "rule": ID or null}`` with a 4xx status, checked in
 a fixed order: who is asking (401/429), whether the body makes sense (400), whether the seat
-exists (404), whether this caller may act for it (403), and last what the rules say (409).
+exists (404), whether this caller may act for it (403), whether its seat presses too fast
+(429), whether the table takes it (503 with Retry-After: nothing played) and last what the
+rules say (409). A command the table had begun when the wait ran out is answered 202 with an
+id; ``GET /api/commands/ID`` gives its outcome.
 Anything else would be a bug, and shows as a 500.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, stream_with_context
+from flask import Blueprint, Response, jsonify, request, stream_with_context, url_for
 
 from engine.actions import VERBS
 from firmware.commands import Act, EnterDice, Outcome, Press, Reread
@@ -24,7 +28,7 @@ from table_server.context import (
     finished_record,
     json_error,
 )
-from table_server.guards import caller, check_may_act, require_referee
+from table_server.guards import Caller, caller, check_may_act, require_referee
 from table_server.present import decorate
 from table_server.sse import event_stream
 from table_server.validation import (
@@ -49,11 +53,33 @@ def _refused(e: Refused) -> Any:
 
 
 def answer(outcome: Outcome, refused_status: int = 409) -> Any:
-    """200 with the new public state for an accepted command; the refusal (409) otherwise."""
+    """200 with the new public state for an accepted command; 202 with the id to ask about
+    for one the table is still applying; the refusal (409) otherwise."""
+    if outcome.pending is not None:
+        return _pending(outcome)
     if not outcome.ok:
         raise Refused(refused_status, outcome.message, outcome.rule)
     return jsonify({"ok": True, "message": outcome.message,
                     "state": decorate(ctx().controller.public_state())})
+
+
+def _pending(outcome: Outcome) -> Any:
+    """202: the table has begun the command and not finished it; GET ``outcome`` tells."""
+    assert outcome.pending is not None
+    response = jsonify({"ok": False, "pending": outcome.pending, "message": outcome.message,
+                        "outcome": url_for("api.command_outcome", command_id=outcome.pending)})
+    response.status_code = 202
+    return response
+
+
+def check_press_rate(who: Caller, seat: str) -> None:
+    """429 when a seat token presses faster than a hand can (the referee is not limited)."""
+    if who.referee:
+        return
+    wait = ctx().presses.take(seat)
+    if wait > 0:
+        raise Refused(429, f"Too many presses from {seat}'s seat; wait a moment and press "
+                           "again.", retry_after=math.ceil(wait))
 
 
 # --- public ---------------------------------------------------------------------------
@@ -69,10 +95,18 @@ def state() -> Any:
 def events() -> Response:
     """Server-Sent Events: the current public state, then one event per state change."""
     c = ctx()
+    subscription = c.streams.open(c.controller)
+    if subscription is None:
+        raise Refused(503, f"{c.streams.limit} screens already follow the table, which is as "
+                           "many as it serves; close one, or read GET /api/state.",
+                      retry_after=30)
     stream = event_stream(c.controller, keepalive=c.settings.keepalive, stopping=c.stopping,
-                          transform=decorate)
-    return Response(stream_with_context(stream), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+                          transform=decorate, streams=c.streams, subscription=subscription)
+    response = Response(stream_with_context(stream), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    # a client gone before the first chunk never starts the generator: close here too
+    response.call_on_close(lambda: c.streams.close(subscription))
+    return response
 
 
 @bp.get("/games")
@@ -112,6 +146,7 @@ def act() -> Any:
     elif chips not in (None, 0):
         raise Refused(400, f"A {verb} takes no chips; leave \"chips\" out.")
     check_may_act(who, seat)
+    check_press_rate(who, seat)
     source = "referee" if who.referee else "web"
     return answer(ask(Act(seat, verb, chips if takes_chips else None, source)))
 
@@ -131,7 +166,22 @@ def press() -> Any:
     if not isinstance(long, bool):
         raise Refused(400, f"The field \"long\" must be true or false{given(long)}.")
     check_may_act(who, seat)
+    check_press_rate(who, seat)
     return answer(ask(Press(seat, button, long, "referee" if who.referee else "web")))
+
+
+@bp.get("/commands/<command_id>")
+def command_outcome(command_id: str) -> Any:
+    """The outcome of a command answered 202: 202 again while it is applied, then 200 with
+    ``ok`` and ``message`` (a refusal too: it was decided, not failed)."""
+    caller()
+    outcome = ctx().controller.command_outcome(command_id)
+    if outcome is None:
+        raise Refused(404, f"There is no pending command {command_id!r}; the id comes from a "
+                           "202 answer, and outcomes are kept for the latest 256 only.")
+    if outcome.pending is not None:
+        return _pending(outcome)
+    return jsonify({"ok": outcome.ok, "message": outcome.message, "rule": outcome.rule})
 
 
 @bp.get("/seat/<seat>")
@@ -140,7 +190,12 @@ def seat_state(seat: str) -> Any:
     who = caller()
     seat = existing_seat(seat)
     check_may_act(who, seat)
-    return jsonify(decorate(ctx().controller.seat_state(seat)))
+    try:
+        return jsonify(decorate(ctx().controller.seat_state(seat)))
+    except KeyError:  # the referee started a game with other names since the check above
+        seats = ", ".join(ctx().seat_names())
+        raise Refused(404, f"There is no seat named {seat!r} at this table any more; the "
+                           f"referee started a new game, whose seats are {seats}.") from None
 
 
 # --- referee --------------------------------------------------------------------------

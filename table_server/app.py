@@ -14,19 +14,24 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, request
-from werkzeug.exceptions import HTTPException
+from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
 from table_server import api, history, pages, referee
-from table_server.auth import RateLimiter, SeatTokens
+from table_server.auth import PressLimiter, RateLimiter, SeatTokens
+from table_server.bodies import TOO_LARGE, ChunkedBodyLimit
 from table_server.context import Context, error_page, json_error
+from table_server.hosts import AllowedHosts
+
+#: The largest request body the dashboard reads (a press is a few dozen bytes).
+MAX_BODY = 64 * 1024
 
 _HTTP_SENTENCES = {
     400: "The request is malformed; check its parameters and body.",
     404: "There is no such page or endpoint here; the API is described in docs/dashboard.md.",
     405: "This endpoint does not accept that HTTP method; see docs/dashboard.md.",
-    413: "The request body is too large.",
+    413: "The request body is too large: the table takes at most 64 KiB; send less.",
     500: "The dashboard hit a bug answering this; the game is safe in the log. Tell the "
          "referee, and report it with the table's log output.",
 }
@@ -34,14 +39,16 @@ _HTTP_SENTENCES = {
 
 def create_app(controller: TableController, settings: ServerSettings, *,
                tokens: SeatTokens | None = None,
-               limiter: RateLimiter | None = None) -> Flask:
-    """The dashboard's Flask app, serving ``controller`` with ``settings``."""
+               limiter: RateLimiter | None = None,
+               presses: PressLimiter | None = None) -> Flask:
+    """The dashboard's Flask app, serving ``controller`` with ``settings`` (``tokens``,
+    ``limiter`` and ``presses`` given by tests that need their clocks)."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=settings.secret_key,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
-        MAX_CONTENT_LENGTH=64 * 1024,
+        MAX_CONTENT_LENGTH=MAX_BODY,
         JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -51,7 +58,32 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         settings=settings,
         tokens=tokens or SeatTokens(seats),
         limiter=limiter or RateLimiter(max_failures=settings.max_failures),
+        presses=presses or PressLimiter(),
     )
+
+    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, MAX_BODY)  # type: ignore[method-assign]
+    hosts = AllowedHosts(public_url=settings.public_url, listen_host=settings.host)
+
+    @app.before_request
+    def _only_our_names() -> Any:
+        """Refuse a request naming another Host (a forged link, DNS rebinding)."""
+        if hosts.admits(request.host):
+            return None
+        sentence = (f"This table answers to its own addresses only, and "
+                    f"{request.host[:80]!r} is not one of them; open it at its address "
+                    f"(such as {', '.join(hosts.names()[:3])}), or set [server] public_url.")
+        if request.path.startswith("/api/"):
+            return json_error(400, sentence)
+        return error_page(400, sentence)
+
+    @app.before_request
+    def _body_within_limit() -> None:
+        """413 for a body over the limit before anything else is asked, whatever its encoding:
+        a declared length is compared; a chunked body was read up to the limit on its way
+        in (``table_server.bodies``)."""
+        too_large = request.environ.get(TOO_LARGE)
+        if too_large or (request.content_length or 0) > app.config["MAX_CONTENT_LENGTH"]:
+            raise RequestEntityTooLarge()
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)

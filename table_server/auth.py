@@ -17,6 +17,7 @@ from collections import deque
 from collections.abc import Callable, Iterable
 
 REFEREE = "referee"
+_ALL = "\x00every address"  # the key of the count across addresses (never an address)
 
 
 class SeatTokens:
@@ -64,8 +65,10 @@ class RateLimiter:
     """
 
     def __init__(self, max_failures: int = 5, window: float = 60.0,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, *,
+                 max_pin_attempts: int = 20) -> None:
         self.max_failures = max_failures
+        self.max_pin_attempts = max_pin_attempts
         self.window = window
         self.clock = clock
         self._lock = threading.Lock()
@@ -99,13 +102,45 @@ class RateLimiter:
             self._recent(address, now)
             self._failures.setdefault(address, deque()).append(now)
 
+    def attempt_pin(self, address: str) -> str | None:
+        """Count a PIN attempt from ``address`` BEFORE the PIN is compared: None when it may
+        be compared, else the sentence refusing it. Counting first means concurrent guesses
+        cannot all pass the check before any failure is recorded; the count across every
+        address (``max_pin_attempts`` a window) stops a guesser with many addresses too.
+        A right PIN then calls :meth:`forgive`."""
+        with self._lock:
+            now = self.clock()
+            mine = self._recent(address, now)
+            if len(mine) >= self.max_failures:
+                wait = self.window - (now - mine[0])
+                return (f"Too many failed PIN or token attempts from this address; "
+                        f"wait {int(wait) + 1} seconds and try again.")
+            every = self._recent(_ALL, now)
+            if len(every) >= self.max_pin_attempts:
+                wait = self.window - (now - every[0])
+                return (f"Too many wrong PINs have been tried at this table; the console is "
+                        f"locked for everyone for {int(wait) + 1} seconds.")
+            self._failures.setdefault(address, deque()).append(now)
+            self._failures.setdefault(_ALL, deque()).append(now)
+            return None
+
+    def forgive(self, address: str) -> None:
+        """Take back the attempt :meth:`attempt_pin` counted: the PIN was right."""
+        with self._lock:
+            for key in (address, _ALL):
+                times = self._failures.get(key)
+                if times:
+                    times.pop()
+                    if not times:
+                        del self._failures[key]
+
     def tracked(self) -> int:
         """How many addresses have failures within the window."""
         with self._lock:
             now = self.clock()
             for address in list(self._failures):
                 self._recent(address, now)
-            return len(self._failures)
+            return len(self._failures) - (_ALL in self._failures)
 
     def blocked_message(self, address: str) -> str | None:
         """The sentence to answer a blocked address with, or None if it may try."""
@@ -114,6 +149,53 @@ class RateLimiter:
             return None
         return (f"Too many failed PIN or token attempts from this address; "
                 f"wait {int(wait) + 1} seconds and try again.")
+
+
+class PressLimiter:
+    """A token bucket per seat: ``burst`` presses at once, then ``rate`` a second.
+
+    A seat token is a phone in a player's hand; a script holding one could otherwise fill the
+    table's queue and delay every other seat. ``clock`` is injectable for the tests.
+    """
+
+    def __init__(self, rate: float = 5.0, burst: int = 10,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.rate, self.burst, self.clock = rate, burst, clock
+        self._lock = threading.Lock()
+        self._buckets: dict[str, tuple[float, float]] = {}  # key -> (tokens, at)
+
+    def take(self, key: str) -> float:
+        """Spend one press for ``key``: 0 when allowed, else the seconds until one is."""
+        with self._lock:
+            now = self.clock()
+            tokens, at = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            if tokens < 1.0:
+                self._buckets[key] = (tokens, now)
+                return (1.0 - tokens) / self.rate
+            self._buckets[key] = (tokens - 1.0, now)
+            return 0.0
+
+
+class RefereeSessions:
+    """Which console sessions are live: the one generation a login now receives. Flask's
+    session cookie is signed, not stored, so it cannot be revoked; a cookie is valid only
+    while it names the current generation, and :meth:`end_all` (logout) starts a new one. A
+    restart -- which a PIN change in the config needs -- starts a new one too."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self.current = secrets.token_urlsafe(16)
+
+    def holds(self, value: object) -> bool:
+        """Whether a session's stored ``value`` names a live session."""
+        with self._lock:
+            current = self.current
+        return isinstance(value, str) and hmac.compare_digest(value.encode(), current.encode())
+
+    def end_all(self) -> None:
+        with self._lock:
+            self.current = secrets.token_urlsafe(16)
 
 
 def new_csrf_token() -> str:

@@ -101,6 +101,9 @@ def build(args: argparse.Namespace, simulate: bool) -> tuple[House, Dashboard]:
     house = build_house(config, db=args.db or default_db(simulate), simulate=simulate,
                         seed=args.seed, config_path=args.config, say=_say, warn=_error)
     try:
+        game = house.controller.public_state()
+        if game["status"] == "over":  # before anyone can see the table: no "Game over" flash
+            start_next_game(house.controller, game)
         dashboard = Dashboard(house.controller, server)
         dashboard.start()
     except BaseException:
@@ -157,9 +160,6 @@ def run(args: argparse.Namespace) -> int:
             return 1
         controller = house.controller
         game = controller.public_state()
-        if game["status"] == "over":
-            start_next_game(controller, game)
-            game = controller.public_state()
         _say(f"Game {game['game_id']} ({game['variant']}): {', '.join(game['players'])}; "
              f"log {controller.log.path}")
         if (game["variant"], tuple(game["players"])) != (controller.variant, controller.players):

@@ -16,10 +16,13 @@ from flask import Response, current_app, jsonify, render_template
 from firmware.commands import Command, Outcome
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
-from table_server.auth import RateLimiter, SeatTokens
+from table_server.auth import PressLimiter, RateLimiter, RefereeSessions, SeatTokens
+from table_server.sse import Streams
 
 #: How long a request waits for the table to apply its command.
 ANSWER_TIMEOUT = 10.0
+#: Event streams open at once (each holds a server thread; 200 viewers is the target).
+MAX_STREAMS = 240
 
 
 @dataclass
@@ -30,6 +33,9 @@ class Context:
     settings: ServerSettings
     tokens: SeatTokens
     limiter: RateLimiter
+    presses: PressLimiter = field(default_factory=PressLimiter)
+    referee_sessions: RefereeSessions = field(default_factory=lambda: RefereeSessions())
+    streams: Streams = field(default_factory=lambda: Streams(MAX_STREAMS))
     stopping: threading.Event = field(default_factory=threading.Event)
 
     def seat_names(self) -> list[str]:
@@ -71,18 +77,25 @@ def error_page(status: int, sentence: str) -> Any:
 
 
 def ask(command: Command) -> Outcome:
-    """Have the table apply ``command`` and return its Outcome (a refusal is an Outcome too);
-    503 when the table does not answer in time."""
-    try:
-        return ctx().controller.submit(command, timeout=ANSWER_TIMEOUT)
-    except TimeoutError:
-        raise Refused(503, "The table did not answer within 10 seconds; check that it is "
-                           "running and try again.") from None
+    """Have the table apply ``command`` and return its Outcome (a refusal is an Outcome too,
+    and so is a command still being applied when the wait ran out: ``Outcome.pending``).
+    503 with Retry-After when the table did not take it (too many waiting, or withdrawn
+    unplayed after the wait): nothing was played, and sending it again is safe."""
+    outcome = ctx().controller.submit(command, timeout=ANSWER_TIMEOUT)
+    if outcome.busy:
+        raise Refused(503, outcome.message, retry_after=1)
+    return outcome
 
 
 def finished_games() -> list[dict[str, Any]]:
-    """The log's games that are over or abandoned (a game in progress is not history yet)."""
-    return [g for g in ctx().controller.games() if g.get("status") != "playing"]
+    """The log's games that are over or abandoned (a game in progress is not history yet).
+
+    The table's live game is left out unless it is over, whatever its row says: a game that
+    is being played is never history, since its record holds every concealed throw."""
+    controller = ctx().controller
+    live = controller.live_game_id
+    return [g for g in controller.games() if g.get("status") != "playing"
+            and (g["id"] != live or g.get("status") == "over")]
 
 
 def finished_record(game_id: int) -> dict[str, Any] | None:

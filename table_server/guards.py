@@ -48,7 +48,7 @@ def caller(*, allow_session: bool = False) -> Caller:
     c = ctx()
     header = request.headers.get("Authorization", "")
     if not header:
-        if allow_session and session.get("referee"):
+        if allow_session and logged_in():
             return Caller(referee=True)
         raise Refused(401, "This request needs the header 'Authorization: Bearer TOKEN' with "
                            "a seat's token (from its QR code) or the referee token.")
@@ -88,8 +88,10 @@ def check_may_act(who: Caller, seat: str) -> None:
 
 
 def logged_in() -> bool:
-    """Whether this browser session logged in to the console with the PIN."""
-    return bool(session.get("referee"))
+    """Whether this browser session logged in to the console with the PIN, since the last
+    logout and since the table started (the cookie is signed, but only the server knows
+    whether the sessions it names have been ended)."""
+    return ctx().referee_sessions.holds(session.get("referee"))
 
 
 def csrf_token() -> str:

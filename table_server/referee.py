@@ -54,12 +54,13 @@ bp = Blueprint("referee", __name__, url_prefix="/referee")
 
 
 def base_url() -> str:
-    """The address phones use: ``[server] public_url``, else the one this request came in on
-    (or the LAN address when that is a loopback one and the table listens on every interface)."""
+    """The address phones use: ``[server] public_url``, else the address the table listens on
+    (the LAN address when it listens on every interface). Never the request's Host header,
+    which the sender writes: a seat's link and QR code must not send its token elsewhere."""
     settings = ctx().settings
-    port = str(request.environ.get("SERVER_PORT", "80"))
-    return public_base(settings.public_url, settings.host, int(port) if port.isdigit() else 80,
-                       request.host)
+    port = str(request.environ.get("SERVER_PORT", "80"))  # the port bound, for --port 0
+    bound = int(port) if port.isdigit() else 80
+    return public_base(settings.public_url, settings.host, settings.port or bound)
 
 
 def seat_url(base: str, seat: str) -> str:
@@ -95,19 +96,19 @@ def console() -> Any:
 
 @bp.post("/login")
 def login() -> Any:
-    limiter = ctx().limiter
-    message = limiter.blocked_message(client_address())
-    if message:
-        return error_page(429, message)
+    c = ctx()
     if not csrf_ok():
         return expired_form()
-    if not same_secret(request.form.get("pin", ""), ctx().settings.referee_pin):
-        limiter.fail(client_address())
+    message = c.limiter.attempt_pin(client_address())  # counted before it is compared
+    if message:
+        return error_page(429, message)
+    if not same_secret(request.form.get("pin", ""), c.settings.referee_pin):
         page = render_template("referee_login.html", csrf=csrf_token(),
                                error="That PIN is not right; try again.")
         return page, 401
+    c.limiter.forgive(client_address())
     session.clear()
-    session["referee"] = True
+    session["referee"] = c.referee_sessions.current
     session["csrf"] = new_csrf_token()
     return redirect(url_for("referee.console"), code=303)
 
@@ -115,6 +116,9 @@ def login() -> Any:
 @bp.post("/logout")
 @csrf_protected
 def logout() -> Any:
+    """Log out, and end every referee session: a saved copy of any console's cookie is
+    worth nothing from now on (the referee logs in again with the PIN)."""
+    ctx().referee_sessions.end_all()
     session.clear()
     return redirect(url_for("referee.console"), code=303)
 

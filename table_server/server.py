@@ -1,9 +1,11 @@
-"""``Dashboard``: the Flask app served from a daemon thread inside the controller's process.
+"""``Dashboard``: the Flask app served by cheroot from a daemon thread inside the controller's
+process (``table_server.wsgi_server`` says why cheroot; docs/dashboard.md compares).
 
-werkzeug's threaded server gives each client its own thread, which is what long-lived event
-streams need (a pub has a screen, a console and a handful of phones, not thousands). ``stop``
-first tells open event streams to end, then shuts the server down, so the process can exit
-cleanly and a test can start another dashboard on the same machine at once.
+Every client socket has a read timeout (an idle one is closed after it), the open connections
+are bounded (past the bound a client gets a one-line 503), event streams are bounded too
+(each holds a worker thread) and written to the socket as they are made. ``stop`` first tells
+open event streams to end and wakes them, then stops the server and joins its threads, so the
+process can exit cleanly and a test can start another dashboard on the same machine at once.
 """
 
 from __future__ import annotations
@@ -13,27 +15,19 @@ import socket
 import threading
 from urllib.parse import quote
 
-from werkzeug.serving import (
-    BaseWSGIServer,
-    WSGIRequestHandler,
-    make_server,
-    select_address_family,
-)
-
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
 from table_server.addresses import public_base
 from table_server.app import create_app
 from table_server.context import Context
+from table_server.wsgi_server import TableServer
 
-
-class QuietRequestHandler(WSGIRequestHandler):
-    """Logs only failed requests: a pub's screen and phones poll all evening, and a line per
-    request would bury the table's own messages."""
-
-    def log_request(self, code: int | str = "-", size: int | str = "-") -> None:
-        if str(code).isdigit() and int(code) >= 500:
-            super().log_request(code, size)
+#: Worker threads: one per open event stream, and these many more for every other request.
+SPARE_THREADS = 16
+#: Open connections at most (idle or served); LimitNOFILE in the systemd unit is above it.
+MAX_CONNECTIONS = 2000
+#: Seconds a client may take to send its request, or stay idle between requests.
+READ_TIMEOUT = 10.0
 
 
 def listening_socket(host: str, port: int) -> socket.socket:
@@ -41,8 +35,7 @@ def listening_socket(host: str, port: int) -> socket.socket:
     change when it cannot be (address taken, not this machine's, unknown name, privileged)."""
     change = "with --host or [server] host"
     try:
-        # the family werkzeug will give the socket object it makes from this descriptor
-        family = select_address_family(host, port)
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
         infos = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM,
                                    flags=socket.AI_PASSIVE)
     except (socket.gaierror, UnicodeError):
@@ -84,7 +77,7 @@ class Dashboard:
         self.controller = controller
         self.settings = settings
         self.app = create_app(controller, settings)
-        self._server: BaseWSGIServer | None = None
+        self._server: TableServer | None = None
         self._thread: threading.Thread | None = None
 
     @property
@@ -92,36 +85,29 @@ class Dashboard:
         return self.app.extensions["bidou"]
 
     def start(self) -> Dashboard:
-        """Listen (OSError if the address is taken) and serve in a daemon thread."""
+        """Listen (OSError with a sentence if it cannot) and serve in a daemon thread."""
         if self._server is not None:
             return self
-        host, port = self.settings.host, self.settings.port
-        sock = listening_socket(host, port)
+        sock = listening_socket(self.settings.host, self.settings.port)
+        server = TableServer(sock, self.app, threads=self.context.streams.limit + SPARE_THREADS,
+                             max_connections=MAX_CONNECTIONS, timeout=READ_TIMEOUT)
         try:
-            # werkzeug serves the socket bound here: on its own it prints its own error
-            # text and calls sys.exit(), which a library must not do
-            self._server = make_server(host, port, self.app, threaded=True,
-                                       request_handler=QuietRequestHandler, fd=sock.fileno())
-        finally:
-            sock.close()  # werkzeug works on its own duplicate of the descriptor
-        # what HTTPServer.server_bind() records, skipped when werkzeug is given a socket
-        bound_host, bound_port = self._server.socket.getsockname()[:2]
-        self._server.server_name = socket.getfqdn(bound_host)
-        self._server.server_port = bound_port
-        self._server.daemon_threads = True  # type: ignore[attr-defined]
-        self._thread = threading.Thread(target=self._server.serve_forever,
-                                        kwargs={"poll_interval": 0.1},
-                                        name="dashboard", daemon=True)
+            server.prepare()
+        except BaseException:
+            sock.close()
+            raise
+        self._server = server
+        self._thread = threading.Thread(target=server.serve, name="dashboard", daemon=True)
         self._thread.start()
         return self
 
     def stop(self) -> None:
         """End the event streams and stop serving; idempotent."""
         self.context.stopping.set()
+        self.context.streams.end_all()
         server, self._server = self._server, None
         if server is not None:
-            server.shutdown()
-            server.server_close()
+            server.stop()
         if self._thread is not None:
             self._thread.join(5.0)
             self._thread = None
@@ -136,7 +122,7 @@ class Dashboard:
     def port(self) -> int:
         """The port actually listened on (the configured one, or the one chosen for 0)."""
         if self._server is not None:
-            return int(self._server.server_port)
+            return self._server.port
         return self.settings.port
 
     @property

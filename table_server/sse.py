@@ -24,19 +24,73 @@ def format_event(state: dict[str, Any], event: str = "state") -> str:
     return "\n".join(lines) + "\n\n"
 
 
+class Streams:
+    """The open event streams, at most ``limit``: each holds one of the server's threads for
+    as long as it is open, so past the limit a new one is refused (the other requests keep
+    their threads). :meth:`end_all` wakes every stream at shutdown, so none waits out its
+    keep-alive."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._lock = threading.Lock()
+        self._open: set[Any] = set()
+        self._text: tuple[Any, str] | None = None  # (the state, its event text)
+
+    def event_text(self, state: dict[str, Any],
+                   transform: Callable[[dict[str, Any]], dict[str, Any]]) -> str:
+        """The event for ``state``, made once for every stream: the streams all get the same
+        state object for a version, and 200 of them must not encode it 200 times."""
+        with self._lock:
+            if self._text is not None and self._text[0] is state:
+                return self._text[1]
+        text = format_event(transform(state))
+        with self._lock:
+            self._text = (state, text)
+        return text
+
+    def open(self, controller: Any) -> Any | None:
+        """A new subscription to ``controller``, or None when ``limit`` streams are open."""
+        with self._lock:
+            if len(self._open) >= self.limit:
+                return None
+            subscription = controller.subscribe()
+            self._open.add(subscription)
+            return subscription
+
+    def close(self, subscription: Any) -> None:
+        with self._lock:
+            self._open.discard(subscription)
+        subscription.close()
+
+    def end_all(self) -> None:
+        """Wake every open stream (its ``get`` returns None and it sees ``stopping``)."""
+        with self._lock:
+            subs = list(self._open)
+        for sub in subs:
+            sub.put(None)
+
+    def __len__(self) -> int:
+        with self._lock:
+            return len(self._open)
+
+
 def event_stream(
     controller: Any,
     *,
     keepalive: float,
     stopping: threading.Event,
     transform: Callable[[dict[str, Any]], dict[str, Any]] = lambda s: s,
+    streams: Streams | None = None,
+    subscription: Any = None,
 ) -> Iterator[str]:
     """The text of an event stream until the client leaves or ``stopping`` is set.
 
-    The controller's subscription delivers the current state first, then every change, so
-    no change between connecting and the first event can be lost.
+    The controller's subscription (``subscription``, opened through ``streams``, or a new
+    one) delivers the current state first, then every change, so no change between
+    connecting and the first event can be lost.
     """
-    subscription = controller.subscribe()
+    if subscription is None:
+        subscription = controller.subscribe()
     try:
         yield "retry: 2000\n\n"
         while not stopping.is_set():
@@ -45,7 +99,12 @@ def event_stream(
                 break
             if state is None:
                 yield ": keep-alive\n\n"
+            elif streams is not None:
+                yield streams.event_text(state, transform)
             else:
                 yield format_event(transform(state))
     finally:
-        subscription.close()
+        if streams is not None:
+            streams.close(subscription)
+        else:
+            subscription.close()

@@ -134,6 +134,17 @@ def test_systemd_unit_runs_as_bidou_in_gpio_and_video_and_restarts_on_failure():
         assert line in unit
 
 
+def test_systemd_unit_raises_the_descriptor_limit_and_sandboxes_the_table():
+    unit = (DEPLOY / "bidou-table.service").read_text().splitlines()
+    limit = next(int(line.split("=")[1]) for line in unit if line.startswith("LimitNOFILE="))
+    assert limit > 2000 + 64  # the dashboard's connection bound, and the table's own files
+    for line in ("NoNewPrivileges=true", "ProtectSystem=strict", "PrivateTmp=true",
+                 "ReadWritePaths=/var/lib/bidou-table", "ProtectHome=true",
+                 "CapabilityBoundingSet="):
+        assert line in unit
+    assert not any(line.startswith("PrivateDevices=") for line in unit)  # pins and camera
+
+
 def test_install_script_is_valid_bash_and_installs_what_the_unit_needs():
     script = DEPLOY / "install.sh"
     assert subprocess.run(["bash", "-n", str(script)]).returncode == 0

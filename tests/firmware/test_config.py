@@ -27,7 +27,7 @@ def test_example_config_loads_with_every_section():
     assert config.pins.button_pin("Ann", "THROW") == 4
     assert config.camera.kind == "simulated"
     assert [z.seat for z in config.zones] == ["Ann", "Bob"]
-    assert config.server.referee_pin == "2468"
+    assert config.server.referee_pin == "246813"
     assert config.server.port == 8080
 
 

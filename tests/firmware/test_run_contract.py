@@ -121,7 +121,7 @@ def test_zones_the_referee_sets_are_saved_in_the_config(tmp_path, run_table) -> 
     token = "referee-token-for-tests"
     config = tmp_path / "table.toml"
     config.write_text('# the pub table\n[table]\nplayers = ["Ann", "Bob"]  # clockwise\n'
-                      f'[referee]\npin = "2468"\ntoken = "{token}"\n')
+                      f'[referee]\npin = "246802"\ntoken = "{token}"\n')
     port = free_port()
     table = run_table("--config", str(config), "--db", str(tmp_path / "t.db"),
                       "--port", str(port))
@@ -169,6 +169,7 @@ def test_a_short_referee_token_in_the_environment_is_blamed_on_the_environment(t
     assert done.returncode == 2
     assert done.stderr.strip() == (
         "bidou-table run: the environment: BIDOU_REFEREE_TOKEN = '<hidden>' is not allowed: a "
-        "secret of at least 16 printable characters without spaces (for example from `python3 "
+        "secret of at least 16 printable ASCII characters without spaces (for example from "
+        "`python3 "
         "-c \"import secrets; print(secrets.token_urlsafe(24))\"`). Set BIDOU_REFEREE_TOKEN to "
         "such a secret, or unset it to have one generated, and start again.")

@@ -15,13 +15,13 @@ def test_defaults_listen_on_this_machine_only_port_8080() -> None:
 
 
 def test_referee_token_from_config_wins_over_environment() -> None:
-    s = parse_server_settings({}, {"token": "c" * 20, "pin": "1234"},
+    s = parse_server_settings({}, {"token": "c" * 20, "pin": "123456"},
                               {"BIDOU_REFEREE_TOKEN": "e" * 20})
     assert s.referee_token == "c" * 20 and not s.token_generated
 
 
 def test_referee_token_from_environment_when_config_has_none() -> None:
-    s = parse_server_settings({}, {"pin": "1234"}, {"BIDOU_REFEREE_TOKEN": "e" * 20})
+    s = parse_server_settings({}, {"pin": "123456"}, {"BIDOU_REFEREE_TOKEN": "e" * 20})
     assert s.referee_token == "e" * 20 and not s.token_generated
 
 
@@ -47,25 +47,25 @@ def test_pin_required_on_a_real_table() -> None:
 def test_config_values_are_kept() -> None:
     s = parse_server_settings({"host": "0.0.0.0", "port": 9000,
                                "public_url": "http://192.168.1.20:9000/"},
-                              {"pin": "0042", "token": "t" * 16}, {})
+                              {"pin": "004217", "token": "t" * 16}, {})
     assert (s.host, s.port, s.public_url, s.referee_pin) == (
-        "0.0.0.0", 9000, "http://192.168.1.20:9000", "0042")
+        "0.0.0.0", 9000, "http://192.168.1.20:9000", "004217")
 
 
 @pytest.mark.parametrize(("server", "referee", "key"), [
-    ({"port": 70000}, {"pin": "1234"}, "server.port"),
-    ({"port": "8080"}, {"pin": "1234"}, "server.port"),
-    ({"port": True}, {"pin": "1234"}, "server.port"),
-    ({"host": ""}, {"pin": "1234"}, "server.host"),
-    ({"host": "a b"}, {"pin": "1234"}, "server.host"),
-    ({"public_url": "192.168.1.2"}, {"pin": "1234"}, "server.public_url"),
-    ({"keepalive": 0}, {"pin": "1234"}, "server.keepalive"),
-    ({"colour": "red"}, {"pin": "1234"}, "server.colour"),
+    ({"port": 70000}, {"pin": "123456"}, "server.port"),
+    ({"port": "8080"}, {"pin": "123456"}, "server.port"),
+    ({"port": True}, {"pin": "123456"}, "server.port"),
+    ({"host": ""}, {"pin": "123456"}, "server.host"),
+    ({"host": "a b"}, {"pin": "123456"}, "server.host"),
+    ({"public_url": "192.168.1.2"}, {"pin": "123456"}, "server.public_url"),
+    ({"keepalive": 0}, {"pin": "123456"}, "server.keepalive"),
+    ({"colour": "red"}, {"pin": "123456"}, "server.colour"),
     ({}, {"pin": "12"}, "referee.pin"),
     ({}, {"pin": "12ab"}, "referee.pin"),
     ({}, {"pin": 1234}, "referee.pin"),
-    ({}, {"pin": "1234", "token": "short"}, "referee.token"),
-    ({}, {"pin": "1234", "user": "x"}, "referee.user"),
+    ({}, {"pin": "123456", "token": "short"}, "referee.token"),
+    ({}, {"pin": "123456", "user": "x"}, "referee.user"),
 ])
 def test_bad_values_raise_config_error_naming_the_key(server: dict, referee: dict,
                                                       key: str) -> None:
@@ -77,7 +77,7 @@ def test_bad_values_raise_config_error_naming_the_key(server: dict, referee: dic
 
 def test_short_token_from_environment_is_refused_naming_the_variable() -> None:
     with pytest.raises(ConfigError) as e:
-        parse_server_settings({}, {"pin": "1234"}, {"BIDOU_REFEREE_TOKEN": "abc"})
+        parse_server_settings({}, {"pin": "123456"}, {"BIDOU_REFEREE_TOKEN": "abc"})
     assert e.value.key == "BIDOU_REFEREE_TOKEN"
     assert "abc" not in str(e.value)  # a secret is never echoed
 
@@ -92,3 +92,18 @@ def test_integer_pin_message_says_to_quote_it() -> None:
 def test_secrets_are_not_in_repr() -> None:
     s = ServerSettings(referee_token="x" * 20, referee_pin="9999")
     assert "x" * 20 not in repr(s) and "9999" not in repr(s)
+
+
+@pytest.mark.parametrize("pin", ["1234", "12345", "１２３４５６"])
+def test_a_pin_shorter_than_six_ascii_digits_is_refused(pin) -> None:
+    with pytest.raises(ConfigError) as e:
+        parse_server_settings({}, {"pin": pin}, {})
+    assert str(e.value) == ("referee.pin = '<hidden>' is not allowed: a string of 6 to 12 digits "
+                            "(a shorter PIN is guessed too soon)")
+
+
+def test_a_non_ascii_referee_token_is_refused_at_start() -> None:
+    with pytest.raises(ConfigError) as e:
+        parse_server_settings({}, {"pin": "123456", "token": "schlüssel-geheim-1234"}, {})
+    assert e.value.key == "referee.token"
+    assert "printable ASCII characters" in str(e.value)

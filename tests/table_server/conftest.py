@@ -22,7 +22,7 @@ from firmware.house import House, build_house
 from firmware.server_settings import ServerSettings
 from firmware.simulation import SceneReader
 from table_server.app import create_app
-from table_server.auth import RateLimiter
+from table_server.auth import PressLimiter, RateLimiter
 
 REFEREE_TOKEN = "referee-token-for-tests-0123456789"
 PIN = "482913"
@@ -35,6 +35,18 @@ class FakeClock:
         self.now = 1000.0
 
     def __call__(self) -> float:
+        return self.now
+
+
+class HandPace:
+    """A clock for the press limit that moves one second per look: presses as far apart as a
+    hand makes them, however fast a test plays (the press-rate tests use FakeClock)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        self.now += 1.0
         return self.now
 
 
@@ -108,7 +120,9 @@ def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bo
     options = dict(referee_token=REFEREE_TOKEN, referee_pin=PIN, keepalive=0.2)
     options.update(settings)
     limiter = options.pop("limiter", None)
-    app = create_app(house.controller, ServerSettings(**options), limiter=limiter)
+    presses = options.pop("presses", None) or PressLimiter(clock=HandPace())
+    app = create_app(house.controller, ServerSettings(**options), limiter=limiter,
+                     presses=presses)
     app.config["TESTING"] = True
     return Table(house, app)
 

@@ -54,9 +54,11 @@ def test_security_headers(table) -> None:
 def test_player_names_are_escaped(table) -> None:
     table.client.post("/api/referee/correct", json={
         "kind": "new-game", "why": "x", "variant": "two-hand",
-        "players": ["<b>Ann</b>", "Bob"]}, headers=table.auth("referee"))
+        "players": ["<b>Ann", "Bob&amp;"]}, headers=table.auth("referee"))
     page = table.client.get("/").get_data(as_text=True)
-    assert "<b>Ann</b>" not in page
+    assert table.state()["players"] == ["<b>Ann", "Bob&amp;"]  # the game did start
+    assert "<b>Ann" not in page and "Bob&amp;" not in page
+    assert "&lt;b&gt;Ann" in page
 
 
 def test_history_lists_finished_games_with_a_chart(table_factory) -> None:

@@ -104,7 +104,7 @@ def test_qr_codes_link_each_seat_page_with_its_token(table) -> None:
     table.login()
     page = table.client.get("/referee").get_data(as_text=True)
     for seat in ("Ann", "Bob"):
-        url = f"http://localhost/seat/{seat}?token={table.token(seat)}"
+        url = f"http://127.0.0.1:8080/seat/{seat}?token={table.token(seat)}"  # as listened on
         assert url in page
         assert segno.make(url, micro=False).svg_inline(scale=4, dark="#000",
                                                        light="#fff") in page

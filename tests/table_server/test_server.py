@@ -69,7 +69,7 @@ def test_startup_lines_print_addresses_and_generated_secrets(table) -> None:
 
 def test_event_stream_over_a_socket_reaches_a_press(dashboard, table) -> None:
     sock = socket.create_connection(("127.0.0.1", dashboard.port), timeout=5)
-    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     received = b""
     deadline = time.monotonic() + 10
     while b"event: state" not in received:
@@ -90,7 +90,7 @@ def test_stop_ends_streams_and_frees_the_port(table) -> None:
     d = Dashboard(table.controller, settings).start()
     port = d.port
     sock = socket.create_connection(("127.0.0.1", port), timeout=5)
-    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     assert sock.recv(65536)
     d.stop()
     d.stop()  # idempotent
@@ -123,7 +123,7 @@ def test_a_vanished_client_is_unsubscribed(dashboard, table, monkeypatch) -> Non
     monkeypatch.setattr(publisher, "unsubscribe", noted)
     before = publisher.listeners
     sock = socket.create_connection(("127.0.0.1", dashboard.port), timeout=5)
-    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: x\r\n\r\n")
+    sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
     received = b""
     while b"event: state" not in received:
         received += sock.recv(65536)

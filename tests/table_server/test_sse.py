@@ -89,3 +89,21 @@ def test_stopping_ends_open_streams(table) -> None:
     for _chunk in response.response:  # ends by itself within one keep-alive period
         assert time.monotonic() < deadline, "the stream did not end after stopping"
     response.close()
+
+
+def test_a_state_is_encoded_once_for_every_stream():
+    from table_server.sse import Streams
+
+    calls: list[int] = []
+
+    def transform(state):
+        calls.append(state["version"])
+        return state
+
+    streams = Streams(limit=10)
+    state = {"version": 3, "to_act": "Ann"}
+    texts = {streams.event_text(state, transform) for _ in range(200)}
+    assert len(texts) == 1 and calls == [3]
+    assert texts.pop().startswith("id: 3\nevent: state\n")
+    streams.event_text({"version": 4}, transform)
+    assert calls == [3, 4]

@@ -1,0 +1,126 @@
+"""The soak benchmark's clients, in their own processes so that they do not share the table's
+interpreter lock (``bench_soak.py`` starts them; not a benchmark on its own).
+
+``viewers PORT STREAMS IDLE``: STREAMS event-stream clients and IDLE idle connections on one
+selector; an idle connection the server closes (its read timeout) is opened again, so IDLE stay
+open all along. ``flood PORT TOKENS_JSON``: threads pressing as fast as they can with seat
+tokens (refused or rate-limited presses), and one thread timing ``GET /api/state``.
+Both run until a line arrives on stdin, then print one JSON object of what they saw.
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import selectors
+import socket
+import sys
+import threading
+import time
+
+
+def viewers(port: int, streams: int, idle: int) -> dict:
+    sel = selectors.DefaultSelector()
+    arrivals: dict[int, list[float]] = {}
+    reopened = refused = 0
+
+    def open_stream() -> None:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.sendall(b"GET /api/events HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        sock.setblocking(False)
+        sel.register(sock, selectors.EVENT_READ, ["stream", b"", set()])
+
+    def open_idle() -> None:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.setblocking(False)
+        sel.register(sock, selectors.EVENT_READ, ["idle", b"", None])
+
+    for _ in range(streams):
+        open_stream()
+    for _ in range(idle):
+        open_idle()
+    stop = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+    print("ready", flush=True)
+    while not stop.is_set():
+        for key, _ in sel.select(timeout=0.2):
+            kind, buffer, seen = key.data
+            try:
+                data = key.fileobj.recv(65536)  # type: ignore[union-attr]
+            except OSError:
+                data = b""
+            now = time.perf_counter()
+            if kind == "idle" or not data:
+                sel.unregister(key.fileobj)
+                key.fileobj.close()
+                if kind == "idle":
+                    reopened += 1
+                    open_idle()
+                elif b" 503 " in buffer[:64]:
+                    refused += 1
+                continue
+            buffer += data
+            *lines, buffer = buffer.split(b"\n")
+            key.data[1] = buffer
+            for line in lines:
+                if line.startswith(b"id: "):
+                    version = int(line[4:])
+                    if version not in seen:
+                        seen.add(version)
+                        arrivals.setdefault(version, []).append(now)
+    open_streams = sum(1 for k in sel.get_map().values() if k.data[0] == "stream")
+    return {"arrivals": arrivals, "idle_reopened": reopened, "streams_refused": refused,
+            "streams_open": open_streams}
+
+
+def flood(port: int, tokens: dict[str, str]) -> dict:
+    stop = threading.Event()
+    statuses: dict[int, int] = {}
+    state_ms: list[float] = []
+    lock = threading.Lock()
+
+    def presser(seat: str, token: str) -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        body = json.dumps({"seat": seat, "button": "CALL", "long": True})
+        while not stop.is_set():
+            try:
+                conn.request("POST", "/api/press", body, {"Content-Type": "application/json",
+                                                           "Authorization": f"Bearer {token}"})
+                response = conn.getresponse()
+                response.read()
+            except OSError:
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+                continue
+            with lock:
+                statuses[response.status] = statuses.get(response.status, 0) + 1
+
+    def poller() -> None:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        while not stop.is_set():
+            t0 = time.perf_counter()
+            conn.request("GET", "/api/state")
+            conn.getresponse().read()
+            state_ms.append(1000 * (time.perf_counter() - t0))
+            stop.wait(0.02)
+
+    threads = [threading.Thread(target=presser, args=item, daemon=True)
+               for item in tokens.items()]
+    threads.append(threading.Thread(target=poller, daemon=True))
+    for t in threads:
+        t.start()
+    print("ready", flush=True)
+    sys.stdin.readline()
+    stop.set()
+    for t in threads:
+        t.join(10)
+    return {"statuses": statuses, "state_ms": state_ms}
+
+
+if __name__ == "__main__":
+    role, port = sys.argv[1], int(sys.argv[2])
+    if role == "viewers":
+        result = viewers(port, int(sys.argv[3]), int(sys.argv[4]))
+    else:
+        result = flood(port, json.loads(sys.argv[3]))
+    print(json.dumps(result), flush=True)

@@ -1,0 +1,104 @@
+"""The production HTTP server of the dashboard: cheroot, inside the table's process.
+
+Why cheroot (docs/dashboard.md compares it with waitress and gunicorn): it runs in a thread of
+our own process (the controller, its lock and the GPIO pins stay in one process); it writes
+each chunk of a streaming response to the socket as soon as the app yields it (its
+``BufferedWriter.write`` flushes), so an event reaches the screen at once; every socket gets a
+read timeout and idle keep-alive connections are closed after it; ``stop()`` ends the accept
+loop and joins the worker threads.
+
+What cheroot does not do on its own: bound the number of open connections (an idle client
+that never sends a request costs a file descriptor until its timeout), and keep a new client
+off the worker threads until it sends something (it hands each new connection to a thread at
+once). :class:`BoundedConnections` does both: a client past ``max_connections`` gets a
+one-line 503 and is closed at once, and a new client waits in the selector like an idle
+keep-alive one, so a thousand idle sockets take neither the threads nor the descriptors that
+``/api/state`` needs.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import socket
+from typing import Any
+
+from cheroot import connections, wsgi
+
+#: Sent, then the socket closed, to a client past the connection limit.
+_REFUSAL_TEXT = (b"The table has too many open connections; close some pages and try again "
+                 b"in a moment.\n")
+REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+           b"Retry-After: 5\r\nConnection: close\r\nContent-Length: "
+           + str(len(_REFUSAL_TEXT)).encode() + b"\r\n\r\n" + _REFUSAL_TEXT)
+
+
+#: Bodies past this are refused 413 by cheroot before the app sees them (the app's own limit,
+#: 64 KiB, answers with its sentence below it); a chunked body is counted as it is read.
+MAX_BODY_BACKSTOP = 1024 * 1024
+
+
+class BoundedConnections(connections.ConnectionManager):
+    """cheroot's connection manager, refusing new clients past ``server.max_connections``
+    (connections waiting in the selector plus those a worker thread is serving)."""
+
+    server: TableServer
+
+    def _from_server_socket(self, server_socket: socket.socket) -> Any:
+        if self.open_connections() < self.server.max_connections:
+            conn = super()._from_server_socket(server_socket)
+            if conn is not None:
+                # cheroot gives a new client straight to a worker thread, which then waits
+                # up to the read timeout for a request that an idle client never sends; a
+                # thousand such clients would hold every thread. Watched by the selector
+                # instead, a client gets a thread only once its request starts arriving.
+                self.put(conn)
+            return None
+        try:
+            client, _ = server_socket.accept()
+        except OSError:
+            return None
+        with contextlib.suppress(OSError):
+            client.settimeout(1.0)
+            client.sendall(REFUSAL)
+        with contextlib.suppress(OSError):
+            client.close()
+        return None
+
+    def open_connections(self) -> int:
+        """Connections open now: idle in the selector, or being served by a thread."""
+        pool = self.server.requests
+        serving = max(0, len(pool._threads) - pool.idle)
+        return int(self._num_connections) + serving
+
+
+class TableServer(wsgi.Server):
+    """cheroot's WSGI server on a socket already listening (``table_server.server`` makes it,
+    with sentences for every way binding fails), with a bounded connection count."""
+
+    def __init__(self, sock: socket.socket, app: Any, *, threads: int, max_connections: int,
+                 timeout: float, max_body: int = MAX_BODY_BACKSTOP) -> None:
+        self._listening = sock
+        super().__init__(sock.getsockname()[:2], app, numthreads=threads,
+                         max=threads, timeout=timeout, shutdown_timeout=5,
+                         request_queue_size=128)
+        self.max_connections = max_connections
+        self.keep_alive_conn_limit = max_connections
+        self.max_request_body_size = max_body
+
+    def bind(self, family: int, type: int, proto: int = 0) -> None:  # noqa: A002 (cheroot's)
+        """Serve the socket given, instead of binding one; with TCP_NODELAY, which accepted
+        sockets inherit, as cheroot sets on a socket it binds itself. Without it an event or
+        an answer written in two pieces waited for the client's delayed ACK: 40 ms a request
+        on a keep-alive connection."""
+        self.socket = self._listening
+        self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self.bind_addr = self.socket.getsockname()[:2]
+
+    def prepare(self) -> None:
+        super().prepare()
+        self._connections._selector.close()
+        self._connections = BoundedConnections(self)
+
+    @property
+    def port(self) -> int:
+        return int(self._listening.getsockname()[1])
