@@ -240,11 +240,13 @@ class TableController:
         self._refusals: dict[str, str] = {}
         self.reads.reset()
         self._settled: list[Effect] = []
+        self._opening: list[Effect] = []  # the effects of the action that began this hand
 
     def _load(self, row: GameRow) -> None:
         entries = self.log.entries(row.id)
         try:
-            game, starts = rebuild(row, entries)
+            opening: list[Effect] = []
+            game, starts = rebuild(row, entries, opening)
         except (ReplayError, RecordError) as e:
             raise LogError(
                 f"Game {row.id} in the log {self.log.path} cannot be replayed: {e}. Export "
@@ -252,6 +254,7 @@ class TableController:
             ) from None
         self.row, self.game, self._entries, self._hand_starts = row, game, entries, starts
         self._reset_seats()
+        self._opening = opening
         self.publisher.clear_events()
         if game.over and row.status == "playing":  # the plug was pulled after the last action
             self.log.finish_game(row.id, "over", game.state(), self.wall_clock())
@@ -267,7 +270,7 @@ class TableController:
             offered=self._offered, needs_look=self.reads.needs_look, refusals=self._refusals,
             events=self.publisher.events, settled=self._settled,
             camera=views.camera_status(self.watcher),
-            hand_actions=len(self.game.history) - hand_start,
+            hand_actions=len(self.game.history) - hand_start, opening=self._opening,
         ))
 
     def _update_leds(self) -> None:
@@ -385,6 +388,8 @@ class TableController:
         settled = [e for e in event.effects if views.is_settlement(e)]
         if settled:
             self._settled = settled
+        if event.starts_hand:
+            self._opening = list(event.effects)
         self._offered.clear()
         self._refusals.pop(action.player, None)
         if self.game.to_act is not None:  # its light now says "your turn", not "refused"
@@ -460,16 +465,17 @@ class TableController:
         at = self.wall_clock()
         entry = Entry(self.row.id, 0, cmd.kind, plan.text, cmd.by, cmd.why, at)
         try:
+            opening: list[Effect] = []
             game, starts = replay_actions(self.row.variant, self.row.players,
                                           self.row.options, effective_actions([*self._entries,
-                                                                               entry]))
+                                                                               entry]), opening)
         except ReplayError as e:
             return self._refuse(None, Refusal(
                 f"That correction would make action {e.position} ({e.action_text}) illegal: "
                 f"{e.violation}; nothing was changed."))
         seq = self.log.append(self.row.id, cmd.kind, plan.text, cmd.by, at, cmd.why)
         self._entries.append(Entry(self.row.id, seq, cmd.kind, plan.text, cmd.by, cmd.why, at))
-        self.game, self._hand_starts = game, starts
+        self.game, self._hand_starts, self._opening = game, starts, opening
         if game.over != (self.row.status == "over"):
             self.log.finish_game(self.row.id, "over" if game.over else "playing",
                                  game.state() if game.over else None,

@@ -10,8 +10,10 @@ sends requests as a seat or the referee, and plays random legal moves through th
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +27,11 @@ from table_server.app import create_app
 from table_server.auth import RateLimiter
 
 REFEREE_TOKEN = "referee-token-for-tests-0123456789"
+#: Debian's chromium, which Playwright drives (the browser tests skip, saying so, without it).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PIN = "482913"
 
 
@@ -160,3 +167,33 @@ def pin() -> str:
 @pytest.fixture
 def referee_token() -> str:
     return REFEREE_TOKEN
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Debian chromium driven by Playwright; skips (with the reason in the summary)
+    where it is not installed."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is absent: `sudo apt-get install chromium` (Debian's package; "
+                    ".ci/run does) to run the browser tests")
+    from playwright.sync_api import sync_playwright  # lazy: only the browser tests need it
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def shot() -> Callable[[Any, str], Path]:
+    """``shot(page, name)`` keeps a full-page screenshot under test-artifacts/."""
+
+    def take(page: Any, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / name
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

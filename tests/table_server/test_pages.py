@@ -108,7 +108,7 @@ def test_showdown_sentence_names_who_takes_the_chips() -> None:
     shown = decorate(state)
     # picked by its fields (chips into a player's stack), not by words in the events
     assert shown["showdown"] == "Bob takes 2 chips: the worse throw at the showdown."
-    assert shown["seats"][0]["exposed_name"] == "bidou (2-1-1)"
+    assert shown["seats"][0]["exposed_name"] == "Bidou"
     assert shown["prompt"] == "Bob to throw."
     state["seats"][0]["exposed"] = None
     assert decorate(state)["showdown"] is None
