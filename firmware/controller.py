@@ -180,6 +180,11 @@ class TableController:
                                      needs_look=self.reads.needs_look, flags=self.reads.flags,
                                      entries=self._entries, last_reads=self.reads.last)
 
+    def seat_key(self) -> str:
+        """The secret the seat tokens are derived from, kept in the log (so a restart on the
+        same log keeps every seat's token, and an open seat page keeps working)."""
+        return self.log.key("seat-tokens")
+
     def subscribe(self) -> Subscription:
         """A Subscription that receives the public state after every change."""
         return self.publisher.subscribe()

@@ -14,6 +14,8 @@ from dataclasses import asdict
 from typing import Any
 
 from engine.game import Effect, Game
+from engine.ranking import rank_words, spoken_name
+from firmware import press_labels
 from firmware.log import Entry
 from firmware.throws import DiceWatcher, SeatRead
 
@@ -103,10 +105,17 @@ def seat_dice(game: Game, seat: str) -> list[int] | None:
 
 
 def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
-    """Public state plus ``seat``'s own dice (for that seat's page and nobody else)."""
+    """Public state plus ``seat``'s own dice, their name and place in Table 1, and what each
+    of its buttons does now (for that seat's page and nobody else)."""
     out = dict(state)
     out["seat"] = seat
     out["dice"] = seat_dice(game, seat)
+    whole = out["dice"] is not None and len(out["dice"]) == 3
+    ranking = game.options.get("ranking", "three-digit")
+    out["dice_name"] = spoken_name(out["dice"]) if whole else None
+    out["dice_rank"] = rank_words(out["dice"], ranking) if whole else None
+    offered = next((s["offered"] for s in state.get("seats", []) if s["name"] == seat), 0)
+    out["buttons"] = press_labels.labels(game, seat, offered)
     out["refusal"] = next((s["refusal"] for s in state.get("seats", []) if s["name"] == seat),
                           None)
     return out

@@ -107,11 +107,11 @@ class Table:
 
 
 def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bob"),
-               seed: int = 7, **settings: Any) -> Table:
+               seed: int = 7, db: str = ":memory:", **settings: Any) -> Table:
     config = build_config({"table": {"variant": variant, "players": list(players)},
                            "referee": {"pin": PIN, "token": REFEREE_TOKEN}}, simulate=True,
                           environ={})
-    house = build_house(config, seed=seed, reader=SceneReader, panels=False)
+    house = build_house(config, db=db, seed=seed, reader=SceneReader, panels=False)
     options = dict(referee_token=REFEREE_TOKEN, referee_pin=PIN, keepalive=0.2)
     options.update(settings)
     limiter = options.pop("limiter", None)
