@@ -53,7 +53,13 @@ from firmware.publishing import Publisher, Subscription
 from firmware.rebuild import effective_actions, rebuild, record_from_log, replay_actions
 from firmware.seat_reads import SeatReads
 from firmware.throws import DiceWatcher
-from firmware.wording import action_sentence, as_sentence, offer_sentence, plural
+from firmware.wording import (
+    action_sentence,
+    as_sentence,
+    effect_sentences,
+    offer_sentence,
+    plural,
+)
 from firmware.worker import Worker
 from hardware.panel import SeatEvent
 from vision.zones import Zone
@@ -264,8 +270,9 @@ class TableController:
         if game.over and row.status == "playing":  # the plug was pulled after the last action
             self.log.finish_game(row.id, "over", game.state(), self.wall_clock())
             self.row = self.log.game(row.id) or row
-        self.publisher.say(f"Game {row.id} ({row.variant}) loaded with "
-                           f"{plural(len(game.history), 'action')}.")
+        if game.history:  # a fresh game needs no word; one picked up from the log does
+            self.publisher.say(f"Game {row.id} ({row.variant}) picked up from the log after "
+                               f"{plural(len(game.history), 'action')}.")
 
     # --- internals: publishing -------------------------------------------------------
     def _publish(self) -> None:
@@ -403,8 +410,8 @@ class TableController:
         said = self._say(action)
         if not event.effects:
             self.publisher.say(said)  # the engine's own sentences tell the action when it has any
-        for effect in event.effects:
-            self.publisher.say(as_sentence(effect.text))
+        for sentence in effect_sentences(list(event.effects)):
+            self.publisher.say(sentence)
         if self.game.over:
             self.log.finish_game(self.row.id, "over", self.game.state(), at)
             self.row = self.log.game(self.row.id) or self.row

@@ -89,3 +89,14 @@ def test_a_real_table_gives_each_seat_its_last_action_this_hand(table) -> None:
     played = [s for s in state["seats"] if s["last_words"]]
     assert played and all(s["last_words"] in ("THREW", "STANDS", "ROLLED") for s in played)
     assert state["hand"] >= 1 and state["progress"].startswith("Round 1 · hand ")
+
+
+def test_the_event_list_opens_without_a_load_line_and_says_each_bet_once(table) -> None:
+    rng = random.Random(5)
+    assert table.state()["events"] == []  # a fresh game: nothing "loaded with 0 actions"
+    while not any(" bets " in e for e in table.state()["events"]):
+        table.play_one(rng)
+    events = table.state()["events"]
+    bet = next(e for e in events if " bets " in e)
+    assert " and stakes " in bet  # the stake is said with its bet, not on a line of its own
+    assert not any(e.split(" ", 1)[1].startswith("stakes ") for e in events)
