@@ -68,11 +68,17 @@
       item.appendChild(el("span", {}, words + (s.mark ? ` · ${s.mark.toUpperCase()} THROW` : "")));
       shown.appendChild(item);
     }
+    // what the showdown cost: the table's sentence, then each chip move that concerns me
     const cost = clear(document.getElementById("cost"));
-    for (const e of state.settled || []) {
-      if (e.player === seat || e.dest === seat || e.source === seat) {
-        cost.appendChild(el("li", {}, e.text.charAt(0).toUpperCase() + e.text.slice(1) + "."));
-      }
+    if (state.showdown) cost.appendChild(el("li", {}, state.showdown));
+    const mine = (state.settled || []).filter(
+      (e) => e.kind === "move" && (e.player === seat || e.dest === seat || e.source === seat));
+    for (const e of mine) {
+      const line = e.text.charAt(0).toUpperCase() + e.text.slice(1) + ".";
+      if (line !== state.showdown) cost.appendChild(el("li", {}, line));
+    }
+    if (shownSeats.length && !mine.length) {
+      cost.appendChild(el("li", { class: "muted" }, "No chips move to or from you."));
     }
   }
 

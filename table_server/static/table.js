@@ -49,7 +49,9 @@
     card.appendChild(line);
     if (seat.exposed && seat.exposed.length) {
       card.appendChild(dice(seat.exposed));
-      if (seat.exposed_name) card.appendChild(el("p", { class: "throwname" }, seat.exposed_name));
+      // non-breaking hyphens: a line may break between words, never inside "6-5-4"
+      if (seat.exposed_name) card.appendChild(el("p", { class: "throwname" },
+                                                 seat.exposed_name.replace(/-/g, "\u2011")));
       if (seat.exposed_rank) card.appendChild(el("p", { class: "throwrank" }, seat.exposed_rank));
       if (seat.mark) card.appendChild(el("p", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
     }
@@ -133,7 +135,7 @@
     });
     const events = clear(document.getElementById("events"));
     for (const sentence of (state.events || []).slice(-8).reverse()) {
-      events.appendChild(el("li", {}, sentence));
+      events.appendChild(el("li", {}, sentence.replace(/(\d)-(?=\d)/g, "$1\u2011")));
     }
     document.body.dataset.version = state.version;
   }
