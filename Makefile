@@ -13,27 +13,33 @@ SETS ?= ../shared/dice
 
 .PHONY: run test test-fast bench lint clean train-venv train
 
+# What the table needs, and no more: a pub's Pi gets no test tools.
 $(VENV)/.installed: pyproject.toml
 	python3 -m venv $(VENV_FLAGS) $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e .
+	touch $@
+
+# The test tools on top (pytest, hypothesis, ruff, Playwright): for make test and lint.
+$(VENV)/.installed-test: $(VENV)/.installed
 	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test]'
 	touch $@
 
 run: $(VENV)/.installed
 	$(VENV)/bin/bidou-table run $(ARGS)
 
-test: $(VENV)/.installed
+test: $(VENV)/.installed-test
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 # Everything but the tests marked slow (whole games on real timings, the real reader end to
 # end); CI runs `make test`, which includes them.
-test-fast: $(VENV)/.installed
+test-fast: $(VENV)/.installed-test
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
 bench: $(VENV)/.installed
 	$(PY) benchmarks/run_all.py
 
-lint: $(VENV)/.installed
+lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
 
 $(TRAIN_VENV)/.installed: pyproject.toml

@@ -34,10 +34,11 @@ class Effect:
     """One consequence of an action, in words for people and in fields for code.
 
     ``kind`` is one of: ``move`` (``chips`` go from ``source`` to ``dest``, each a player's
-    name or ``"centre"``, ``"pot"``, ``"removed"``), ``expose`` (``player``'s ``dice`` are
-    shown), ``captain`` (``player`` is captain), ``hand`` (a new hand; ``detail`` says
-    "normal", "open throw", ...), ``round`` (``player`` lost the round), ``game`` (the game
-    is over; ``player`` lost, or won in Montevideo), ``note`` (anything else worth saying).
+    name or ``"centre"``, ``"pot"``, ``"removed"``; on a Montevideo side pot ``detail`` names
+    it), ``expose`` (``player``'s ``dice`` are shown), ``captain`` (``player`` is captain),
+    ``hand`` (a new hand; ``detail`` says "normal", "open throw", ...), ``round`` (``player``
+    lost the round), ``game`` (the game is over; ``player`` lost, or won in Montevideo),
+    ``note`` (anything else worth saying).
     """
 
     kind: str
@@ -187,6 +188,9 @@ class Game(ABC):
     #: The rule that ends this variant's game, cited when an action comes after the end
     #: (T1 for a two-hand match, M7 for multi-hand, V1 for Montevideo).
     over_rule: str | None = field(default=None, init=False)
+
+    #: How many hands have begun (in a two-hand match: in this round); the table shows it.
+    hand: int = field(default=0, init=False)
 
     #: The stage being played; set by each variant as the game starts.
     stage: Stage = field(default_factory=Over, init=False, repr=False)

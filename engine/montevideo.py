@@ -303,7 +303,8 @@ class MontevideoGame(Game):
                     self.chips[w] += n
                     why = "best throw" if len(winners) == 1 else "equal best throws split it"
                     effects.append(Effect("move", f"{w} takes {plural(n)} from {name}: {why} "
-                                          "(V4)", "V4", player=w, chips=n, source="pot", dest=w))
+                                          "(V4)", "V4", player=w, chips=n, source="pot", dest=w,
+                                          detail=name if name.startswith("side") else None))
                 if odd:
                     effects.append(Effect("note", f"{plural(odd)} of {name} cannot be split "
                                           "and stays in the pot for the next hand (V4)", "V4"))

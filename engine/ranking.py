@@ -68,6 +68,52 @@ def throw_name(dice: Sequence[int]) -> str:
     return f"{cls} ({digits})" if cls else digits
 
 
+#: How players say a die value in the plural ("three sixes", "a pair of threes").
+_PLURAL = {1: "aces", 2: "twos", 3: "threes", 4: "fours", 5: "fives", 6: "sixes"}
+
+
+def spoken_name(dice: Sequence[int]) -> str:
+    """A throw as people at the table say it, from its class in Table 1: ``"Bidou"``,
+    ``"Bidè"``, ``"4-2-1"``, ``"three sixes"``, ``"a pair of threes with a 6"``,
+    ``"a pair of aces with a 5"``, ``"a run 6-5-4"``; a plain throw is its digits.
+
+    >>> spoken_name((1, 2, 1)), spoken_name((3, 6, 3)), spoken_name((5, 4, 6))
+    ('Bidou', 'a pair of threes with a 6', 'a run 6-5-4')
+    """
+    t = normalise(dice)
+    digits = "-".join(map(str, t))
+    cls = _CLASS.get(t, "plain")
+    if cls == "bidou":
+        return "Bidou"
+    if cls == "bidè":
+        return "Bidè"
+    if cls == "triple":
+        return f"three {_PLURAL[t[0]]}"
+    if cls in ("pair of threes", "pair of aces"):
+        pair = 3 if cls == "pair of threes" else 1
+        odd = next(v for v in t if v != pair)
+        return f"a pair of {_PLURAL[pair]} with a {odd}"
+    if cls == "run":
+        return f"a run {digits}"
+    return digits
+
+
+def rank_words(dice: Sequence[int], ranking: str = "three-digit") -> str:
+    """Where a throw stands in Table 1, in words: ``"the best throw"``, ``"3rd best of 56"``.
+
+    Under the ``total`` ranking plain throws of one total share a place, so the place given is
+    the first of them (equal throws are equal, R2).
+
+    >>> rank_words((2, 1, 1)), rank_words((4, 2, 1)), rank_words((2, 1, 1), "total")
+    ('the best throw', '3rd best of 56', 'the best throw')
+    """
+    place = position(dice, ranking) + 1
+    if place == 1:
+        return "the best throw"
+    suffix = "th" if 10 <= place % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(place % 10, "th")
+    return f"{place}{suffix} best of {len(TABLE)}"
+
+
 def position(dice: Sequence[int], ranking: str = "three-digit") -> int:
     """Place in Table 1, 0 = best. Under ``total`` (R4), #23-56 all share the key of their total.
 

@@ -53,7 +53,13 @@ from firmware.publishing import Publisher, Subscription
 from firmware.rebuild import effective_actions, rebuild, record_from_log, replay_actions
 from firmware.seat_reads import SeatReads
 from firmware.throws import DiceWatcher
-from firmware.wording import action_sentence, as_sentence, offer_sentence, plural
+from firmware.wording import (
+    action_sentence,
+    as_sentence,
+    effect_sentences,
+    offer_sentence,
+    plural,
+)
 from firmware.worker import Worker
 from hardware.panel import SeatEvent
 from vision.zones import Zone
@@ -188,6 +194,11 @@ class TableController:
                                      needs_look=self.reads.needs_look, flags=self.reads.flags,
                                      entries=self._entries, last_reads=self.reads.last)
 
+    def seat_key(self) -> str:
+        """The secret the seat tokens are derived from, kept in the log (so a restart on the
+        same log keeps every seat's token, and an open seat page keeps working)."""
+        return self.log.key("seat-tokens")
+
     def subscribe(self) -> Subscription:
         """A Subscription that receives the public state after every change."""
         return self.publisher.subscribe()
@@ -254,11 +265,13 @@ class TableController:
         self._refusals: dict[str, str] = {}
         self.reads.reset()
         self._settled: list[Effect] = []
+        self._opening: list[Effect] = []  # the effects of the action that began this hand
 
     def _load(self, row: GameRow) -> None:
         entries = self.log.entries(row.id)
         try:
-            game, starts = rebuild(row, entries)
+            opening: list[Effect] = []
+            game, starts = rebuild(row, entries, opening)
         except (ReplayError, RecordError) as e:
             raise LogError(
                 f"Game {row.id} in the log {self.log.path} cannot be replayed: {e}. Export "
@@ -266,12 +279,14 @@ class TableController:
             ) from None
         self.row, self.game, self._entries, self._hand_starts = row, game, entries, starts
         self._reset_seats()
+        self._opening = opening
         self.publisher.clear_events()
         if game.over and row.status == "playing":  # the plug was pulled after the last action
             self.log.finish_game(row.id, "over", game.state(), self.wall_clock())
             self.row = self.log.game(row.id) or row
-        self.publisher.say(f"Game {row.id} ({row.variant}) loaded with "
-                           f"{plural(len(game.history), 'action')}.")
+        if game.history:  # a fresh game needs no word; one picked up from the log does
+            self.publisher.say(f"Game {row.id} ({row.variant}) picked up from the log after "
+                               f"{plural(len(game.history), 'action')}.")
 
     # --- internals: publishing -------------------------------------------------------
     def _publish(self) -> None:
@@ -281,7 +296,7 @@ class TableController:
             offered=self._offered, needs_look=self.reads.needs_look, refusals=self._refusals,
             events=self.publisher.events, settled=self._settled,
             camera=views.camera_status(self.watcher),
-            hand_actions=len(self.game.history) - hand_start,
+            hand_actions=len(self.game.history) - hand_start, opening=self._opening,
         ))
 
     def _update_leds(self) -> None:
@@ -409,6 +424,8 @@ class TableController:
         settled = [e for e in event.effects if views.is_settlement(e)]
         if settled:
             self._settled = settled
+        if event.starts_hand:
+            self._opening = list(event.effects)
         self._offered.clear()
         self._refusals.pop(action.player, None)
         if self.game.to_act is not None:  # its light now says "your turn", not "refused"
@@ -417,8 +434,8 @@ class TableController:
         said = self._say(action)
         if not event.effects:
             self.publisher.say(said)  # the engine's own sentences tell the action when it has any
-        for effect in event.effects:
-            self.publisher.say(as_sentence(effect.text))
+        for sentence in effect_sentences(list(event.effects)):
+            self.publisher.say(sentence)
         self._publish()
         return Outcome(True, said)
 
@@ -481,9 +498,10 @@ class TableController:
         at = self.wall_clock()
         entry = Entry(self.row.id, 0, cmd.kind, plan.text, cmd.by, cmd.why, at)
         try:
+            opening: list[Effect] = []
             game, starts = replay_actions(self.row.variant, self.row.players,
                                           self.row.options, effective_actions([*self._entries,
-                                                                               entry]))
+                                                                               entry]), opening)
         except ReplayError as e:
             return self._refuse(None, Refusal(
                 f"That correction would make action {e.position} ({e.action_text}) illegal: "
@@ -494,7 +512,7 @@ class TableController:
         seq = self.log.append(self.row.id, cmd.kind, plan.text, cmd.by, at, cmd.why,
                               finish=finish)
         self._entries.append(Entry(self.row.id, seq, cmd.kind, plan.text, cmd.by, cmd.why, at))
-        self.game, self._hand_starts = game, starts
+        self.game, self._hand_starts, self._opening = game, starts, opening
         if finish is not None:
             self.row = self.log.game(self.row.id) or self.row
         self._offered.clear()

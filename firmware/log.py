@@ -16,11 +16,14 @@ Schema (docs/controller.md):
   kind ``action`` (text is the record action, ``Ann throw 6 5 4``), ``undo`` (text is the
   undone action), ``fix-dice`` (``POSITION ACTION``: the action at that position of the game
   record is replaced), ``void-hand`` (text is the number of actions kept), ``new-game``.
+- ``keys(name, value)`` -- secrets made on first use (``GameLog.key``): ``seat-tokens``, from
+  which the seat tokens are derived so they survive a restart.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import threading
 from dataclasses import dataclass
@@ -251,6 +254,21 @@ class GameLog:
         return [Entry(*r) for r in self._rows(
             "SELECT game, seq, kind, text, by, why, at FROM entries WHERE game = ? "
             "ORDER BY seq", (game_id,))]
+
+    def key(self, name: str) -> str:
+        """A secret kept in the log under ``name``, made (``secrets.token_urlsafe``) on first
+        use: the seat tokens are derived from one, so an open seat page still works after
+        the table restarts on the same log. Its table ``keys(name, value)`` is made here,
+        apart from the games' schema, as it holds no game."""
+        with self._lock:
+            if self._closed:
+                raise LogError("The game log is closed; the table is shutting down.")
+            self._db.execute("CREATE TABLE IF NOT EXISTS keys "
+                             "(name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            self._db.execute("INSERT OR IGNORE INTO keys (name, value) VALUES (?, ?)",
+                             (name, secrets.token_urlsafe(32)))
+            row = self._db.execute("SELECT value FROM keys WHERE name = ?", (name,)).fetchone()
+            return str(row[0])
 
     def close(self) -> None:
         """Checkpoint and close; idempotent."""

@@ -14,7 +14,7 @@ from collections.abc import Iterable
 
 from engine.actions import Action
 from engine.errors import RecordError, ReplayError, RuleViolation
-from engine.game import Game
+from engine.game import Effect, Game
 from engine.record import Record
 from engine.variants import new_game
 from firmware.log import Entry, GameRow
@@ -47,9 +47,12 @@ def effective_actions(entries: Iterable[Entry]) -> list[Action]:
 
 
 def replay_actions(variant: str, players: tuple[str, ...], options: dict,
-                   actions: Iterable[Action]) -> tuple[Game, list[int]]:
+                   actions: Iterable[Action], opening: list[Effect] | None = None
+                   ) -> tuple[Game, list[int]]:
     """Play ``actions`` on a new game. Also returns the positions after which a hand began
-    (the places a ``void-hand`` goes back to). ReplayError at the first refused action."""
+    (the places a ``void-hand`` goes back to). ReplayError at the first refused action.
+    ``opening``, when given, is filled with the effects of the action that began the current
+    hand (what the table's banner announces), as they were when it was played."""
     game = new_game(variant, players, options)
     hand_starts: list[int] = []
     for i, action in enumerate(actions, start=1):
@@ -59,12 +62,17 @@ def replay_actions(variant: str, players: tuple[str, ...], options: dict,
             raise ReplayError(i, str(action), err) from None
         if event.starts_hand:
             hand_starts.append(i)
+            if opening is not None:
+                opening[:] = event.effects
     return game, hand_starts
 
 
-def rebuild(row: GameRow, entries: Iterable[Entry]) -> tuple[Game, list[int]]:
-    """The game of ``row`` as its entries leave it, and its hand starts."""
-    return replay_actions(row.variant, row.players, row.options, effective_actions(entries))
+def rebuild(row: GameRow, entries: Iterable[Entry], opening: list[Effect] | None = None
+            ) -> tuple[Game, list[int]]:
+    """The game of ``row`` as its entries leave it, and its hand starts (``opening``: as in
+    :func:`replay_actions`)."""
+    return replay_actions(row.variant, row.players, row.options, effective_actions(entries),
+                          opening)
 
 
 def record_from_log(row: GameRow, entries: Iterable[Entry]) -> Record:

@@ -9,10 +9,13 @@ adds everything. Tests check the boundary by looking for dice values in the JSON
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
 from engine.game import Effect, Game
+from engine.ranking import rank_words, spoken_name
+from firmware import press_labels
 from firmware.log import Entry
 from firmware.throws import DiceWatcher, SeatRead
 
@@ -20,17 +23,22 @@ from firmware.throws import DiceWatcher, SeatRead
 def public_state(game: Game, *, game_id: int, status: str, version: int,
                  offered: dict[str, int], needs_look: dict[str, str], refusals: dict[str, str],
                  events: list[str], settled: list[Effect], camera: dict[str, Any],
-                 hand_actions: int) -> dict[str, Any]:
+                 hand_actions: int, opening: Sequence[Effect] = ()) -> dict[str, Any]:
     """What anyone at the table may see: no concealed dice.
 
     ``settled`` are the chip moves and game end of the latest settlement, kept as the engine
     gave them (who, how many chips, from where, to where, the rule, its sentence) so the
-    dashboard words them from fields, never by reading the event sentences back.
+    dashboard words them from fields, never by reading the event sentences back. ``opening``
+    are the effects of the action that began this hand (a player going out, M8, an open throw,
+    a side pot), which the banner announces for the whole hand; the shown dice of the last
+    showdown are left out of it, as they are no longer on the table.
     """
     state = dict(game.state())
+    last = last_actions(game, hand_actions)
     seats = []
     for v in game.views():
         seat = asdict(v)
+        seat["last_action"] = last.get(v.name)
         seat["exposed"] = list(v.exposed) if v.exposed is not None else None
         seat["offered"] = offered.get(v.name, 0)
         seat["needs_look"] = v.name in needs_look
@@ -49,6 +57,8 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         allowed=allowed,
         events=list(events),
         settled=[settled_fields(e) for e in settled],
+        opening=[settled_fields(e) for e in opening if e.kind != "expose"],
+        hand=game.hand,
         version=version,
         camera=dict(camera),
         actions=len(game.history),
@@ -59,10 +69,21 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
 
 
 def settled_fields(effect: Effect) -> dict[str, Any]:
-    """A settlement effect as JSON: who took what, from where, why (never dice)."""
+    """An effect as JSON: who took what, from where, why (never its ``dice`` field)."""
     return {"kind": effect.kind, "player": effect.player, "chips": effect.chips,
             "source": effect.source, "dest": effect.dest, "rule": effect.rule,
-            "text": effect.text}
+            "detail": effect.detail, "text": effect.text}
+
+
+def last_actions(game: Game, hand_actions: int) -> dict[str, dict[str, Any]]:
+    """Each player's latest action this hand as ``{"verb", "chips"}``: the verb and the chips
+    a bet or raise put in, never a throw's dice (those stay under the cup)."""
+    last: dict[str, dict[str, Any]] = {}
+    if hand_actions <= 0:
+        return last
+    for action in game.history[-hand_actions:]:
+        last[action.player] = {"verb": action.verb, "chips": action.chips}
+    return last
 
 
 def is_settlement(effect: Effect) -> bool:
@@ -84,10 +105,17 @@ def seat_dice(game: Game, seat: str) -> list[int] | None:
 
 
 def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
-    """Public state plus ``seat``'s own dice (for that seat's page and nobody else)."""
+    """Public state plus ``seat``'s own dice, their name and place in Table 1, and what each
+    of its buttons does now (for that seat's page and nobody else)."""
     out = dict(state)
     out["seat"] = seat
     out["dice"] = seat_dice(game, seat)
+    whole = out["dice"] is not None and len(out["dice"]) == 3
+    ranking = game.options.get("ranking", "three-digit")
+    out["dice_name"] = spoken_name(out["dice"]) if whole else None
+    out["dice_rank"] = rank_words(out["dice"], ranking) if whole else None
+    offered = next((s["offered"] for s in state.get("seats", []) if s["name"] == seat), 0)
+    out["buttons"] = press_labels.labels(game, seat, offered)
     out["refusal"] = next((s["refusal"] for s in state.get("seats", []) if s["name"] == seat),
                           None)
     return out

@@ -9,6 +9,7 @@ place to look for the words it shows.
 from __future__ import annotations
 
 from engine.actions import Action
+from engine.game import Effect
 
 #: How a verb without numbers reads after a name ("Ann stands.").
 _VERB_WORDS = {"stand": "stands", "call": "calls", "pass": "passes", "drop": "drops",
@@ -47,3 +48,23 @@ def offer_sentence(seat: str, stake: int) -> str:
     if stake:
         return f"{seat} offers {plural(stake)}; CALL commits it, PASS cancels."
     return f"{seat} cancels the stake being offered."
+
+
+def effect_sentences(effects: list[Effect]) -> list[str]:
+    """The event list's sentences for one action's effects: one per effect, except that a
+    stake (a chip ``move`` into the pot) joins the bet, raise or call of the same player just
+    before it ("Ann bets 1 chip and stakes 1 chip from the centre."), so the list does not say
+    the same bet twice."""
+    said: list[str] = []
+    joinable: str | None = None  # the player whose note the last sentence was
+    for effect in effects:
+        text = effect.text.strip()
+        player = effect.player
+        stake = effect.kind == "move" and effect.dest == "pot" and player is not None
+        if stake and joinable == player and text.startswith(f"{player} "):
+            rest = text[len(player) + 1:].rstrip(".")
+            said[-1] = f"{said[-1].rstrip('.')} and {rest}."
+            continue
+        said.append(as_sentence(text))
+        joinable = player if effect.kind == "note" else None
+    return said

@@ -56,7 +56,7 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     app.extensions["bidou"] = Context(
         controller=controller,
         settings=settings,
-        tokens=tokens or SeatTokens(seats),
+        tokens=tokens or SeatTokens(seats, key=controller.seat_key()),
         limiter=limiter or RateLimiter(max_failures=settings.max_failures),
         presses=presses or PressLimiter(),
     )

@@ -9,6 +9,8 @@ into Flask's signed session cookie and every form carries a CSRF token tied to t
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import hmac
 import secrets
 import threading
@@ -21,23 +23,32 @@ _ALL = "\x00every address"  # the key of the count across addresses (never an ad
 
 
 class SeatTokens:
-    """One secret token per seat, generated at start (``secrets.token_urlsafe``).
+    """One secret token per seat: ``HMAC-SHA256(key, seat)`` when given a ``key`` (the table
+    keeps its key in the log, so a restart gives every seat the same token and an open seat
+    page keeps working), else ``secrets.token_urlsafe`` at first use (new at each start).
 
     A seat added later (a new game with new names) gets its token on first use. Thread-safe.
     """
 
-    def __init__(self, seats: Iterable[str] = ()) -> None:
+    def __init__(self, seats: Iterable[str] = (), *, key: str | None = None) -> None:
         self._lock = threading.Lock()
+        self._key = key.encode() if key else None
         self._tokens: dict[str, str] = {}
         for seat in seats:
             self.token_for(seat)
 
     def token_for(self, seat: str) -> str:
-        """The token of ``seat``, generated on first request."""
+        """The token of ``seat``, made on first request."""
         with self._lock:
             if seat not in self._tokens:
-                self._tokens[seat] = secrets.token_urlsafe(18)
+                self._tokens[seat] = self._make(seat)
             return self._tokens[seat]
+
+    def _make(self, seat: str) -> str:
+        if self._key is None:
+            return secrets.token_urlsafe(18)
+        digest = hmac.new(self._key, seat.encode("utf-8"), hashlib.sha256).digest()
+        return base64.urlsafe_b64encode(digest[:18]).decode()
 
     def seat_of(self, token: str) -> str | None:
         """The seat whose token is ``token``, or None; compares with every token, constant time."""

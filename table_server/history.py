@@ -9,6 +9,7 @@ network), so it shows the same numbers the engine decided.
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from html import escape
 from typing import Any
 
@@ -37,24 +38,60 @@ def summary(game: dict[str, Any]) -> str:
     return "Finished."
 
 
-def chips_by_hand(record: dict[str, Any]) -> list[dict[str, int]]:
-    """Each player's chips at the start, after every hand, and at the end (engine replay)."""
+@dataclass(frozen=True)
+class RoundEnd:
+    """A round (or the game) decided: at point ``index`` of the chart, ``player`` lost it."""
+
+    index: int
+    player: str
+    label: str
+
+
+def chart_points(record: dict[str, Any]) -> tuple[list[dict[str, int]], list[RoundEnd]]:
+    """Each player's chips at the start, after every hand and at the end (engine replay), and
+    where a round was lost. A lost round is settled and the next round dealt in one action,
+    so the chips as they stood when the round was lost (the loser holding all 9) are counted
+    from that action's chip moves and plotted too; else the chart would drop from 8 to 0."""
     rec = record_from_dict(record)
     game = new_game(rec.variant, rec.players, rec.options)
     points = [dict(game.state()["chips"])]
+    ends: list[RoundEnd] = []
     for action in rec.actions:
-        if game.apply(action).starts_hand:
+        before = dict(game.state()["chips"])
+        event = game.apply(action)
+        for effect in event.effects:
+            if effect.kind == "move":
+                if effect.source in before:
+                    before[effect.source] -= effect.chips
+                if effect.dest in before:
+                    before[effect.dest] += effect.chips
+            if effect.kind == "round" and effect.player:
+                points.append(dict(before))
+                ends.append(RoundEnd(len(points) - 1, effect.player,
+                                     f"{effect.player} loses round {len(ends) + 1}"))
+        if event.starts_hand:
             points.append(dict(game.state()["chips"]))
     final = dict(game.state()["chips"])
-    if points[-1] != final:
+    match_lost = bool(ends) and ends[-1].index == len(points) - 1  # the last round ended it
+    if points[-1] != final and not match_lost:
         points.append(final)
-    return points
+    if game.over and game.state().get("loser") and not ends:
+        ends.append(RoundEnd(len(points) - 1, game.state()["loser"],
+                             f"{game.state()['loser']} loses the game"))
+    return points, ends
+
+
+def chips_by_hand(record: dict[str, Any]) -> list[dict[str, int]]:
+    """Each player's chips at the start, after every hand, when a round is lost, and at the
+    end (see :func:`chart_points`)."""
+    return chart_points(record)[0]
 
 
 def chart_svg(points: list[dict[str, int]], players: list[str], width: int = 720,
-              height: int = 300) -> str:
-    """A line chart of chips per player per hand, as inline SVG with a legend."""
-    pad_l, pad_r, pad_t, pad_b = 40, 110, 14, 30
+              height: int = 300, ends: list[RoundEnd] | None = None) -> str:
+    """A line chart of chips per player per hand, as inline SVG with a legend; each lost
+    round (or the game's end) is a dashed line with who lost it."""
+    pad_l, pad_r, pad_t, pad_b = 40, 110, 24, 30
     top = max([1, *(v for p in points for v in p.values())])
     n = max(1, len(points) - 1)
 
@@ -71,6 +108,11 @@ def chart_svg(points: list[dict[str, int]], players: list[str], width: int = 720
         parts.append(f'<line x1="{pad_l}" x2="{width - pad_r}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                      f'stroke="#ddd"/><text x="{pad_l - 6}" y="{y(v) + 4:.1f}" font-size="12" '
                      f'text-anchor="end">{v}</text>')
+    for end in ends or []:
+        parts.append(f'<line class="roundend" x1="{x(end.index):.1f}" x2="{x(end.index):.1f}" '
+                     f'y1="{pad_t - 8}" y2="{height - pad_b}" stroke="#555" '
+                     f'stroke-dasharray="4 3"/><text x="{x(end.index):.1f}" y="{pad_t - 10}" '
+                     f'font-size="11" text-anchor="end">{escape(end.label)}</text>')
     parts.append(f'<text x="{(width - pad_r + pad_l) / 2:.0f}" y="{height - 6}" font-size="12" '
                  f'text-anchor="middle">hands</text>')
     for k, player in enumerate(players):
@@ -101,7 +143,8 @@ def game(game_id: int) -> Any:
     if info is None or record is None:
         return error_page(404, f"There is no finished game {game_id}; the History page lists "
                                "them (a game in progress appears once it is over).")
-    chart = chart_svg(chips_by_hand(record), list(record["players"]))
+    points, ends = chart_points(record)
+    chart = chart_svg(points, list(record["players"]), ends=ends)
     return render_template("history_game.html", game=dict(info, summary=summary(info)),
                            record=record, chart=chart)
 

@@ -1,31 +1,29 @@
 """Words for the screen, added to a state dict before it is shown (pure; never adds dice).
 
 The controller's public state says *what* is true; the table view also wants the name of each
-exposed throw ("bidou (2-1-1)") and one sentence saying what happens next. Computing them here
-keeps the browser code small and lets the tests read the same words the screen shows.
+exposed throw ("Bidou"), the banner's lines and one sentence saying what happens next.
+Computing them here keeps the browser code small and lets the tests read the same words the
+screen shows.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from engine.ranking import throw_name
 from firmware.wording import as_sentence
+from table_server.banner import banner
+from table_server.seat_words import seat_words
 
 _EXPECTS = {"roll": "roll for captain", "throw": "throw", "bet": "bet"}
 
 
 def decorate(state: dict[str, Any]) -> dict[str, Any]:
-    """A copy of ``state`` with ``exposed_name`` on each seat, a ``prompt`` sentence and, while
-    dice are shown, the ``showdown`` sentence saying who takes the chips."""
+    """A copy of ``state`` with the words of each seat (``table_server.seat_words``), the
+    banner's (``table_server.banner``), a ``prompt`` sentence and, while dice are shown, the
+    ``showdown`` sentence saying who takes the chips."""
     out = dict(state)
-    seats = []
-    for seat in state.get("seats", []):
-        s = dict(seat)
-        exposed = s.get("exposed")
-        s["exposed_name"] = throw_name(exposed) if exposed and len(exposed) == 3 else None
-        seats.append(s)
-    out["seats"] = seats
+    out["seats"] = seat_words(state)
+    out.update(banner(state))
     out["prompt"] = prompt(state)
     out["showdown"] = showdown(state)
     return out

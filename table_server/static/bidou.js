@@ -59,10 +59,17 @@ const Bidou = (() => {
     return stack;
   }
 
-  /** Follow /api/events; `onState(state)` for each state; shows the link status in the nav. */
-  function listen(onState) {
+  /** Follow /api/events; `onState(state)` for each state; shows the link status in the nav
+      and tells `onLink(up)` when the link is lost (false) and when it is back (true). */
+  function listen(onState, onLink) {
     const live = document.getElementById("live");
-    const mark = (state, text) => { if (live) { live.dataset.state = state; live.textContent = text; } };
+    let up = null;
+    const mark = (state, text) => {
+      if (live) { live.dataset.state = state; live.textContent = text; }
+      const now = state === "live";
+      if (onLink && up !== null && now !== up) onLink(now);
+      up = now;
+    };
     const source = new EventSource("/api/events");
     source.addEventListener("state", (e) => { mark("live", "live"); onState(JSON.parse(e.data)); });
     source.onopen = () => mark("live", "live");

@@ -1,8 +1,10 @@
 /* The referee console's live parts: the camera picture refreshed every two seconds, and the
-   needs-a-look queue, flags, every seat's dice and the log redrawn on every state change. */
+   needs-a-look queue, flags, every seat's dice and the log (the latest 15 entries, the rest
+   folded) redrawn on every state change. */
 "use strict";
 (() => {
   const { el, clear } = Bidou;
+  const LOG_OPEN = 15;
   const camera = document.getElementById("camera");
   if (camera) {
     setInterval(() => { camera.src = `/referee/camera.jpg?annotated=1&t=${Date.now()}`; }, 2000);
@@ -28,7 +30,14 @@
       row.appendChild(el("td", {}, d ? d.join("-") : "–"));
       body.appendChild(row);
     }
-    list("log", s.history || [], "");
+    // the log newest first: the latest entries open, the earlier ones folded away, so the
+    // page keeps its length however long the game
+    const log = [...(s.history || [])].reverse();
+    list("log", log.slice(0, LOG_OPEN), "");
+    list("log-earlier", log.slice(LOG_OPEN), "");
+    document.getElementById("log-fold").hidden = log.length <= LOG_OPEN;
+    document.getElementById("log-earlier-count").textContent =
+      `${Math.max(0, log.length - LOG_OPEN)} earlier entries`;
     document.getElementById("ref-prompt").textContent = `${s.to_act || ""} ${s.expects || ""}`;
     const status = document.getElementById("camera-status");
     if (status && s.camera) status.textContent = s.camera.error || s.camera.name || "";

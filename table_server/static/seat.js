@@ -1,7 +1,10 @@
-/* A seat controller on a player's phone: the four panel buttons (only what is allowed lit),
-   the player's own dice, and why the last press was refused. The seat token arrives in the
-   link from the QR code; it is kept in this tab's sessionStorage and removed from the address
-   bar, and sent only as an Authorization header to this table's API. */
+/* A seat controller on a player's phone: each button says what its next press does (from the
+   table's own press mapping, /api/seat's `buttons`), only those that would be accepted are lit;
+   the player's own dice with their name and place; at a showdown the others' dice and what it
+   cost; a banner when the link to the table is lost and when it is back. The seat token
+   arrives in the link from the QR code; it is kept in this tab's sessionStorage and removed
+   from the address bar, and sent only as an Authorization header to this table's API. The
+   table keeps its seat tokens across a restart, so this page keeps working through one. */
 "use strict";
 (() => {
   const { el, dice, clear } = Bidou;
@@ -15,11 +18,13 @@
   }
   let token = sessionStorage.getItem(key);
   const refusal = document.getElementById("refusal");
+  const link = document.getElementById("link");
   if (!token) document.getElementById("token-missing").hidden = false;
+  const IDS = ["THROW", "STAND", "BET", "CALL", "PASS", "POT"];
 
-  /* A token the table does not know (it restarted: tokens are new each start) is dropped at
-     its first 401, so a tab left open does not send it again on every event: each failed
-     token counts towards this address's limit, and would lock out the new tabs too. */
+  /* A token the table does not know (a new table, or a new log) is dropped at its first 401,
+     so a tab left open does not send it again on every event: each failed token counts
+     towards this address's limit, and would lock out the new tabs too. */
   function forget(r, body) {
     if (r.status !== 401) return false;
     token = null;
@@ -29,53 +34,79 @@
     return true;
   }
 
-  function lit(state, me) {
-    const verbs = (state.allowed || {})[seat] || [];
-    const has = (...vs) => vs.some((v) => verbs.includes(v));
-    const offered = (me && me.offered) || 0;
-    return {
-      "btn-THROW": has("roll", "throw"),
-      "btn-STAND": has("stand"),
-      "btn-BET": has("bet", "raise"),
-      "btn-POT": has("betpot", "callpot"),
-      "btn-CALL": has("call", "callpot") || (offered > 0 && has("bet", "raise")),
-      "btn-PASS": has("pass", "drop") || offered > 0,
-      labels: {
-        "btn-THROW": has("roll") ? "ROLL" : "THROW",
-        "btn-CALL": offered > 0 ? (has("raise") ? `RAISE ${offered}` : `BET ${offered}`) : "CALL",
-        "btn-PASS": offered > 0 ? "CANCEL" : (has("pass") ? "PASS" : (has("drop") ? "DROP" : "PASS")),
-        "btn-BET": offered > 0 ? `BET +1 (${offered})` : "BET",
-      },
-    };
+  function showLink(up) {
+    link.hidden = false;
+    link.dataset.state = up ? "back" : "lost";
+    link.textContent = up ? "Connected to the table again."
+                          : "Connection to the table lost: reconnecting… Presses wait until it is back.";
+    if (up) setTimeout(() => { if (link.dataset.state === "back") link.hidden = true; }, 5000);
+  }
+
+  function buttons(state) {
+    const labels = state.buttons || {};
+    for (const id of IDS) {
+      const b = document.getElementById(`btn-${id}`);
+      if (!b) continue;
+      const label = token ? labels[id] : null;
+      b.disabled = !label;
+      b.classList.toggle("lit", Boolean(label));
+      b.dataset.base = b.dataset.base || b.textContent;
+      b.textContent = label || b.dataset.base;  // a dark button keeps the panel's name
+    }
+  }
+
+  function showdown(state) {
+    const shownSeats = (state.seats || []).filter((s) => s.exposed && s.exposed.length === 3);
+    const box = document.getElementById("showdown-box");
+    box.hidden = shownSeats.length === 0;
+    const shown = clear(document.getElementById("shown"));
+    for (const s of shownSeats) {
+      const item = el("li", { "data-seat": s.name });
+      item.appendChild(el("strong", {}, s.name === seat ? "You" : s.name));
+      item.appendChild(dice(s.exposed));
+      const words = [s.exposed_name, s.exposed_rank].filter(Boolean).join(", ");
+      item.appendChild(el("span", {}, words + (s.mark ? ` · ${s.mark.toUpperCase()} THROW` : "")));
+      shown.appendChild(item);
+    }
+    // what the showdown cost: the table's sentence, then each chip move that concerns me
+    const cost = clear(document.getElementById("cost"));
+    if (state.showdown) cost.appendChild(el("li", {}, state.showdown));
+    const mine = (state.settled || []).filter(
+      (e) => e.kind === "move" && (e.player === seat || e.dest === seat || e.source === seat));
+    for (const e of mine) {
+      const line = e.text.charAt(0).toUpperCase() + e.text.slice(1) + ".";
+      if (line !== state.showdown) cost.appendChild(el("li", {}, line));
+    }
+    if (shownSeats.length && !mine.length) {
+      cost.appendChild(el("li", { class: "muted" }, "No chips move to or from you."));
+    }
   }
 
   function render(state) {
     if (!state) return;
     const me = (state.seats || []).find((s) => s.name === seat);
     document.getElementById("seat-status").textContent =
-      me && me.to_act ? `Your turn: ${state.prompt}` : state.prompt || "";
+      me && me.to_act && !state.over ? `Your turn: ${state.prompt}` : state.prompt || "";
     if (me) {
       document.getElementById("my-chips").textContent = me.chips;
       document.getElementById("my-stake").textContent = me.stake;
       document.getElementById("my-throws").textContent = me.throws;
       if (me.refusal) refusal.textContent = me.refusal;
     }
-    const state_lit = lit(state, me);
-    for (const id of ["btn-THROW", "btn-STAND", "btn-BET", "btn-POT", "btn-CALL", "btn-PASS"]) {
-      const b = document.getElementById(id);
-      b.disabled = !token || !state_lit[id];
-      b.classList.toggle("lit", Boolean(token && state_lit[id]));
-      if (state_lit.labels[id]) b.textContent = state_lit.labels[id];
-    }
+    buttons(state);
     if (Array.isArray(state.dice) || state.dice === null) {
       const box = clear(document.getElementById("my-dice"));
       if (state.dice) box.appendChild(dice(state.dice, true));
       else box.appendChild(el("p", { class: "muted" }, "No dice under your cup yet."));
+      document.getElementById("my-throw").textContent = state.dice_name || "";
+      document.getElementById("my-rank").textContent = state.dice_rank || "";
     }
+    showdown(state);
     const others = clear(document.getElementById("others"));
     for (const s of state.seats || []) {
       const bits = [`${s.name}: ${s.chips} chips`, `throws ${s.throws}`];
       if (s.stake) bits.push(`stake ${s.stake}`);
+      if (s.last_words) bits.push(s.last_words);
       if (s.is_captain) bits.push("captain");
       if (s.to_act) bits.push("to act");
       others.appendChild(el("li", {}, bits.join(" · ")));
@@ -95,23 +126,39 @@
 
   async function press(button, long) {
     if (!token) return;
-    const r = await fetch("/api/press", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ seat, button, long }),
-    });
+    let r;
+    try {
+      r = await fetch("/api/press", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+        body: JSON.stringify({ seat, button, long }),
+      });
+    } catch (err) {
+      showLink(false);
+      refusal.textContent = "The press did not reach the table; press again once it is back.";
+      return;
+    }
     const body = await r.json();
     if (forget(r, body)) return;
     refusal.textContent = r.ok ? "" : body.error + (body.rule ? ` (${body.rule})` : "");
     await refresh();
   }
 
+  /* A button shows it is held (class "held") from touch to release; holding THROW or BET as
+     long as the panel's hold time is a long press. No text selection or context menu on a
+     long press (the stylesheet and the contextmenu handler). */
   const HOLD_MS = 600;
   for (const b of document.querySelectorAll(".btn[data-button]")) {
     let downAt = null;
-    b.addEventListener("pointerdown", () => { downAt = performance.now(); });
+    const release = () => b.classList.remove("held");
+    b.addEventListener("pointerdown", () => { downAt = performance.now(); b.classList.add("held"); });
+    b.addEventListener("pointerup", release);
+    b.addEventListener("pointercancel", release);
+    b.addEventListener("pointerleave", release);
+    b.addEventListener("contextmenu", (e) => e.preventDefault());
     b.addEventListener("click", (e) => {
       e.preventDefault();
+      release();
       const held = downAt !== null && performance.now() - downAt >= HOLD_MS;
       downAt = null;
       press(b.dataset.button, b.dataset.long === "1" || held);
@@ -120,6 +167,9 @@
 
   render(Bidou.initialState());
   refresh();
-  // with a token: this seat's own state (its dice); without: the public state, buttons dark
-  Bidou.listen((state) => (token ? refresh() : render(state)));
+  // with a token: this seat's own state (its dice, its buttons); without: the public state
+  Bidou.listen((state) => (token ? refresh() : render(state)), (up) => {
+    showLink(up);
+    if (up) refresh();
+  });
 })();

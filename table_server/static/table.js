@@ -1,28 +1,45 @@
-/* The table view: seats around the felt, chips as stacks and numbers, centre pile or pot,
-   captain, whose turn, declared throws, score, the last events, and exposed dice at a showdown.
-   Redrawn from the whole public state on every event, so it can never drift from the table. */
+/* The table view: seats round the felt (a grid, so no two cards can overlap at any width),
+   each with its score, chips, last action, declared throws and, at a showdown, the dice, the
+   throw's name and place and which throw is the worse; the banner says the variant's stakes,
+   hand and round, what is expected, what this hand began with, and how the game ended.
+   Redrawn from the whole public state on every event, so it can never drift from the table.
+   The script only says where each seat sits (CSS custom properties); the stylesheet decides
+   how, so the phone layout is the stylesheet's to change. */
 "use strict";
 (() => {
   const { el, dice, chips, clear } = Bidou;
   const EXPECTS = { roll: "to roll", throw: "to throw", bet: "to bet" };
+  const MARKS = { worse: "WORSE THROW", best: "BEST THROW" };
 
   function seatCard(seat, state) {
     const classes = ["seat"];
-    if (seat.to_act) classes.push("to-act");
+    if (seat.to_act && !state.over) classes.push("to-act");
     if (seat.out) classes.push("out");
+    if (seat.result) classes.push(seat.result);
+    if (seat.mark) classes.push(`mark-${seat.mark}`);
     const card = el("section", { class: classes.join(" "), "data-seat": seat.name });
     card.appendChild(el("h2", {}, seat.name));
     const badges = el("div", { class: "badges" });
-    if (seat.is_captain) badges.appendChild(el("span", { class: "badge captain" }, "CAPTAIN"));
-    if (seat.to_act) badges.appendChild(el("span", { class: "badge turn" },
+    if (seat.result) badges.appendChild(el("span", { class: `badge ${seat.result}` },
+                                            seat.result.toUpperCase()));
+    if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, "CAPTAIN"));
+    if (seat.to_act && !state.over) badges.appendChild(el("span", { class: "badge turn" },
                                             EXPECTS[state.expects] || "to act"));
     if (seat.needs_look) badges.appendChild(el("span", { class: "badge look" }, "needs a look"));
     if (seat.out) badges.appendChild(el("span", { class: "badge" }, "out"));
+    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, seat.last_words));
     card.appendChild(badges);
     const row = el("div", { class: "chips" });
     row.appendChild(chips(seat.chips, undefined, 9));
     row.appendChild(el("span", { class: "count", "data-chips": seat.chips }, seat.chips));
+    row.appendChild(el("span", { class: "unit" }, seat.chips === 1 ? "chip" : "chips"));
     card.appendChild(row);
+    if (state.variant === "two-hand") {
+      const score = el("div", { class: "seatscore", "data-score": seat.score });
+      score.appendChild(el("span", { class: "num" }, seat.score));
+      score.appendChild(el("span", { class: "unit" }, ` ${seat.score_label}`));
+      card.appendChild(score);
+    }
     const throws = Number(seat.throws) || 0;
     const line = el("div", { class: "line" });
     line.appendChild(el("span", {}, "throws "));
@@ -32,63 +49,93 @@
     card.appendChild(line);
     if (seat.exposed && seat.exposed.length) {
       card.appendChild(dice(seat.exposed));
-      if (seat.exposed_name) card.appendChild(el("p", { class: "throwname" }, seat.exposed_name));
+      // non-breaking hyphens: a line may break between words, never inside "6-5-4"
+      if (seat.exposed_name) card.appendChild(el("p", { class: "throwname" },
+                                                 seat.exposed_name.replace(/-/g, "\u2011")));
+      if (seat.exposed_rank) card.appendChild(el("p", { class: "throwrank" }, seat.exposed_rank));
+      if (seat.mark) card.appendChild(el("p", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
     }
     if (seat.refusal) card.appendChild(el("p", { class: "refusal small" }, seat.refusal));
     return card;
   }
 
-  function centre(state) {
+  /* Where seat i of n sits: two face each other across the centre; more go clockwise along
+     the top row (left to right) then the bottom row (right to left), each card two grid
+     columns wide so a shorter bottom row is centred. */
+  function place(i, n) {
+    if (n === 2) return { row: 1, col: i === 0 ? 1 : 5 };
+    const top = Math.ceil(n / 2), bottom = n - top;
+    if (i < top) return { row: 1, col: 2 * i + 1 };
+    const j = i - top;
+    return { row: 3, col: (top - bottom) + 2 * (bottom - 1 - j) + 1 };
+  }
+
+  function centre(state, n) {
     const box = clear(document.getElementById("centre"));
+    const cols = n === 2 ? 6 : 2 * Math.ceil(n / 2);
+    box.style.setProperty("--row", n === 2 ? 1 : 2);
+    box.style.setProperty("--col", n === 2 ? 3 : 1);
+    box.style.setProperty("--span", n === 2 ? 2 : cols);
     const pile = el("div", { class: "pile" });
     const parts = [];
     if (state.variant === "two-hand") parts.push(["Centre", state.centre, "#1565c0"]);
     parts.push(["Pot", state.pot, "#c62828"]);
     if (state.removed) parts.push(["Removed", state.removed, "#555"]);
-    for (const [label, n, colour] of parts) {
+    for (const [label, count, colour] of parts) {
       const spot = el("div", { class: "spot", "data-pile": label.toLowerCase() });
-      spot.appendChild(chips(n, colour, 6));
-      spot.appendChild(el("span", { class: "count" }, n ?? 0));
+      spot.appendChild(chips(count, colour, 6));
+      spot.appendChild(el("span", { class: "count" }, count ?? 0));
       spot.appendChild(el("span", {}, label));
       pile.appendChild(spot);
     }
     box.appendChild(pile);
+    return cols;
+  }
+
+  function banner(state) {
+    const text = (id, value) => {
+      const node = document.getElementById(id);
+      node.textContent = value || "";
+      node.hidden = !value;
+    };
+    document.getElementById("title").textContent = `Bidou · ${state.variant || ""}`;
+    text("progress", state.progress);
+    text("prompt", state.prompt);
+    text("reminder", state.reminder);
+    text("showdown", state.showdown);
+    text("hint", state.hint);
+    document.body.classList.toggle("over", Boolean(state.over));
+    const announce = clear(document.getElementById("announce"));
+    for (const sentence of state.announce || []) announce.appendChild(el("li", {}, sentence));
+    announce.hidden = !(state.announce || []).length;
+    const score = document.getElementById("score");
+    if (state.variant === "two-hand" && state.rounds_lost) {
+      score.textContent = "Rounds lost: " + Object.entries(state.rounds_lost)
+        .map(([p, n]) => `${p} ${n}`).join(" · ");
+    } else {
+      score.textContent = "Chips: " + Object.entries(state.chips || {})
+        .map(([p, n]) => `${p} ${n}`).join(" · ");
+    }
   }
 
   function render(state) {
     if (!state) return;
-    document.getElementById("prompt").textContent = state.prompt || "";
-    const showdown = document.getElementById("showdown");
-    showdown.textContent = state.showdown || "";
-    showdown.hidden = !state.showdown;
-    document.getElementById("title").textContent = `Bidou · ${state.variant || ""}`;
-    const score = document.getElementById("score");
-    if (state.variant === "two-hand" && state.rounds_lost) {
-      const lost = Object.entries(state.rounds_lost).map(([p, n]) => `${p} ${n}`).join(" – ");
-      score.textContent = `Round ${state.round} · rounds lost: ${lost}`;
-    } else {
-      score.textContent = `Game ${state.game_id ?? ""}`;
-    }
+    banner(state);
     const felt = document.getElementById("felt");
     for (const old of felt.querySelectorAll(".seat")) old.remove();
     const seats = state.seats || [];
+    felt.dataset.seats = seats.length;
+    felt.style.setProperty("--cols", centre(state, seats.length));
     seats.forEach((seat, i) => {
       const card = seatCard(seat, state);
-      // clockwise around the felt: two seats face each other left and right, more start at
-      // the bottom; the centre pile stays clear in the middle
-      const start = seats.length === 2 ? Math.PI : Math.PI / 2;
-      const angle = start + (2 * Math.PI * i) / seats.length;
-      const cos = Math.cos(angle), sin = Math.sin(angle);
-      // each card's outer edge touches the rim, so the cards leave the centre free
-      card.style.left = `${50 + 46 * cos}%`;
-      card.style.top = `${50 + 44 * sin}%`;
-      card.style.transform = `translate(${-50 - 50 * cos}%, ${-50 - 50 * sin}%)`;
+      const { row, col } = place(i, seats.length);
+      card.style.setProperty("--row", row);
+      card.style.setProperty("--col", col);
       felt.appendChild(card);
     });
-    centre(state);
     const events = clear(document.getElementById("events"));
     for (const sentence of (state.events || []).slice(-8).reverse()) {
-      events.appendChild(el("li", {}, sentence));
+      events.appendChild(el("li", {}, sentence.replace(/(\d)-(?=\d)/g, "$1\u2011")));
     }
     document.body.dataset.version = state.version;
   }

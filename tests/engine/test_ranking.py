@@ -19,6 +19,8 @@ from engine.ranking import (
     compare,
     normalise,
     position,
+    rank_words,
+    spoken_name,
     throw_class,
     throw_name,
     worst,
@@ -187,3 +189,32 @@ def test_R_a_throw_is_three_dice_from_one_to_six() -> None:
         normalise((7, 1, 1))
     with pytest.raises(ValueError):
         normalise((1, 1))
+
+
+@pytest.mark.parametrize(
+    ("dice", "spoken"),
+    [
+        ((1, 2, 1), "Bidou"),
+        ((1, 2, 2), "Bidè"),
+        ((1, 2, 4), "4-2-1"),
+        ((6, 6, 6), "three sixes"),
+        ((1, 1, 1), "three aces"),
+        ((3, 6, 3), "a pair of threes with a 6"),
+        ((3, 3, 1), "a pair of threes with a 1"),
+        ((1, 5, 1), "a pair of aces with a 5"),
+        ((5, 4, 6), "a run 6-5-4"),
+        ((6, 5, 2), "6-5-2"),
+    ],
+)
+def test_R_every_class_of_throw_is_said_as_players_say_it(dice, spoken) -> None:
+    assert spoken_name(dice) == spoken
+
+
+def test_R_every_throw_has_one_spoken_name_and_its_place_in_words() -> None:
+    names = [spoken_name(t) for t in TABLE]
+    assert len(set(names)) == len(TABLE) == 56
+    assert rank_words(TABLE[0]) == "the best throw"
+    assert rank_words(TABLE[1]) == "2nd best of 56"
+    assert rank_words(TABLE[10]) == "11th best of 56"
+    assert rank_words(TABLE[-1]) == "56th best of 56"
+    assert rank_words((6, 5, 2), "total") == rank_words((6, 4, 3), "total") == "28th best of 56"

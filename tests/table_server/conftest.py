@@ -10,8 +10,10 @@ sends requests as a seat or the referee, and plays random legal moves through th
 
 from __future__ import annotations
 
+import os
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +27,11 @@ from table_server.app import create_app
 from table_server.auth import PressLimiter, RateLimiter
 
 REFEREE_TOKEN = "referee-token-for-tests-0123456789"
+#: Debian's chromium, which Playwright drives (the browser tests skip, saying so, without it).
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 PIN = "482913"
 
 
@@ -112,11 +119,11 @@ class Table:
 
 
 def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bob"),
-               seed: int = 7, **settings: Any) -> Table:
+               seed: int = 7, db: str = ":memory:", **settings: Any) -> Table:
     config = build_config({"table": {"variant": variant, "players": list(players)},
                            "referee": {"pin": PIN, "token": REFEREE_TOKEN}}, simulate=True,
                           environ={})
-    house = build_house(config, seed=seed, reader=SceneReader, panels=False)
+    house = build_house(config, db=db, seed=seed, reader=SceneReader, panels=False)
     options = dict(referee_token=REFEREE_TOKEN, referee_pin=PIN, keepalive=0.2)
     options.update(settings)
     limiter = options.pop("limiter", None)
@@ -174,3 +181,33 @@ def pin() -> str:
 @pytest.fixture
 def referee_token() -> str:
     return REFEREE_TOKEN
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    """Headless Debian chromium driven by Playwright; skips (with the reason in the summary)
+    where it is not installed."""
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is absent: `sudo apt-get install chromium` (Debian's package; "
+                    ".ci/run does) to run the browser tests")
+    from playwright.sync_api import sync_playwright  # lazy: only the browser tests need it
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture
+def shot() -> Callable[[Any, str], Path]:
+    """``shot(page, name)`` keeps a full-page screenshot under test-artifacts/."""
+
+    def take(page: Any, name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / name
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

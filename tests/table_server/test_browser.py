@@ -13,31 +13,10 @@ import pytest
 from firmware.server_settings import ServerSettings
 from table_server.server import Dashboard
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync", "--no-first-run"]
 ROOT = Path(__file__).resolve().parents[2]
-ARTIFACTS = ROOT / "test-artifacts"
 WAIT_MS = 10_000
 
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(not os.path.exists(CHROMIUM),
-                       reason=f"{CHROMIUM} is absent: install Debian's chromium package "
-                              "(.ci/run does) to run the browser tests"),
-]
-
-
-@pytest.fixture
-def browser():
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+pytestmark = [pytest.mark.browser]
 
 
 @pytest.fixture
@@ -50,11 +29,6 @@ def served(table_factory):
         yield t, d
     finally:
         d.stop()
-
-
-def shot(page, name: str) -> None:
-    ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / name), full_page=True)
 
 
 def wait_version(page, version: int) -> None:
@@ -72,7 +46,7 @@ def press(seat_page, button_id: str) -> None:
     assert answer.value.status == 200, answer.value.text()
 
 
-def test_table_view_follows_a_hand_played_from_two_seat_pages(browser, served) -> None:
+def test_table_view_follows_a_hand_played_from_two_seat_pages(browser, served, shot) -> None:
     t, d = served
     controller = t.controller
     table_ctx = browser.new_context(viewport={"width": 1920, "height": 1080})
@@ -135,7 +109,7 @@ def test_table_view_follows_a_hand_played_from_two_seat_pages(browser, served) -
     shot(seats[idle], f"seat-{idle}-refused.png")
 
 
-def test_table_view_on_a_phone(browser, served) -> None:
+def test_table_view_on_a_phone(browser, served, shot) -> None:
     _, d = served
     page = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True).new_page()
     page.goto(d.url)
@@ -145,7 +119,7 @@ def test_table_view_on_a_phone(browser, served) -> None:
     shot(page, "table-phone.png")
 
 
-def test_referee_console_and_history_pages(browser, served) -> None:
+def test_referee_console_and_history_pages(browser, served, shot) -> None:
     t, d = served
     page = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     page.goto(d.referee_url)

@@ -71,6 +71,10 @@ def test_history_lists_finished_games_with_a_chart(table_factory) -> None:
     assert f"Game {game_id}" in listing and f"{loser} lost to {winner}." in listing
     page = t.client.get(f"/history/{game_id}").get_data(as_text=True)
     assert '<svg xmlns="http://www.w3.org/2000/svg"' in page and "<polyline" in page
+    assert page.count('class="roundend"') >= 2  # a two-hand match: every lost round marked
+    for text in (listing, page):  # times for the browser to show locally; nothing "live"
+        assert '<time datetime="' in text and "times.js" in text
+        assert "connecting" not in text and 'id="live"' not in text
     record = json.loads(t.client.get(f"/history/{game_id}/record.json").data)
     assert record["format"] == "bidou-record/1"
 
@@ -110,7 +114,7 @@ def test_showdown_sentence_names_who_takes_the_chips() -> None:
     shown = decorate(state)
     # picked by its fields (chips into a player's stack), not by words in the events
     assert shown["showdown"] == "Bob takes 2 chips: the worse throw at the showdown."
-    assert shown["seats"][0]["exposed_name"] == "bidou (2-1-1)"
+    assert shown["seats"][0]["exposed_name"] == "Bidou"
     assert shown["prompt"] == "Bob to throw."
     state["seats"][0]["exposed"] = None
     assert decorate(state)["showdown"] is None
@@ -126,3 +130,43 @@ def test_history_summary_names_the_loser_of_bidou_and_the_winner_of_montevideo()
     assert summary(multi_hand) == "Cid lost."
     assert summary(montevideo) == "Ann won."
     assert summary({"status": "abandoned", "result": None}) == "Abandoned before the end."
+
+
+def test_the_chart_plots_the_losing_ninth_chip_and_marks_each_round_end() -> None:
+    import random
+
+    from engine.autoplay import play_random
+    from engine.record import record_of
+    from engine.variants import new_game
+    from table_server.history import chart_points, chart_svg
+
+    game = new_game("two-hand", ["Ann", "Bob"])
+    play_random(game, random.Random(8))
+    points, ends = chart_points(record_of(game).to_dict())
+    lost = game.state()["rounds_lost"]
+    assert len(ends) == sum(lost.values()) >= 2
+    for end in ends:
+        assert points[end.index][end.player] == 9  # all nine chips: the round is lost
+        assert end.label.startswith(f"{end.player} loses round ")
+    assert [e.player for e in ends].count(game.state()["loser"]) == 2
+    svg = chart_svg(points, ["Ann", "Bob"], ends=ends)
+    assert svg.count('class="roundend"') == len(ends)
+
+
+def test_every_page_names_its_favicon_and_the_favicon_is_served(table) -> None:
+    page = table.client.get("/").get_data(as_text=True)
+    assert 'rel="icon" href="/static/favicon.svg"' in page
+    icon = table.client.get("/static/favicon.svg")
+    assert icon.status_code == 200 and icon.data.startswith(b"<svg")
+
+
+def test_the_console_folds_the_log_beyond_its_latest_entries(table) -> None:
+    rng = random.Random(2)
+    for _ in range(40):
+        table.play_one(rng)
+    table.login()
+    page = table.client.get("/referee").get_data(as_text=True)
+    newest = page.split('id="log"', 1)[1].split("</ol>", 1)[0]
+    earlier = page.split('id="log-earlier"', 1)[1].split("</ol>", 1)[0]
+    assert newest.count("<li>") == 15 and earlier.count("<li>") >= 25
+    assert 'id="live"' in page  # the console is live
