@@ -51,7 +51,8 @@ $(TRAIN_VENV)/.installed: pyproject.toml
 train-venv: $(TRAIN_VENV)/.installed
 
 # Rebuilds vision/models from the shared sets' Train splits: the reader, then the three
-# leave-one-set-out models (docs/vision-model.md). Under an hour on 2 cores.
+# leave-one-set-out models (docs/vision-model.md). The reader's two stages took about 80
+# minutes on 2 cores shared with other work; each leave-one-set-out model runs a third of it.
 train: $(TRAIN_VENV)/.installed
 	OPENBLAS_NUM_THREADS=1 $(TRAIN_VENV)/bin/python -m vision.train --sets $(SETS)
 	for s in webcam-wood topdown-colour oblique-colour; do \
@@ -59,4 +60,4 @@ train: $(TRAIN_VENV)/.installed
 	done
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(TRAIN_VENV) build *.egg-info .pytest_cache

@@ -119,8 +119,13 @@ def propose(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_sco
                 continue
             found.append((c, scale))
     found.sort(key=lambda cs: -cs[0].score)
+    found = found[:4 * MAX_PROPOSALS]
+    # a pip of a die is no die: drop what lies on a candidate at least twice its size
+    found = [(c, scale) for c, scale in found
+             if not any(k.size >= 2 * c.size and math.dist(c.centre, k.centre) < 0.5 * k.size
+                        for k, _ in found)]
     kept: list[tuple[Candidate, float]] = []
-    for c, scale in found[:4 * MAX_PROPOSALS]:
+    for c, scale in found:
         if all(math.dist(c.centre, k.centre) > 0.5 * max(c.size, k.size) for k, _ in kept):
             kept.append((c, scale))
     return kept[:MAX_PROPOSALS]

@@ -2,10 +2,11 @@
 subset of each shared set's Valid split (tests/data/dice/*, each with its licence and a README
 saying how it was chosen).
 
-The figures are printed (``pytest -s``). What the shipped model must keep: no wrong value (a
-wrong value moves chips), and at least the dice it read when it was shipped, less two for
-OpenCV version differences (docs/vision-model.md has the figures; its recall is far from the
-table's needs, which is why it is not the table's reader yet).
+The figures are printed (``pytest -s``). What the shipped model must keep: no more wrong values
+than when it was shipped (none, but one on the oblique subset: a wrong value moves chips), and
+at least the dice it read then, less two for OpenCV version differences (docs/vision-model.md
+has the figures; they are far from the table's needs, which is why it is not the table's
+reader yet).
 """
 
 from __future__ import annotations
@@ -19,11 +20,11 @@ from vision.learned_reader import read_dice
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 
-#: set -> (pictures, dice, fewest dice right, most wrong values); measured 6, 8 and 1 right
+#: set -> (pictures, dice, fewest dice right, most wrong values); measured 48, 19 and 10 right
 FLOORS = {
-    "webcam-wood": (32, 71, 4, 0),
-    "topdown-colour": (12, 90, 6, 0),
-    "oblique-colour": (16, 116, 0, 0),
+    "webcam-wood": (32, 71, 46, 0),
+    "topdown-colour": (12, 90, 17, 0),
+    "oblique-colour": (16, 116, 8, 1),
 }
 
 

@@ -134,3 +134,19 @@ def test_a_grey_picture_is_read_like_its_colour_one():
     rng = np.random.default_rng(1)
     grey = np.clip(rng.normal(128, 10, (240, 320)), 0, 255).astype(np.uint8)
     assert read_dice(grey).dice == ()
+
+
+def test_a_pip_proposed_on_a_die_is_not_a_die_of_its_own(monkeypatch):
+    from vision import learned_reader
+
+    die = Candidate((100.0, 100.0), 60.0, 0.6, (1 / 6,) * 6)
+    pip = Candidate((112.0, 92.0), 12.0, 0.9, (1 / 6,) * 6)  # surer, but on the die
+    apart = Candidate((300.0, 100.0), 12.0, 0.5, (1 / 6,) * 6)  # a small die elsewhere
+
+    class Nets:
+        def detect(self, image, scale, min_score):
+            return [die, pip, apart] if scale == 1.0 else []
+
+    kept = learned_reader.propose(np.zeros((400, 600, 3), np.uint8), Nets(), ReaderSettings(),
+                                  0.2)
+    assert [c for c, _ in kept] == [die, apart]
