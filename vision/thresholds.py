@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.evaluate import Label, Score, load_labels, score_reading
+from vision.evaluate import SETS, Label, Score, load_labels, score_reading
 from vision.labels import LabelledPicture, load_set, split_calibration
 from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, decide, look
 from vision.networks import MODELS, Networks
@@ -116,10 +116,10 @@ def main(argv: list[str] | None = None) -> int:
         "\n\n")[0])
     parser.add_argument("--model", type=pathlib.Path, default=MODELS)
     parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
-    parser.add_argument("--leave-out", help="a set the model was trained without")
+    parser.add_argument("--leave-out", choices=SETS, help="a set the model was trained without")
     args = parser.parse_args(argv)
     pictures = []
-    for name in ("webcam-wood", "topdown-colour", "oblique-colour"):
+    for name in SETS:
         if name != args.leave_out:
             pictures.extend(load_set(args.sets / name / "Train", name))
     _, calib = split_calibration(pictures)

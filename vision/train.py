@@ -42,10 +42,10 @@ except ImportError:  # pragma: no cover - the table never trains
 
 from vision import corpus
 from vision.crops import CLASS_INPUT, SECOND_INPUT
+from vision.evaluate import SETS
 from vision.labels import LabelledPicture, load_set, split_calibration
 
 MODELS = pathlib.Path(__file__).with_name("models")
-SETS = ("webcam-wood", "topdown-colour", "oblique-colour")
 SAMPLE = 192  # detector training samples are SAMPLE x SAMPLE
 STRIDE = 4
 
