@@ -1,9 +1,11 @@
 """The soak benchmark's clients, in their own processes so that they do not share the table's
 interpreter lock (``bench_soak.py`` starts them; not a benchmark on its own).
 
-``viewers PORT STREAMS IDLE``: STREAMS event-stream clients and IDLE idle connections on one
-selector; an idle connection the server closes (its read timeout) is opened again, so IDLE stay
-open all along. ``flood PORT TOKENS_JSON``: threads pressing as fast as they can with seat
+``viewers PORT STREAMS``: STREAMS event-stream clients on one selector, timing each event's
+arrival. ``idle PORT IDLE``: IDLE idle connections; one the server closes (its read timeout) is
+opened again, so IDLE stay open all along. They are apart from the viewers because reopening a
+thousand connections at once blocks that process for a while, and the viewers' clock must not
+stop with it. ``flood PORT TOKENS_JSON``: threads pressing as fast as they can with seat
 tokens (refused or rate-limited presses), and one thread timing ``GET /api/state``.
 Both run until a line arrives on stdin, then print one JSON object of what they saw.
 """
@@ -19,10 +21,10 @@ import threading
 import time
 
 
-def viewers(port: int, streams: int, idle: int) -> dict:
+def viewers(port: int, streams: int) -> dict:
     sel = selectors.DefaultSelector()
     arrivals: dict[int, list[float]] = {}
-    reopened = refused = 0
+    refused = 0
 
     def open_stream() -> None:
         sock = socket.create_connection(("127.0.0.1", port), timeout=10)
@@ -30,15 +32,8 @@ def viewers(port: int, streams: int, idle: int) -> dict:
         sock.setblocking(False)
         sel.register(sock, selectors.EVENT_READ, ["stream", b"", set()])
 
-    def open_idle() -> None:
-        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-        sock.setblocking(False)
-        sel.register(sock, selectors.EVENT_READ, ["idle", b"", None])
-
     for _ in range(streams):
         open_stream()
-    for _ in range(idle):
-        open_idle()
     stop = threading.Event()
     threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
     print("ready", flush=True)
@@ -50,13 +45,10 @@ def viewers(port: int, streams: int, idle: int) -> dict:
             except OSError:
                 data = b""
             now = time.perf_counter()
-            if kind == "idle" or not data:
+            if not data:
                 sel.unregister(key.fileobj)
                 key.fileobj.close()
-                if kind == "idle":
-                    reopened += 1
-                    open_idle()
-                elif b" 503 " in buffer[:64]:
+                if b" 503 " in buffer[:64]:
                     refused += 1
                 continue
             buffer += data
@@ -69,8 +61,30 @@ def viewers(port: int, streams: int, idle: int) -> dict:
                         seen.add(version)
                         arrivals.setdefault(version, []).append(now)
     open_streams = sum(1 for k in sel.get_map().values() if k.data[0] == "stream")
-    return {"arrivals": arrivals, "idle_reopened": reopened, "streams_refused": refused,
-            "streams_open": open_streams}
+    return {"arrivals": arrivals, "streams_refused": refused, "streams_open": open_streams}
+
+
+def idle(port: int, count: int) -> dict:
+    sel = selectors.DefaultSelector()
+    reopened = 0
+
+    def open_idle() -> None:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=10)
+        sock.setblocking(False)
+        sel.register(sock, selectors.EVENT_READ)
+
+    for _ in range(count):
+        open_idle()
+    stop = threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+    print("ready", flush=True)
+    while not stop.is_set():
+        for key, _ in sel.select(timeout=0.2):
+            sel.unregister(key.fileobj)
+            key.fileobj.close()  # closed by the server (or sent something): open another
+            reopened += 1
+            open_idle()
+    return {"idle_reopened": reopened, "idle_open": len(sel.get_map())}
 
 
 def flood(port: int, tokens: dict[str, str]) -> dict:
@@ -120,7 +134,9 @@ def flood(port: int, tokens: dict[str, str]) -> dict:
 if __name__ == "__main__":
     role, port = sys.argv[1], int(sys.argv[2])
     if role == "viewers":
-        result = viewers(port, int(sys.argv[3]), int(sys.argv[4]))
+        result = viewers(port, int(sys.argv[3]))
+    elif role == "idle":
+        result = idle(port, int(sys.argv[3]))
     else:
         result = flood(port, json.loads(sys.argv[3]))
     print(json.dumps(result), flush=True)

@@ -199,9 +199,10 @@ class TableController:
         same log keeps every seat's token, and an open seat page keeps working)."""
         return self.log.key("seat-tokens")
 
-    def subscribe(self) -> Subscription:
-        """A Subscription that receives the public state after every change."""
-        return self.publisher.subscribe()
+    def subscribe(self, wake: Callable[[], None] | None = None) -> Subscription:
+        """A Subscription that receives the public state after every change (``wake``: see
+        :class:`~firmware.publishing.Subscription`)."""
+        return self.publisher.subscribe(wake)
 
     def camera_jpeg(self, annotated: bool = False) -> bytes:
         """The latest camera frame as JPEG (referee only: it shows every seat's dice);

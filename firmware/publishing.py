@@ -25,21 +25,40 @@ class Subscription:
 
     Every listener gets the same state object for a version (a copy each would cost 200
     deep copies per change, under the controller's lock, with 200 viewers): listeners read
-    it and never change it."""
+    it and never change it.
 
-    def __init__(self, owner: Publisher, maxsize: int = 64) -> None:
+    ``wake``, when given, is called after each state is queued: a listener that waits on
+    sockets rather than on this queue (the dashboard's broadcaster) is woken by it."""
+
+    def __init__(self, owner: Publisher, maxsize: int = 64,
+                 wake: Callable[[], None] | None = None) -> None:
         self._owner = owner
         self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue(maxsize)
+        self._wake = wake
         self.closed = False
 
     def put(self, state: dict[str, Any] | None) -> None:
         while True:
             try:
                 self._queue.put_nowait(state)
-                return
+                break
             except queue.Full:
                 with contextlib.suppress(queue.Empty):
                     self._queue.get_nowait()
+        if self._wake is not None:
+            self._wake()
+
+    def latest(self) -> dict[str, Any] | None:
+        """The newest state queued, dropping the older ones, or None when none is queued:
+        a listener that shows whole states needs only the last."""
+        newest = None
+        while True:
+            try:
+                state = self._queue.get_nowait()
+            except queue.Empty:
+                return newest
+            if state is not None:
+                newest = state
 
     def get(self, timeout: float | None = None) -> dict[str, Any] | None:
         """The next public state, or None on timeout or once the controller stops."""
@@ -93,13 +112,16 @@ class Publisher:
             return True
 
     def state(self) -> dict[str, Any]:
-        """A copy of the latest public state."""
-        with self._lock:
-            return copy.deepcopy(self._state)
+        """A copy of the latest public state.
 
-    def subscribe(self) -> Subscription:
+        Without the controller's lock: a published state is never changed, and taking the
+        reference is atomic, so ``GET /api/state`` does not wait while the table reads a
+        seat's dice under that lock (a camera read takes a tenth of a second or more)."""
+        return copy.deepcopy(self._state)
+
+    def subscribe(self, wake: Callable[[], None] | None = None) -> Subscription:
         """A Subscription that gets the current state now, then every new one."""
-        sub = Subscription(self)
+        sub = Subscription(self, wake=wake)
         with self._lock:
             self._subs.append(sub)
             sub.put(self._state)

@@ -30,6 +30,7 @@ from table_server.context import (
 )
 from table_server.guards import Caller, caller, check_may_act, require_referee
 from table_server.present import decorate
+from table_server.press_gate import too_many_presses
 from table_server.sse import event_stream
 from table_server.validation import (
     correction_from,
@@ -39,9 +40,12 @@ from table_server.validation import (
     json_body,
     no_unknown_keys,
 )
+from table_server.wsgi_server import HAND_OVER
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
+#: An event stream's headers: never cached, never buffered by a proxy.
+STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 ACT_EXAMPLE = '{"seat": "Ann", "action": "bet", "chips": 1}'
 
 
@@ -78,8 +82,7 @@ def check_press_rate(who: Caller, seat: str) -> None:
         return
     wait = ctx().presses.take(seat)
     if wait > 0:
-        raise Refused(429, f"Too many presses from {seat}'s seat; wait a moment and press "
-                           "again.", retry_after=math.ceil(wait))
+        raise Refused(429, too_many_presses(seat), retry_after=math.ceil(wait))
 
 
 # --- public ---------------------------------------------------------------------------
@@ -95,18 +98,32 @@ def state() -> Any:
 def events() -> Response:
     """Server-Sent Events: the current public state, then one event per state change."""
     c = ctx()
+    hand_over = request.environ.get(HAND_OVER)
+    if c.broadcaster is not None and hand_over is not None:
+        release = c.streams.reserve()
+        if release is None:
+            raise _too_many_streams(c.streams.limit)
+        broadcaster = c.broadcaster
+        hand_over.take = lambda sock, chunked: broadcaster.add(sock, chunked=chunked,
+                                                               release=release)
+        hand_over.abandon = release
+        return Response(iter(()), mimetype="text/event-stream", headers=STREAM_HEADERS)
+    # off the real server (the test client): the stream written by the request's own thread
     subscription = c.streams.open(c.controller)
     if subscription is None:
-        raise Refused(503, f"{c.streams.limit} screens already follow the table, which is as "
-                           "many as it serves; close one, or read GET /api/state.",
-                      retry_after=30)
+        raise _too_many_streams(c.streams.limit)
     stream = event_stream(c.controller, keepalive=c.settings.keepalive, stopping=c.stopping,
                           transform=decorate, streams=c.streams, subscription=subscription)
     response = Response(stream_with_context(stream), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+                        headers=STREAM_HEADERS)
     # a client gone before the first chunk never starts the generator: close here too
     response.call_on_close(lambda: c.streams.close(subscription))
     return response
+
+
+def _too_many_streams(limit: int) -> Refused:
+    return Refused(503, f"{limit} screens already follow the table, which is as many as it "
+                        "serves; close one, or read GET /api/state.", retry_after=30)
 
 
 @bp.get("/games")

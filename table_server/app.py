@@ -23,6 +23,8 @@ from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.bodies import TOO_LARGE, ChunkedBodyLimit
 from table_server.context import Context, error_page, json_error
 from table_server.hosts import AllowedHosts
+from table_server.press_gate import PressGate
+from table_server.secure_headers import PRIVATE_PREFIXES, SECURE_HEADERS
 
 #: The largest request body the dashboard reads (a press is a few dozen bytes).
 MAX_BODY = 64 * 1024
@@ -62,6 +64,9 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     )
 
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, MAX_BODY)  # type: ignore[method-assign]
+    context: Context = app.extensions["bidou"]
+    app.wsgi_app = PressGate(  # type: ignore[method-assign]
+        app.wsgi_app, lambda: (context.tokens, context.presses))
     hosts = AllowedHosts(public_url=settings.public_url, listen_host=settings.host)
 
     @app.before_request
@@ -99,15 +104,9 @@ def create_app(controller: TableController, settings: ServerSettings, *,
 
     @app.after_request
     def _secure_headers(response: Any) -> Any:
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "no-referrer")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
-        )
-        if request.path.startswith(("/api/", "/seat/", "/referee")):
+        for name, value in SECURE_HEADERS.items():
+            response.headers.setdefault(name, value)
+        if request.path.startswith(PRIVATE_PREFIXES):
             response.headers.setdefault("Cache-Control", "no-store")
         return response
 

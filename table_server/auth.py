@@ -187,6 +187,14 @@ class PressLimiter:
             self._buckets[key] = (tokens - 1.0, now)
             return 0.0
 
+    def waiting(self, key: str) -> float:
+        """Seconds until ``key`` may press again (0 when it may now), spending nothing."""
+        with self._lock:
+            now = self.clock()
+            tokens, at = self._buckets.get(key, (float(self.burst), now))
+            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
 
 class RefereeSessions:
     """Which console sessions are live: the one generation a login now receives. Flask's

@@ -17,11 +17,12 @@ from firmware.commands import Command, Outcome
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
 from table_server.auth import PressLimiter, RateLimiter, RefereeSessions, SeatTokens
+from table_server.broadcast import Broadcaster
 from table_server.sse import Streams
 
 #: How long a request waits for the table to apply its command.
 ANSWER_TIMEOUT = 10.0
-#: Event streams open at once (each holds a server thread; 200 viewers is the target).
+#: Event streams open at once (200 viewers is the target; each costs a socket).
 MAX_STREAMS = 240
 
 
@@ -37,6 +38,8 @@ class Context:
     referee_sessions: RefereeSessions = field(default_factory=lambda: RefereeSessions())
     streams: Streams = field(default_factory=lambda: Streams(MAX_STREAMS))
     stopping: threading.Event = field(default_factory=threading.Event)
+    #: writes every event stream once the real server runs (``Dashboard.start``)
+    broadcaster: Broadcaster | None = None
 
     def seat_names(self) -> list[str]:
         """The seats of the current game, in order."""

@@ -2,10 +2,10 @@
 process (``table_server.wsgi_server`` says why cheroot; docs/dashboard.md compares).
 
 Every client socket has a read timeout (an idle one is closed after it), the open connections
-are bounded (past the bound a client gets a one-line 503), event streams are bounded too
-(each holds a worker thread) and written to the socket as they are made. ``stop`` first tells
-open event streams to end and wakes them, then stops the server and joins its threads, so the
-process can exit cleanly and a test can start another dashboard on the same machine at once.
+are bounded (past the bound a client gets a one-line 503), event streams are bounded too and
+all written by one thread (``table_server.broadcast``) as each change is made. ``stop`` first
+ends the event streams, then stops the server and joins its threads, so the process can exit
+cleanly and a test can start another dashboard on the same machine at once.
 """
 
 from __future__ import annotations
@@ -19,11 +19,13 @@ from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
 from table_server.addresses import public_base
 from table_server.app import create_app
+from table_server.broadcast import Broadcaster
 from table_server.context import Context
+from table_server.present import decorate
 from table_server.wsgi_server import TableServer
 
-#: Worker threads: one per open event stream, and these many more for every other request.
-SPARE_THREADS = 16
+#: Worker threads for requests (event streams hold none: the broadcaster writes them).
+THREADS = 16
 #: Open connections at most (idle or served); LimitNOFILE in the systemd unit is above it.
 MAX_CONNECTIONS = 2000
 #: Seconds a client may take to send its request, or stay idle between requests.
@@ -89,13 +91,15 @@ class Dashboard:
         if self._server is not None:
             return self
         sock = listening_socket(self.settings.host, self.settings.port)
-        server = TableServer(sock, self.app, threads=self.context.streams.limit + SPARE_THREADS,
+        server = TableServer(sock, self.app, threads=THREADS,
                              max_connections=MAX_CONNECTIONS, timeout=READ_TIMEOUT)
         try:
             server.prepare()
         except BaseException:
             sock.close()
             raise
+        self.context.broadcaster = Broadcaster(self.controller, transform=decorate,
+                                               keepalive=self.settings.keepalive).start()
         self._server = server
         self._thread = threading.Thread(target=server.serve, name="dashboard", daemon=True)
         self._thread.start()
@@ -105,6 +109,9 @@ class Dashboard:
         """End the event streams and stop serving; idempotent."""
         self.context.stopping.set()
         self.context.streams.end_all()
+        broadcaster, self.context.broadcaster = self.context.broadcaster, None
+        if broadcaster is not None:
+            broadcaster.stop()
         server, self._server = self._server, None
         if server is not None:
             server.stop()

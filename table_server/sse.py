@@ -25,9 +25,9 @@ def format_event(state: dict[str, Any], event: str = "state") -> str:
 
 
 class Streams:
-    """The open event streams, at most ``limit``: each holds one of the server's threads for
-    as long as it is open, so past the limit a new one is refused (the other requests keep
-    their threads). :meth:`end_all` wakes every stream at shutdown, so none waits out its
+    """The open event streams, at most ``limit``; past it a new one is refused (each costs a
+    socket, and a stream written by its own server thread -- off the real server -- holds
+    that thread). :meth:`end_all` wakes every stream at shutdown, so none waits out its
     keep-alive."""
 
     def __init__(self, limit: int) -> None:
@@ -57,6 +57,21 @@ class Streams:
             self._open.add(subscription)
             return subscription
 
+    def reserve(self) -> Callable[[], None] | None:
+        """A place for one stream written by the broadcaster, or None when ``limit`` streams
+        are open; calling the result gives the place back (once, however often called)."""
+        place = object()
+        with self._lock:
+            if len(self._open) >= self.limit:
+                return None
+            self._open.add(place)
+
+        def release() -> None:
+            with self._lock:
+                self._open.discard(place)
+
+        return release
+
     def close(self, subscription: Any) -> None:
         with self._lock:
             self._open.discard(subscription)
@@ -67,7 +82,8 @@ class Streams:
         with self._lock:
             subs = list(self._open)
         for sub in subs:
-            sub.put(None)
+            if hasattr(sub, "put"):  # a broadcaster's place has no thread to wake
+                sub.put(None)
 
     def __len__(self) -> int:
         with self._lock:

@@ -7,7 +7,13 @@ each chunk of a streaming response to the socket as soon as the app yields it (i
 read timeout and idle keep-alive connections are closed after it; ``stop()`` ends the accept
 loop and joins the worker threads.
 
-What cheroot does not do on its own: bound the number of open connections (an idle client
+What cheroot does not do on its own: hand a socket over, so that one thread writes every
+event stream (:mod:`table_server.broadcast` says why). :class:`HandOverGateway` puts a
+:class:`HandOver` in each request's environ (``HAND_OVER``); a view that sets its ``take``
+gets the socket once cheroot has sent the response's headers, and cheroot then neither reads
+from it nor closes it.
+
+Nor does it bound the number of open connections (an idle client
 that never sends a request costs a file descriptor until its timeout), and keep a new client
 off the worker threads until it sends something (it hands each new connection to a thread at
 once). :class:`BoundedConnections` does both: a client past ``max_connections`` gets a
@@ -20,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import socket
+from collections.abc import Callable
 from typing import Any
 
 from cheroot import connections, wsgi
@@ -35,6 +42,55 @@ REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; chars
 #: Bodies past this are refused 413 by cheroot before the app sees them (the app's own limit,
 #: 64 KiB, answers with its sentence below it); a chunked body is counted as it is read.
 MAX_BODY_BACKSTOP = 1024 * 1024
+
+
+#: The environ key of the request's :class:`HandOver` (absent off the real server).
+HAND_OVER = "bidou.hand_over"
+
+
+class HandOver:
+    """A view sets ``take(socket, chunked)``: called with the client's socket after the
+    headers are sent (``chunked``: the body must be sent in HTTP/1.1 chunks); it then owns the
+    socket. ``abandon``, if set, is called when the response ends without ``take`` called."""
+
+    def __init__(self) -> None:
+        self.take: Callable[[socket.socket, bool], None] | None = None
+        self.abandon: Callable[[], None] | None = None
+
+
+class HandOverGateway(wsgi.Gateway_10):
+    """cheroot's WSGI 1.0 gateway, with the hand-over above."""
+
+    def get_environ(self) -> dict[str, Any]:
+        environ = super().get_environ()
+        environ[HAND_OVER] = HandOver()
+        return environ
+
+    def respond(self) -> None:
+        hand_over: HandOver = self.env[HAND_OVER]
+        response = self.req.server.wsgi_app(self.env, self.start_response)
+        taken = False
+        try:
+            if hand_over.take is None:
+                for chunk in filter(None, response):
+                    if not isinstance(chunk, bytes):
+                        raise ValueError("WSGI Applications must yield bytes")
+                    self.write(chunk)
+            else:
+                self.req.close_connection = True  # the headers say so; cheroot lets go
+                self.req.ensure_headers_sent()
+                self.req.conn.wfile.flush()
+                self.req.conn.linger = True  # cheroot neither shuts it down nor closes it
+                chunked = bool(self.req.chunked_write)
+                self.req.chunked_write = False  # nor writes the last chunk: the taker does
+                taken = True
+                hand_over.take(self.req.conn.socket, chunked)
+        finally:
+            self.req.ensure_headers_sent()
+            if hasattr(response, "close"):
+                response.close()
+            if not taken and hand_over.abandon is not None:
+                hand_over.abandon()
 
 
 class BoundedConnections(connections.ConnectionManager):
@@ -84,6 +140,7 @@ class TableServer(wsgi.Server):
         self.max_connections = max_connections
         self.keep_alive_conn_limit = max_connections
         self.max_request_body_size = max_body
+        self.gateway = HandOverGateway
 
     def bind(self, family: int, type: int, proto: int = 0) -> None:  # noqa: A002 (cheroot's)
         """Serve the socket given, instead of binding one; with TCP_NODELAY, which accepted

@@ -97,8 +97,9 @@ def test_event_streams_past_the_limit_get_503(table, monkeypatch):
         for _ in range(2):
             conn = http.client.HTTPConnection("127.0.0.1", d.port, timeout=5)
             conn.request("GET", "/api/events")
-            assert conn.getresponse().status == 200
-            streams.append(conn)
+            response = conn.getresponse()  # "Connection: close": the response holds the socket
+            assert response.status == 200
+            streams.append(response)
         conn = http.client.HTTPConnection("127.0.0.1", d.port, timeout=5)
         conn.request("GET", "/api/events")
         refused = conn.getresponse()

@@ -91,3 +91,33 @@ def test_a_seat_token_pressing_faster_than_a_hand_gets_429(table_factory, clock)
     clock.now += 0.5
     assert t.client.post("/api/press", json={"seat": "Bob", "button": "CALL"},
                          headers=t.auth("Bob")).status_code == 409
+
+
+def test_presses_past_the_rate_are_refused_before_the_app(table_factory, clock, monkeypatch):
+    """Issue 13's soak: a flood of refused presses must cost the table next to nothing, so it
+    is answered by the press gate and never reaches the app (its token check counts here)."""
+    t = table_factory(presses=PressLimiter(rate=2.0, burst=3, clock=clock))
+    limiter = t.client.application.extensions["bidou"].limiter
+    reached: list[str] = []
+    checked = limiter.blocked_message
+    monkeypatch.setattr(limiter, "blocked_message", lambda a: reached.append(a) or checked(a))
+    press = {"seat": "Bob", "button": "CALL"}
+    for _ in range(3):
+        assert t.client.post("/api/press", json=press, headers=t.auth("Bob")).status_code == 409
+    assert len(reached) == 3
+    flood = [t.client.post("/api/press", json=press, headers=t.auth("Bob")) for _ in range(20)]
+    flood += [t.client.post("/api/act", json={"seat": "Bob", "action": "call"},
+                            headers=t.auth("Bob"))]
+    assert {r.status_code for r in flood} == {429} and len(reached) == 3
+    refused = flood[-1]
+    assert refused.headers["Retry-After"] == "1"
+    assert refused.headers["X-Content-Type-Options"] == "nosniff"
+    assert refused.headers["Cache-Control"] == "no-store"
+    assert refused.get_json() == {"error": "Too many presses from Bob's seat; wait a moment "
+                                           "and press again.", "rule": None}
+    # the referee's token and a wrong token still go to the app, which answers them
+    assert t.client.post("/api/press", json=press,
+                         headers=t.auth("referee")).status_code == 409
+    assert t.client.post("/api/press", json=press,
+                         headers={"Authorization": "Bearer nope"}).status_code == 401
+    assert len(reached) == 5

@@ -1,0 +1,15 @@
+"""The headers every answer of the dashboard carries (``create_app``'s ``after_request`` adds
+them; the press gate, which answers before Flask, sends them too)."""
+
+from __future__ import annotations
+
+SECURE_HEADERS: dict[str, str] = {
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Content-Security-Policy": (
+        "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+        "script-src 'self'; connect-src 'self'; frame-ancestors 'none'"),
+}
+#: Paths whose answers are never cached (they carry a seat's or the referee's view).
+PRIVATE_PREFIXES = ("/api/", "/seat/", "/referee")
