@@ -64,6 +64,10 @@ from firmware.worker import Worker
 from hardware.panel import SeatEvent
 from vision.zones import Zone
 
+#: Seconds the worker gives the event streams' writer to send the last change before the
+#: next command (it takes a few milliseconds; this only bounds a stuck writer).
+DELIVERY_WAIT = 0.05
+
 log = logging.getLogger(__name__)
 
 
@@ -319,7 +323,9 @@ class TableController:
 
     # --- internals: commands ---------------------------------------------------------
     def _handle_locked(self, item: Any) -> Outcome:
-        """The worker's handler: one command (or panel event) under the lock, then LEDs."""
+        """The worker's handler: one command (or panel event) under the lock, then LEDs;
+        first the screens get the last change (``Publisher.wait_delivered`` says why)."""
+        self.publisher.wait_delivered(DELIVERY_WAIT)
         with self._lock:
             outcome = self._handle(item)
             self._update_leds()

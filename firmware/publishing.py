@@ -13,6 +13,7 @@ import contextlib
 import copy
 import queue
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -36,15 +37,20 @@ class Subscription:
         self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue(maxsize)
         self._wake = wake
         self.closed = False
+        # for a listener woken by ``wake``: states put, taken by latest(), and written out
+        self._counts = threading.Condition()
+        self._put = self._taken = self._written = 0
 
     def put(self, state: dict[str, Any] | None) -> None:
-        while True:
-            try:
-                self._queue.put_nowait(state)
-                break
-            except queue.Full:
-                with contextlib.suppress(queue.Empty):
-                    self._queue.get_nowait()
+        with self._counts:
+            while True:
+                try:
+                    self._queue.put_nowait(state)
+                    break
+                except queue.Full:
+                    with contextlib.suppress(queue.Empty):
+                        self._queue.get_nowait()
+            self._put += 1
         if self._wake is not None:
             self._wake()
 
@@ -52,13 +58,30 @@ class Subscription:
         """The newest state queued, dropping the older ones, or None when none is queued:
         a listener that shows whole states needs only the last."""
         newest = None
-        while True:
-            try:
-                state = self._queue.get_nowait()
-            except queue.Empty:
-                return newest
-            if state is not None:
-                newest = state
+        with self._counts:
+            self._taken = self._put
+            while True:
+                try:
+                    state = self._queue.get_nowait()
+                except queue.Empty:
+                    return newest
+                if state is not None:
+                    newest = state
+
+    def written(self) -> None:
+        """The listener has written out every state :meth:`latest` gave it."""
+        with self._counts:
+            self._written = self._taken
+            self._counts.notify_all()
+
+    def wait_written(self, timeout: float) -> bool:
+        """Wait until every state put is written out (see :meth:`written`); False on
+        timeout. Only a listener with ``wake`` says so: any other is never waited for."""
+        if self._wake is None:
+            return True
+        with self._counts:
+            return self._counts.wait_for(lambda: self.closed or self._written >= self._put,
+                                         timeout)
 
     def get(self, timeout: float | None = None) -> dict[str, Any] | None:
         """The next public state, or None on timeout or once the controller stops."""
@@ -74,6 +97,8 @@ class Subscription:
         self.closed = True
         self._owner.unsubscribe(self)
         self.put(None)
+        with self._counts:
+            self._counts.notify_all()
 
 
 class Publisher:
@@ -110,6 +135,20 @@ class Publisher:
             for sub in list(self._subs):  # one state shared by every listener: not copied
                 sub.put(self._state)     # 200 times under the controller's lock
             return True
+
+    def wait_delivered(self, timeout: float) -> None:
+        """Wait, at most ``timeout`` seconds in all, until every listener woken by ``wake``
+        has written out the states published so far.
+
+        Why the controller's worker waits here before each command: the next command may
+        be a camera read, a tenth of a second of the interpreter's lock, and the event
+        streams' writer would then wait for the lock between one viewer's socket and the
+        next. The change already made reaches every screen first (a few milliseconds)."""
+        deadline = time.monotonic() + timeout
+        with self._lock:
+            subs = list(self._subs)
+        for sub in subs:
+            sub.wait_written(max(0.0, deadline - time.monotonic()))
 
     def state(self) -> dict[str, Any]:
         """A copy of the latest public state.

@@ -147,6 +147,7 @@ class Broadcaster:
                 if time.monotonic() - last_sent >= self.keepalive:
                     self._to_all(selector, streams, KEEP_ALIVE)
                     last_sent = time.monotonic()
+                subscription.written()
         finally:
             subscription.close()
             for stream in list(streams):
