@@ -313,7 +313,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=None,
                         help="batches of 16 samples (default 3000, or 1000 with --leave-out)")
     parser.add_argument("--classifier-steps", type=int, default=None,
-                        help="batches of 128 crops for stage 2 (default 1200, or 600 with "
+                        help="batches of 128 crops for stage 2 (default 3600, or 1200 with "
                              "--leave-out)")
     parser.add_argument("--stage", choices=("all", "classifier"), default="all",
                         help="classifier: only stage 2 (and the thresholds), on a model folder "
@@ -339,7 +339,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{steps} steps into {out_dir}")
     if args.stage == "all":
         train(fit, out_dir, steps, args.seed)
-    cls_steps = args.classifier_steps or (600 if args.leave_out else 1200)
+    cls_steps = args.classifier_steps or (1200 if args.leave_out else 3600)
     train_classifier(fit, out_dir, cls_steps, args.seed)
     from vision.thresholds import choose  # after export: it reads the ONNX files just written
 

@@ -3,7 +3,7 @@ subset of each shared set's Valid split (tests/data/dice/*, each with its licenc
 saying how it was chosen).
 
 The figures are printed (``pytest -s``). What the shipped model must keep: no more wrong values
-than when it was shipped (none, but one on the oblique subset: a wrong value moves chips), and
+than when it was shipped (none, but two on the oblique subset: a wrong value moves chips), and
 at least the dice it read then, less two for OpenCV version differences (docs/vision-model.md
 has the figures; they are far from the table's needs, which is why it is not the table's
 reader yet).
@@ -20,11 +20,11 @@ from vision.learned_reader import read_dice
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 
-#: set -> (pictures, dice, fewest dice right, most wrong values); measured 48, 19 and 10 right
+#: set -> (pictures, dice, fewest dice right, most wrong values); measured 50, 19 and 23 right
 FLOORS = {
-    "webcam-wood": (32, 71, 46, 0),
+    "webcam-wood": (32, 71, 48, 0),
     "topdown-colour": (12, 90, 17, 0),
-    "oblique-colour": (16, 116, 8, 1),
+    "oblique-colour": (16, 116, 21, 2),
 }
 
 
