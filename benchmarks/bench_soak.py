@@ -1,16 +1,16 @@
 """Soak: 200 event-stream viewers, 1000 idle connections and a press flood at once, on loopback.
 
 The real table (simulated camera, multi-hand for Ann, Bob and Cid) and its dashboard run in
-this process; the viewers, the idle connections and the flood run in three other processes (``soak_clients.py``), so
-they do not share this interpreter's lock. A driver plays the game through ``POST
-/api/press``, the phones' own endpoint, for ``BENCH_SOAK_SECONDS`` (default 60, as issue 13
-asks). The flood holds all three seat tokens, so each seat's presses are past its rate limit
-(429) all along, as they should be; the driver therefore presses with the referee's token, which
-is not rate-limited, on the same endpoint, server and streams.
-Reported: press-to-event latency (the press sent -> the new state at each viewer) p50/p99,
-``GET /api/state`` latency under the flood, whether chips were conserved in every state the
-driver was answered with, and whether every action the driver was told was played is in the
-log. Figures only: this machine is shared, so nothing is asserted.
+this process; the viewers, the idle connections and the flood run in three other processes
+(``soak_clients.py``), so they do not share this interpreter's lock. A driver plays the game
+through ``POST /api/press``, the phones' own endpoint, for ``BENCH_SOAK_SECONDS`` (default 60,
+as issue 13 asks). The flood holds all three seat tokens, so each seat's presses are past its
+rate limit (429) all along, as they should be; the driver therefore presses with the referee's
+token, which is not rate-limited, on the same endpoint, server and streams. Reported: press-to-
+event latency (the press sent -> the new state at each viewer) p50/p99, ``GET /api/state``
+latency under the flood, whether chips were conserved in every state the driver was answered
+with, and whether every action the driver was told was played is in the log. Figures only: this
+machine is shared, so nothing is asserted.
 """
 
 from __future__ import annotations

@@ -42,9 +42,10 @@ _HTTP_SENTENCES = {
 def create_app(controller: TableController, settings: ServerSettings, *,
                tokens: SeatTokens | None = None,
                limiter: RateLimiter | None = None,
-               presses: PressLimiter | None = None) -> Flask:
+               presses: PressLimiter | None = None, hold_refusals: int = 0) -> Flask:
     """The dashboard's Flask app, serving ``controller`` with ``settings`` (``tokens``,
-    ``limiter`` and ``presses`` given by tests that need their clocks)."""
+    ``limiter`` and ``presses`` given by tests that need their clocks; ``hold_refusals``:
+    how many presses past their rate may be held at once, ``table_server.press_gate``)."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=settings.secret_key,
@@ -66,7 +67,7 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, MAX_BODY)  # type: ignore[method-assign]
     context: Context = app.extensions["bidou"]
     app.wsgi_app = PressGate(  # type: ignore[method-assign]
-        app.wsgi_app, lambda: (context.tokens, context.presses))
+        app.wsgi_app, lambda: (context.tokens, context.presses), hold_slots=hold_refusals)
     hosts = AllowedHosts(public_url=settings.public_url, listen_host=settings.host)
 
     @app.before_request

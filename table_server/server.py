@@ -26,6 +26,8 @@ from table_server.wsgi_server import TableServer
 
 #: Worker threads for requests (event streams hold none: the broadcaster writes them).
 THREADS = 16
+#: Presses past their rate held at once until the seat may press (``press_gate``).
+HELD_REFUSALS = 4
 #: Open connections at most (idle or served); LimitNOFILE in the systemd unit is above it.
 MAX_CONNECTIONS = 2000
 #: Seconds a client may take to send its request, or stay idle between requests.
@@ -78,7 +80,7 @@ class Dashboard:
     def __init__(self, controller: TableController, settings: ServerSettings) -> None:
         self.controller = controller
         self.settings = settings
-        self.app = create_app(controller, settings)
+        self.app = create_app(controller, settings, hold_refusals=HELD_REFUSALS)
         self._server: TableServer | None = None
         self._thread: threading.Thread | None = None
 
