@@ -265,18 +265,22 @@ def main(argv: list[str] | None = None) -> int:
     if args.leave_one_set_out:
         from vision.networks import MODELS
 
+        missing = []
         for name in SETS:
             model = MODELS / f"without-{name}"
-            if not model.is_dir():
+            if not model.is_dir():  # the others are still scored; the exit status says so
                 print(f"{model} is missing: python -m vision.train --leave-out {name}",
                       file=sys.stderr)
-                return 2
+                missing.append(name)
+                continue
             dirs = [args.sets / name / "Train", args.sets / name / "Valid"]
             score = evaluate(reader_named("learned", model), pictures(dirs))
             print(row(f"{name} (left out)", "learned", score), flush=True)
             if args.failures:
                 for line in score.failures:
                     print(f"    {line}")
+        if missing:
+            return 2
     return 0
 
 
