@@ -17,6 +17,7 @@ seconds (it keeps proxies from closing the stream).
 from __future__ import annotations
 
 import contextlib
+import logging
 import selectors
 import socket
 import threading
@@ -26,6 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from table_server.sse import format_event
+
+log = logging.getLogger(__name__)
 
 #: Bytes a viewer may leave unread before it is dropped (many states: it is not reading).
 MAX_PENDING = 256 * 1024
@@ -119,35 +122,14 @@ class Broadcaster:
         last_sent = time.monotonic()
         try:
             while not self._stopping.is_set():
-                timeout = max(0.0, last_sent + self.keepalive - time.monotonic())
-                for key, mask in selector.select(timeout):
-                    stream = key.data
-                    if stream is None:
-                        with contextlib.suppress(OSError):
-                            while self._wake_r.recv(4096):
-                                pass
-                    elif mask & selectors.EVENT_READ and not _still_there(stream):
+                try:
+                    event, last_sent = self._turn(selector, subscription, streams, event,
+                                                  last_sent)
+                except Exception:  # a bug here must not end every screen's stream for good
+                    log.exception("event streams: dropped every stream after an error")
+                    for stream in list(streams):
                         self._drop(selector, streams, stream)
-                    elif mask & selectors.EVENT_WRITE:
-                        self._write(selector, streams, stream, b"")
-                state = subscription.latest()
-                if state is not None:
-                    event = format_event(self.transform(state))
-                    self._to_all(selector, streams, event)
-                    last_sent = time.monotonic()
-                with self._lock:
-                    arriving, self._arriving = self._arriving, []
-                    self._open += len(arriving)
-                for stream in arriving:
-                    stream.sock.setblocking(False)
-                    selector.register(stream.sock, selectors.EVENT_READ, stream)
-                    streams.add(stream)
-                    self._write(selector, streams, stream,
-                                _frame(RETRY + (event or ""), stream.chunked))
-                if time.monotonic() - last_sent >= self.keepalive:
-                    self._to_all(selector, streams, KEEP_ALIVE)
-                    last_sent = time.monotonic()
-                subscription.written()
+                    self._stopping.wait(0.1)
         finally:
             subscription.close()
             for stream in list(streams):
@@ -158,6 +140,49 @@ class Broadcaster:
             with self._lock:
                 self._open = 0
             selector.close()
+
+    def _turn(self, selector: selectors.BaseSelector, subscription: Any,
+              streams: set[_Stream], event: str | None,
+              last_sent: float) -> tuple[str | None, float]:
+        """One wait and what follows: gone and writable viewers, the newest state to every
+        stream, new streams, a keep-alive when due. Gives the current event and when
+        something was last sent."""
+        timeout = max(0.0, last_sent + self.keepalive - time.monotonic())
+        for key, mask in selector.select(timeout):
+            stream = key.data
+            if stream is None:
+                with contextlib.suppress(OSError):
+                    while self._wake_r.recv(4096):
+                        pass
+            elif mask & selectors.EVENT_READ and not _still_there(stream):
+                self._drop(selector, streams, stream)
+            elif mask & selectors.EVENT_WRITE:
+                self._write(selector, streams, stream, b"")
+        state = subscription.latest()
+        if state is not None:
+            event = format_event(self.transform(state))
+            self._to_all(selector, streams, event)
+            last_sent = time.monotonic()
+        with self._lock:
+            arriving, self._arriving = self._arriving, []
+            self._open += len(arriving)
+        for stream in arriving:
+            try:
+                stream.sock.setblocking(False)
+                selector.register(stream.sock, selectors.EVENT_READ, stream)
+            except (OSError, ValueError):  # gone before its first byte
+                with self._lock:
+                    self._open -= 1
+                _close(stream)
+                continue
+            streams.add(stream)
+            self._write(selector, streams, stream,
+                        _frame(RETRY + (event or ""), stream.chunked))
+        if time.monotonic() - last_sent >= self.keepalive:
+            self._to_all(selector, streams, KEEP_ALIVE)
+            last_sent = time.monotonic()
+        subscription.written()
+        return event, last_sent
 
     def _to_all(self, selector: selectors.BaseSelector, streams: set[_Stream],
                 text: str) -> None:

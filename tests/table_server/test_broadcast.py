@@ -81,3 +81,33 @@ def test_each_stream_starts_with_retry_and_the_current_state_and_ends_with_the_l
     finally:
         broadcaster.stop()
         client.close()
+
+
+def test_an_error_while_writing_drops_the_streams_but_not_the_broadcaster():
+    publisher = Publisher(threading.RLock())
+    publish(publisher, 0)
+    calls: list[int] = []
+
+    def transform(state: dict) -> dict:
+        calls.append(state["n"])
+        if state["n"] == 1:
+            raise RuntimeError("a bug in making a state public")
+        return state
+
+    broadcaster = Broadcaster(publisher, transform=transform, keepalive=60.0).start()
+    first_server, first = socket.socketpair()
+    second_server, second = socket.socketpair()
+    try:
+        broadcaster.add(first_server, chunked=False, release=lambda: None)
+        read_until(first, b'"n":0')
+        publish(publisher, 1)  # the bug: every stream is dropped, the thread goes on
+        first.settimeout(10)
+        while first.recv(65536):  # the rest of state 0, then the end: the stream was closed
+            pass
+        broadcaster.add(second_server, chunked=False, release=lambda: None)
+        publish(publisher, 2)
+        assert b'"n":2' in read_until(second, b'"n":2')
+    finally:
+        broadcaster.stop()
+        first.close()
+        second.close()
