@@ -178,9 +178,7 @@ class PressLimiter:
     def take(self, key: str) -> float:
         """Spend one press for ``key``: 0 when allowed, else the seconds until one is."""
         with self._lock:
-            now = self.clock()
-            tokens, at = self._buckets.get(key, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            tokens, now = self._refilled(key)
             if tokens < 1.0:
                 self._buckets[key] = (tokens, now)
                 return (1.0 - tokens) / self.rate
@@ -190,10 +188,14 @@ class PressLimiter:
     def waiting(self, key: str) -> float:
         """Seconds until ``key`` may press again (0 when it may now), spending nothing."""
         with self._lock:
-            now = self.clock()
-            tokens, at = self._buckets.get(key, (float(self.burst), now))
-            tokens = min(float(self.burst), tokens + (now - at) * self.rate)
+            tokens, _ = self._refilled(key)
             return 0.0 if tokens >= 1.0 else (1.0 - tokens) / self.rate
+
+    def _refilled(self, key: str) -> tuple[float, float]:
+        """``key``'s presses in hand now (its bucket refilled since last seen), and now."""
+        now = self.clock()
+        tokens, at = self._buckets.get(key, (float(self.burst), now))
+        return min(float(self.burst), tokens + (now - at) * self.rate), now
 
 
 class RefereeSessions:
