@@ -62,6 +62,14 @@ class SeatTokens:
         return found
 
 
+def bearer_token(header: str) -> str | None:
+    """The token of an ``Authorization: Bearer TOKEN`` header, or None for any other form
+    (the guards and the press gate read the header alike)."""
+    scheme, _, token = header.partition(" ")
+    token = token.strip()
+    return token if scheme.lower() == "bearer" and token else None
+
+
 def same_secret(given: str | None, secret: str) -> bool:
     """Whether ``given`` equals ``secret``, in time that does not depend on where they differ."""
     if given is None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import request, session
 
-from table_server.auth import new_csrf_token, same_secret
+from table_server.auth import bearer_token, new_csrf_token, same_secret
 from table_server.context import Refused, ctx, error_page
 
 
@@ -52,9 +52,8 @@ def caller(*, allow_session: bool = False) -> Caller:
             return Caller(referee=True)
         raise Refused(401, "This request needs the header 'Authorization: Bearer TOKEN' with "
                            "a seat's token (from its QR code) or the referee token.")
-    scheme, _, token = header.partition(" ")
-    token = token.strip()
-    if scheme.lower() != "bearer" or not token:
+    token = bearer_token(header)
+    if token is None:
         raise Refused(401, "The Authorization header must read 'Bearer TOKEN'; "
                            "other schemes are not accepted.")
     is_referee = same_secret(token, c.settings.referee_token)

@@ -27,7 +27,7 @@ import time
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from table_server.auth import PressLimiter, SeatTokens
+from table_server.auth import PressLimiter, SeatTokens, bearer_token
 from table_server.secure_headers import SECURE_HEADERS
 
 #: The endpoints where a seat token presses (``table_server.api``).
@@ -56,10 +56,10 @@ class PressGate:
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         if environ.get("REQUEST_METHOD") == "POST" and environ.get("PATH_INFO") in PRESS_PATHS:
-            scheme, _, token = environ.get("HTTP_AUTHORIZATION", "").partition(" ")
-            if scheme.lower() == "bearer" and token.strip():
+            token = bearer_token(environ.get("HTTP_AUTHORIZATION", ""))
+            if token is not None:
                 tokens, presses = self.limits()
-                seat = tokens.seat_of(token.strip())
+                seat = tokens.seat_of(token)
                 wait = presses.waiting(seat) if seat is not None else 0.0
                 if seat is not None and wait > 0:
                     self._hold(wait)
