@@ -26,15 +26,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from table_server.sse import format_event
+from table_server.sse import KEEP_ALIVE, RETRY, format_event
 
 log = logging.getLogger(__name__)
 
 #: Bytes a viewer may leave unread before it is dropped (many states: it is not reading).
 MAX_PENDING = 256 * 1024
-#: The first thing each stream gets: how long a browser waits before reconnecting.
-RETRY = "retry: 2000\n\n"
-KEEP_ALIVE = ": keep-alive\n\n"
 
 
 @dataclass(eq=False)

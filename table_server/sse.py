@@ -13,6 +13,11 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
+#: The first thing each stream sends: how long a browser waits before reconnecting.
+RETRY = "retry: 2000\n\n"
+#: Sent when nothing happens for the keep-alive time (keeps proxies from closing the stream).
+KEEP_ALIVE = ": keep-alive\n\n"
+
 
 def format_event(state: dict[str, Any], event: str = "state") -> str:
     """One SSE message: ``id`` is the state's version, ``data`` the state as one JSON line."""
@@ -108,13 +113,13 @@ def event_stream(
     if subscription is None:
         subscription = controller.subscribe()
     try:
-        yield "retry: 2000\n\n"
+        yield RETRY
         while not stopping.is_set():
             state = subscription.get(timeout=keepalive)
             if stopping.is_set():
                 break
             if state is None:
-                yield ": keep-alive\n\n"
+                yield KEEP_ALIVE
             elif streams is not None:
                 yield streams.event_text(state, transform)
             else:
