@@ -21,6 +21,15 @@ import threading
 import time
 
 
+def ready(stop: threading.Event | None = None) -> threading.Event:
+    """Tell the bench this client is ready; the event returned is set when a line arrives on
+    stdin (the bench's "stop")."""
+    stop = stop or threading.Event()
+    threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
+    print("ready", flush=True)
+    return stop
+
+
 def viewers(port: int, streams: int) -> dict:
     sel = selectors.DefaultSelector()
     arrivals: dict[int, list[float]] = {}
@@ -34,9 +43,7 @@ def viewers(port: int, streams: int) -> dict:
 
     for _ in range(streams):
         open_stream()
-    stop = threading.Event()
-    threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
-    print("ready", flush=True)
+    stop = ready()
     while not stop.is_set():
         for key, _ in sel.select(timeout=0.2):
             kind, buffer, seen = key.data
@@ -75,9 +82,7 @@ def idle(port: int, count: int) -> dict:
 
     for _ in range(count):
         open_idle()
-    stop = threading.Event()
-    threading.Thread(target=lambda: (sys.stdin.readline(), stop.set()), daemon=True).start()
-    print("ready", flush=True)
+    stop = ready()
     while not stop.is_set():
         for key, _ in sel.select(timeout=0.2):
             sel.unregister(key.fileobj)
@@ -123,9 +128,7 @@ def flood(port: int, tokens: dict[str, str]) -> dict:
     threads.append(threading.Thread(target=poller, daemon=True))
     for t in threads:
         t.start()
-    print("ready", flush=True)
-    sys.stdin.readline()
-    stop.set()
+    ready(stop).wait()
     for t in threads:
         t.join(10)
     return {"statuses": statuses, "state_ms": state_ms}
