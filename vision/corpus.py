@@ -168,6 +168,12 @@ def photometric(img: np.ndarray, rng: np.random.Generator, *, strong: bool = Tru
 # die crops and composites
 
 
+def centred_square(image: np.ndarray, centre: tuple[float, float], side: int) -> np.ndarray:
+    """A ``side`` x ``side`` square of ``image`` centred on ``centre`` (edges reflected)."""
+    m = np.float32([[1, 0, side / 2 - centre[0]], [0, 1, side / 2 - centre[1]]])
+    return cv2.warpAffine(image, m, (side, side), borderMode=cv2.BORDER_REFLECT101)
+
+
 def cut_crops(picture: LabelledPicture, image: np.ndarray) -> list[DieCrop]:
     """Each labelled die of a picture as a square patch twice its face size."""
     crops = []
@@ -175,8 +181,7 @@ def cut_crops(picture: LabelledPicture, image: np.ndarray) -> list[DieCrop]:
         side = int(round(2 * die.size))
         if side < 8:
             continue
-        m = np.float32([[1, 0, side / 2 - die.centre[0]], [0, 1, side / 2 - die.centre[1]]])
-        patch = cv2.warpAffine(image, m, (side, side), borderMode=cv2.BORDER_REFLECT101)
+        patch = centred_square(image, die.centre, side)
         crops.append(DieCrop(patch, die.value, die.size, picture.set_name))
     return crops
 
@@ -350,8 +355,7 @@ def real_patches(picture: LabelledPicture, image: np.ndarray) -> list[Patch]:
     out = []
     for die in picture.dice:
         side = int(3 * die.size) + 2
-        m = np.float32([[1, 0, side / 2 - die.centre[0]], [0, 1, side / 2 - die.centre[1]]])
-        patch = cv2.warpAffine(image, m, (side, side), borderMode=cv2.BORDER_REFLECT101)
+        patch = centred_square(image, die.centre, side)
         out.append(Patch(patch, (side / 2, side / 2), die.size, die.value))
     return out
 
