@@ -351,10 +351,11 @@ class Patch:
 
 
 def real_patches(picture: LabelledPicture, image: np.ndarray) -> list[Patch]:
-    """Each labelled die of a picture with its surroundings (3 x its size, square)."""
+    """Each labelled die of a picture with its surroundings (4 x its size, square: enough for a
+    crop twice the die's size, :func:`class_sample`)."""
     out = []
     for die in picture.dice:
-        side = int(3 * die.size) + 2
+        side = int(4 * die.size) + 2
         patch = centred_square(image, die.centre, side)
         out.append(Patch(patch, (side / 2, side / 2), die.size, die.value))
     return out
@@ -366,10 +367,19 @@ def rendered_patch(rng: np.random.Generator) -> Patch:
     return Patch(image, dice[0].centre, dice[0].size, dice[0].value)
 
 
+#: how often a classifier crop is not a die: beside one, on one pip of it, or twice its size
+BESIDE, ON_A_PIP, TOO_LARGE = 0.2, 0.08, 0.07
+
+
 def class_sample(patches: list[Patch], rng: np.random.Generator) -> tuple[np.ndarray, int]:
     """One classifier crop and its class (0 = not a die, 1-6), placed as the detector would:
-    the die shrunk or enlarged to 11-90 px, turned, mirrored, off-centre and mis-sized a little;
-    a quarter of the time the crop is beside the die instead, and then it is not a die."""
+    the die shrunk or enlarged to 11-90 px, turned, mirrored, off-centre and mis-sized a little.
+
+    Some crops are not a die: beside one or between two; on a single pip of it (a pip of a large
+    die looks like a small one); or about twice the die's size. The last two teach the classifier
+    what a wrongly sized crop looks like, so that the reader can try a few sizes around the
+    detector's and keep the one that reads as a die (:func:`vision.learned_reader.look`).
+    """
     p = patches[int(rng.integers(len(patches)))]
     target = math.exp(rng.uniform(math.log(11), math.log(90)))
     k = target / p.size
@@ -382,10 +392,21 @@ def class_sample(patches: list[Patch], rng: np.random.Generator) -> tuple[np.nda
     centre, size = (p.centre[0] * k, p.centre[1] * k), p.size * k
     crop_size = size * math.exp(rng.normal(0, 0.12))
     value = p.value
-    if rng.random() < 0.25:  # not a die: beside one, between two, or the table
+    r = rng.random()
+    if r < BESIDE:
         a = rng.uniform(0, 2 * math.pi)
         reach = rng.uniform(0.7, 1.2) * size
         centre = (centre[0] + reach * math.cos(a), centre[1] + reach * math.sin(a))
+        value = NOT_A_DIE
+    elif r < BESIDE + ON_A_PIP:
+        offset = rng.uniform(-0.27, 0.27, 2) * size  # where the pips of a face lie
+        centre = (centre[0] + offset[0], centre[1] + offset[1])
+        crop_size = size * rng.uniform(0.2, 0.4)
+        value = NOT_A_DIE
+    elif r < BESIDE + ON_A_PIP + TOO_LARGE:
+        jitter = rng.normal(0, 0.15 * size, 2)
+        centre = (centre[0] + jitter[0], centre[1] + jitter[1])
+        crop_size = size * rng.uniform(1.8, 2.4)
         value = NOT_A_DIE
     else:
         jitter = rng.normal(0, 0.08 * size, 2)

@@ -114,3 +114,15 @@ def test_classifier_crops_of_the_stage_two_stream_are_seeded(pictures):
     assert np.array_equal(draw[0][0], draw[1][0]) and draw[0][1] == draw[1][1]
     assert draw[0][0].shape == (CLASS_INPUT, CLASS_INPUT, 3)
     assert 0 <= draw[0][1] <= 6
+
+
+def test_about_a_third_of_classifier_crops_are_not_a_die_some_of_them_mis_sized(pictures):
+    """A pip of a die and a crop twice its size are labelled "not a die", so that the reader's
+    size search can tell a well-sized crop from a badly sized one."""
+    patches = corpus.real_patches(pictures[0], pictures[0].load())
+    rng = np.random.default_rng(11)
+    classes = [corpus.class_sample(patches, rng)[1] for _ in range(600)]
+    share = classes.count(corpus.NOT_A_DIE) / len(classes)
+    expected = corpus.BESIDE + corpus.ON_A_PIP + corpus.TOO_LARGE
+    assert abs(share - expected) < 0.06
+    assert set(classes) - {corpus.NOT_A_DIE} <= {d.value for d in pictures[0].dice}
