@@ -8,15 +8,18 @@ their dice on many surfaces and rendered dice of every colour (:mod:`vision.trai
 How:
 
 1. **Scale from the dice, not the frame.** The detector is trained on dice 10-72 pixels wide.
-   The picture is read at a few scales, a factor 5 apart, from the one where the smallest die
+   The picture is read at a few scales, a factor 2 apart, from the one where the smallest die
    asked for (``min_die``, 12 px) becomes 12 px to the one where the largest (``max_die``)
    fits; a 640x480 frame is read at full resolution, so is a seat's zone.
 2. **Propose** every die: centre peaks of the detector's heat map, merged across scales.
-3. **Two opinions.** The classifier reads a crop of each die in 8 turns and mirrors; the
-   detector has its own opinion of the value. A value is given only when every view of the
-   classifier agrees, its mean is above a threshold and the detector agrees; otherwise the
-   place is :class:`Unsure` with the reason. A crop the classifier takes for no die at all is
-   dropped.
+3. **Size** each candidate with the classifier: it is cut at a few sizes around the detector's
+   and the size most surely a die is kept; of overlapping candidates the one most surely a die
+   stays.
+4. **Two opinions.** The classifier reads a crop of each die in 8 turns and mirrors; the
+   detector has its own opinion of the value. A value is given only when enough views of the
+   classifier agree, its mean is above a threshold and (when the thresholds ask for it) the
+   detector agrees; otherwise the place is :class:`Unsure` with the reason. A crop the
+   classifier takes for no die at all is dropped.
 
 The thresholds come with the model (``thresholds.json``), chosen on a calibration split cut from
 Train so that a wrong value stays under 1 in 200 dice; a table's own calibration may replace them
@@ -42,6 +45,12 @@ from vision.reading import Box, Die, Reading, Unsure
 DETECT_RANGE = (12.0, 60.0)
 #: at most this many proposals per picture are classified, the detector's surest first
 MAX_PROPOSALS = 120
+#: the scales a picture is read at are this factor apart (the detector's range spans 5)
+SCALE_STEP = 2.0
+#: a candidate is cut at these times its size; the one most surely a die is kept
+SIZES = (0.7, 0.85, 1.0, 1.2, 1.45)
+#: two candidates less than this factor apart in size may be the same die
+SAME_SIZE = 1.6
 #: an upright view this sure of "not a die" needs no other view
 QUICK_NO = 0.9
 #: views of each crop: four turns, each also mirrored
@@ -66,6 +75,7 @@ class ReaderSettings:
     min_value: float | None = None  # the classifier's mean probability of the value
     min_detector_value: float | None = None  # the detector's probability of the same value
     min_views: int | None = None  # views (of 8) whose best value must be the value
+    detect: float | None = None  # the detector's centre score a candidate needs
     model: pathlib.Path = field(default=MODELS)
 
 
@@ -94,7 +104,9 @@ class Seen:
 
 
 def scales(width: int, height: int, settings: ReaderSettings) -> list[float]:
-    """The scales a picture is read at, finest first (see the module docstring)."""
+    """The scales a picture is read at, finest first, a factor ``SCALE_STEP`` apart: every die
+    size between ``min_die`` and ``max_die`` falls well inside the detector's range at one of
+    them at least (see the module docstring)."""
     lo, hi = DETECT_RANGE
     scale = lo / settings.min_die
     out = []
@@ -102,62 +114,93 @@ def scales(width: int, height: int, settings: ReaderSettings) -> list[float]:
         out.append(scale)
         if settings.max_die * scale <= hi or min(width, height) * scale < 2 * lo:
             return out
-        scale *= lo / hi
+        scale /= SCALE_STEP
 
 
 def propose(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score: float,
-            ) -> list[tuple[Candidate, float]]:
-    """Die candidates over all scales with the scale each was found at, one per die."""
-    found: list[tuple[Candidate, float]] = []
+            ) -> list[Candidate]:
+    """Die candidates over all scales, the detector's surest first.
+
+    Each scale answers for the sizes it reads well (the finest and coarsest also for what lies
+    beyond); the same die found at two scales is kept once; a candidate lying on one at least
+    twice its size is a pip of that die, not a die.
+    """
+    found: list[Candidate] = []
     lo, hi = DETECT_RANGE
     levels = scales(image.shape[1], image.shape[0], settings)
     for scale in levels:
         for c in nets.detect(image, scale, min_score):
             s = c.size * scale
-            # each scale answers for the sizes it reads best; the finest and coarsest keep the rest
             if (s < lo * 0.8 and scale != levels[0]) or (s > hi * 1.25 and scale != levels[-1]):
                 continue
-            found.append((c, scale))
-    found.sort(key=lambda cs: -cs[0].score)
+            found.append(c)
+    found.sort(key=lambda c: -c.score)
     found = found[:4 * MAX_PROPOSALS]
     # a pip of a die is no die: drop what lies on a candidate at least twice its size
-    found = [(c, scale) for c, scale in found
-             if not any(k.size >= 2 * c.size and math.dist(c.centre, k.centre) < 0.5 * k.size
-                        for k, _ in found)]
-    kept: list[tuple[Candidate, float]] = []
-    for c, scale in found:
-        if all(math.dist(c.centre, k.centre) > 0.5 * max(c.size, k.size) for k, _ in kept):
-            kept.append((c, scale))
+    found = [c for c in found if not any(
+        k.size >= 2 * c.size and math.dist(c.centre, k.centre) < 0.5 * k.size for k in found)]
+    kept: list[Candidate] = []
+    for c in found:
+        if not any(same_die(c, k) for k in kept):
+            kept.append(c)
     return kept[:MAX_PROPOSALS]
+
+
+def same_die(a: Candidate, b: Candidate, apart: float = 0.5) -> bool:
+    """Two candidates of about the same size whose centres lie close: one die seen twice."""
+    big, small = max(a.size, b.size), min(a.size, b.size)
+    return big < SAME_SIZE * small and math.dist(a.centre, b.centre) < apart * big
+
+
+def sized(pyramid: Pyramid, proposed: list[Candidate], nets: Networks,
+          ) -> list[tuple[Candidate, np.ndarray]]:
+    """Each candidate at the size the classifier reads best as a die, with its upright reading,
+    one candidate per die.
+
+    Why: the detector's size is rough (it reads most dice a quarter too small), and a crop of
+    the wrong size reads less surely as a die. Each candidate is cut at ``SIZES`` x its size;
+    the size whose crop is most surely a die wins. Overlapping candidates then keep the one
+    most surely a die (weighted by the detector's score).
+    """
+    crops = np.stack([die_crop(pyramid, c.centre, c.size * k) for c in proposed for k in SIZES])
+    probs = nets.classify(crops).reshape(len(proposed), len(SIZES), 7)
+    best = probs[:, :, 0].argmin(axis=1)
+    ranked = []
+    for c, p, b in zip(proposed, probs, best, strict=True):
+        resized = Candidate(c.centre, c.size * SIZES[b], c.score, c.values)
+        ranked.append(((1 - p[b, 0]) * math.sqrt(c.score), resized, p[b]))
+    ranked.sort(key=lambda r: -r[0])
+    kept: list[tuple[Candidate, np.ndarray]] = []
+    for _, c, p in ranked:
+        if all(math.dist(c.centre, k.centre) > 0.5 * max(c.size, k.size) for k, _ in kept):
+            kept.append((c, p))
+    return kept
 
 
 def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score: float,
          ) -> list[Seen]:
-    """Propose dice and classify each in every view: what :func:`decide` needs.
+    """Propose dice, size them and classify each in every view: what :func:`decide` needs.
 
-    The upright view of every candidate goes first; one the classifier is quite sure is no die
-    (``QUICK_NO``) is dropped before the other seven views are cut, which keeps a busy picture
-    fast.
+    A candidate whose upright view the classifier is quite sure is no die (``QUICK_NO``) is
+    dropped before the other seven views are cut, which keeps a busy picture fast.
     """
     proposed = propose(image, nets, settings, min_score)
     if not proposed:
         return []
     pyramid = Pyramid(image)
-    first = nets.classify(np.stack([die_crop(pyramid, c.centre, c.size) for c, _ in proposed]))
-    kept = [(c, p, scale) for (c, scale), p in zip(proposed, first, strict=True)
-            if p[0] < QUICK_NO]
+    kept = [(c, p) for c, p in sized(pyramid, proposed, nets) if p[0] < QUICK_NO]
     if not kept:
         return []
     rest = np.stack([die_crop(pyramid, c.centre, c.size, angle, mirror)
-                     for c, _, _ in kept for angle, mirror in VIEWS[1:]])
+                     for c, _ in kept for angle, mirror in VIEWS[1:]])
     others = nets.classify(rest).reshape(len(kept), len(VIEWS) - 1, 7)
     seconds: list[np.ndarray | None] = [None] * len(kept)
     if nets.has_second:
-        seconds = list(nets.classify(np.stack([second_crop(image, c, scale)
-                                               for c, _, scale in kept]), second=True))
+        seconds = list(nets.classify(np.stack([second_crop(image, c) for c, _ in kept]),
+                                     second=True))
     h, w = image.shape[:2]
     seen = []
-    for (c, p0, _), p, second in zip(kept, others, seconds, strict=True):
+    for (c, p0), p, second in zip(kept, others, seconds, strict=True):
         views = np.vstack([p0[None], p])
         mean = views.mean(axis=0)
         best = int(np.argmax(mean[1:])) + 1
@@ -168,9 +211,11 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
     return seen
 
 
-def second_crop(image: np.ndarray, c: Candidate, scale: float) -> np.ndarray:
-    """The second opinion's crop: as it was trained, from the picture at the detector's scale."""
+def second_crop(image: np.ndarray, c: Candidate) -> np.ndarray:
+    """The second opinion's crop, as it was trained: from the picture at a scale where the die is
+    about as large as the detector's dice."""
     (cx, cy), s = c.centre, c.size
+    scale = min(1.0, math.sqrt(DETECT_RANGE[0] * DETECT_RANGE[1]) / s)
     side = SECOND_SCALE * s * scale
     # only the neighbourhood is resampled: a 12 MP picture is never scaled whole for one die
     x0, y0 = int(max(cx - side, 0)), int(max(cy - side, 0))
@@ -213,7 +258,7 @@ def decide(seen: Seen, thresholds: dict[str, float]) -> Die | Unsure | None:
 
 def thresholds_of(nets: Networks, settings: ReaderSettings) -> dict[str, float]:
     own = {"min_value": settings.min_value, "min_detector_value": settings.min_detector_value,
-           "min_views": settings.min_views}
+           "min_views": settings.min_views, "detect": settings.detect}
     return {**DEFAULTS, **nets.thresholds, **{k: v for k, v in own.items() if v is not None}}
 
 
