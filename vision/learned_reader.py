@@ -66,6 +66,7 @@ class ReaderSettings:
     min_value: float | None = None  # the classifier's mean probability of the value
     min_detector_value: float | None = None  # the detector's probability of the same value
     min_views: int | None = None  # views (of 8) whose best value must be the value
+    detect: float | None = None  # the detector's centre score a candidate needs
     model: pathlib.Path = field(default=MODELS)
 
 
@@ -213,7 +214,7 @@ def decide(seen: Seen, thresholds: dict[str, float]) -> Die | Unsure | None:
 
 def thresholds_of(nets: Networks, settings: ReaderSettings) -> dict[str, float]:
     own = {"min_value": settings.min_value, "min_detector_value": settings.min_detector_value,
-           "min_views": settings.min_views}
+           "min_views": settings.min_views, "detect": settings.detect}
     return {**DEFAULTS, **nets.thresholds, **{k: v for k, v in own.items() if v is not None}}
 
 
