@@ -3,9 +3,10 @@
 A pub owner edits this file by hand, so a mistake must stop the start with a sentence that
 names the key, the value and what is allowed -- never a traceback halfway through opening
 the GPIO pins. Each section is checked by the part that owns it (``hardware.pinmap``,
-``hardware.cameras``, ``vision.zones``, ``firmware.server_settings``); this module checks
-``[table]`` and ties the sections together (every seat named in ``[pins]`` or ``[zones]`` must
-be a player). ``firmware/table.example.toml`` documents every key and is tested to load.
+``hardware.cameras``, ``vision.zones``, ``vision.settings``, ``firmware.server_settings``);
+this module checks ``[table]`` and ties the sections together (every seat named in ``[pins]``
+or ``[zones]`` must be a player). ``firmware/table.example.toml`` documents every key and is
+tested to load.
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from firmware.seating import seating_problem
 from firmware.server_settings import ServerSettings, parse_server_settings
 from hardware.cameras import CameraSettings, parse_camera
 from hardware.pinmap import PinMap, parse_pin_map
+from vision.settings import VisionSettings, parse_vision
 from vision.zones import Zone, parse_zones
 
-SECTIONS = ("table", "pins", "camera", "zones", "referee", "server")
+SECTIONS = ("table", "pins", "camera", "zones", "vision", "referee", "server")
 TABLE_KEYS = ("variant", "players", "options")
 
 
@@ -33,7 +35,8 @@ class TableConfig:
     """A checked table configuration.
 
     ``camera`` is kind "simulated" when ``[camera]`` is absent; ``zones`` empty means laid
-    out by ``vision.zones.default_zones`` from the frame size.
+    out by ``vision.zones.default_zones`` from the frame size; ``vision`` is the dice reader
+    and its thresholds (the rule reader when ``[vision]`` is absent).
     """
 
     variant: str
@@ -46,6 +49,7 @@ class TableConfig:
     simulate: bool = True
     path: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
+    vision: VisionSettings = field(default_factory=VisionSettings)
 
 
 def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
@@ -121,11 +125,13 @@ def build_config(data: Mapping[str, Any], *, simulate: bool = True, path: str | 
                 raise ConfigError(f"zones.{z.seat}", {"x": z.x, "y": z.y, "w": z.w, "h": z.h},
                                   f"there is no seat {z.seat!r}; seats are {', '.join(players)}")
 
+    vision = parse_vision(_table(data, "vision"))
+
     server = parse_server_settings(_table(data, "server"), _table(data, "referee"),
                                    os.environ if environ is None else environ,
                                    simulate=simulate)
     return TableConfig(variant, players, options, pins, camera, zones, server, simulate, path,
-                       dict(data))
+                       dict(data), vision)
 
 
 def load_config(path: str, *, simulate: bool = True,

@@ -8,12 +8,13 @@ cycle: the panels put their events on a queue made first, and the controller is 
 queue and the panels' LEDs. :class:`House` closes everything in reverse order, once.
 
 The choices are arguments, gpiozero-style: ``simulate`` picks mock pins and the simulated
-camera, ``reader`` the dice reader (the real one unless a test gives a fake), ``pin_factory``
-a factory the test drives.
+camera, ``reader`` the dice reader (the one ``[vision]`` names unless a test gives a fake),
+``pin_factory`` a factory the test drives.
 """
 
 from __future__ import annotations
 
+import functools
 import queue
 import time
 from collections.abc import Callable
@@ -31,15 +32,24 @@ from firmware.throws import DiceWatcher
 from hardware.calibrate import save_zones
 from hardware.cameras import FrameSource, open_camera
 from hardware.panel import SeatPanels
+from vision import learned_reader
 from vision.reader import read_dice
 from vision.reading import Reading
+from vision.settings import VisionSettings
 from vision.zones import Zone, default_zones
 
 Reader = Callable[[np.ndarray], Reading]
 
 
-def real_reader(camera: FrameSource) -> Reader:
-    """The dice reader for any camera: ``vision.reader.read_dice`` on its frames."""
+def real_reader(camera: FrameSource, vision: VisionSettings | None = None) -> Reader:
+    """The dice reader ``[vision]`` names, for any camera: the rule reader
+    (``vision.reader.read_dice``) by default; ``reader = "learned"`` gives
+    ``vision.learned_reader.read_dice`` with the table's own thresholds (the model's where the
+    config sets none)."""
+    vision = vision or VisionSettings()
+    if vision.reader == "learned":
+        settings = learned_reader.ReaderSettings(**vision.thresholds)
+        return functools.partial(learned_reader.read_dice, settings=settings)
     return read_dice
 
 
@@ -111,7 +121,7 @@ def zones_for(config: TableConfig) -> list[Zone]:
 
 def build_house(config: TableConfig, *, db: str = ":memory:", simulate: bool = True,
                 seed: int | None = None,
-                reader: Callable[[Any], Reader] = real_reader,
+                reader: Callable[[Any], Reader] | None = None,
                 panels: bool = True, pin_factory: Any = None, hold_time: float = 0.8,
                 bounce_time: float = 0.03, config_path: str | None = None,
                 say: Callable[[str], None] = _quiet,
@@ -120,15 +130,18 @@ def build_house(config: TableConfig, *, db: str = ":memory:", simulate: bool = T
 
     ``simulate``: mock pins and the simulated camera (its dice thrown with ``seed``), as off
     the Pi; a config whose ``[camera]`` kind is "simulated" gets the simulated camera too.
-    ``reader(camera)`` gives the dice reader for the camera opened: the real reader by
-    default; tests give ``firmware.simulation.SceneReader``, which reads the simulated
-    camera's own dice. ``panels=False`` leaves the seat panels out (the
-    dashboard tests press through the API). ``config_path``: referee-set zones are saved
-    there. ``say``/``warn``: where notices and failures are told (``bidou-table run`` prints
-    them). On a failure, whatever was opened is closed again before the error goes up.
+    ``reader(camera)`` gives the dice reader for the camera opened: by default the one the
+    config's ``[vision]`` names (:func:`real_reader`); tests give
+    ``firmware.simulation.SceneReader``, which reads the simulated camera's own dice.
+    ``panels=False`` leaves the seat panels out (the dashboard tests press through the API).
+    ``config_path``: referee-set zones are saved there. ``say``/``warn``: where notices and
+    failures are told (``bidou-table run`` prints them). On a failure, whatever was opened is
+    closed again before the error goes up.
     """
     house = House(config)
     house.warn = warn
+    if reader is None:
+        reader = functools.partial(real_reader, vision=config.vision)
     try:
         _open(house, config, db=db, simulate=simulate, seed=seed, reader=reader,
               panels=panels, pin_factory=pin_factory, hold_time=hold_time,

@@ -6,6 +6,10 @@ grouped per seat (``hardware.zonefinder``), and ``[zones.SEAT]`` tables are writ
 config with tomlkit, keeping the rest of the file and its comments as the pub wrote them.
 ``--image`` calibrates from a saved picture; ``--dry-run`` only prints. The dashboard saves
 zones the referee drew with :func:`save_zones`.
+
+``--known-throws DIR`` calibrates the learned dice reader instead of the zones: its thresholds
+for this table, chosen on photographs of known throws and saved under ``[vision]``
+(:mod:`hardware.calibrate_reader`, :func:`save_thresholds`).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ import pathlib
 import random
 import sys
 import tempfile
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import cv2
 import numpy as np
@@ -34,7 +38,12 @@ from vision.zones import Zone, check_overlap, default_zones
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, metavar="FILE",
-                        help="the table's TOML config; [zones.SEAT] tables are written into it")
+                        help="the table's TOML config; [zones.SEAT] tables (or, with "
+                             "--known-throws, [vision] thresholds) are written into it")
+    parser.add_argument("--known-throws", metavar="DIR",
+                        help="instead of the zones: choose the learned dice reader's thresholds "
+                             "from DIR's pictures of known throws (NAME.jpg or .png, with "
+                             "NAME.txt holding its dice's values, e.g. 2 4 6; at least 20)")
     parser.add_argument("--camera", metavar="KIND",
                         help="use this camera kind instead of the config's [camera] kind "
                              "(picamera, usb, folder, video, simulated)")
@@ -51,7 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="when the dice cannot be grouped, save the default layout instead "
                              "of stopping")
     parser.add_argument("--dry-run", action="store_true",
-                        help="print the zones found without saving them")
+                        help="print the zones (or thresholds) found without saving them")
 
 
 def read_config(path: str | os.PathLike[str]) -> tomlkit.TOMLDocument:
@@ -117,6 +126,44 @@ def save_zones(config_path: str | os.PathLike[str], zones: Iterable[Zone]) -> No
         document.add(tomlkit.comment("Seat zones in camera pixels, written by "
                                      "`bidou-table calibrate`."))
         document.add("zones", table)
+    _write_config(config_path, document)
+
+
+def save_thresholds(config_path: str | os.PathLike[str],
+                    thresholds: Mapping[str, float | int]) -> None:
+    """Write the learned reader's ``thresholds`` into the config's ``[vision]`` table.
+
+    A key already there keeps its place and its comment; a new one goes after the table's last
+    key (not after the comments that end the table: they introduce the next section). The
+    table's other keys (``reader``) and the rest of the file, comments included, are kept; the
+    file is replaced in one step, as by :func:`save_zones`.
+    """
+    document = read_config(config_path)
+    existing = document.get("vision")
+    if isinstance(existing, tomlkit.items.Table):
+        for key, value in thresholds.items():
+            keys = [k for k, _ in existing.value.body if k is not None]
+            if key in existing or not keys:
+                existing[key] = value
+            else:  # tomlkit's public add would put it after the closing comments
+                existing.value._insert_after(keys[-1], key, value)
+    else:
+        table = tomlkit.table()
+        if existing is not None:  # an inline table: its keys carried over
+            for key, value in existing.items():
+                table.add(key, value)
+            del document["vision"]
+        for key, value in thresholds.items():
+            table[key] = value
+        document.add(tomlkit.nl())
+        document.add(tomlkit.comment("The dice reader's thresholds, written by "
+                                     "`bidou-table calibrate --known-throws`."))
+        document.add("vision", table)
+    _write_config(config_path, document)
+
+
+def _write_config(config_path: str | os.PathLike[str], document: tomlkit.TOMLDocument) -> None:
+    """Replace the config with ``document`` in one step: a crash never leaves half a config."""
     path = pathlib.Path(config_path)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
                                          suffix=".tmp")
@@ -194,6 +241,11 @@ def _middle(zone: Zone, part: float = 0.4) -> Zone:
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.known_throws is not None:
+        # lazy: only the reader's calibration loads the learned reader and its networks
+        from hardware.calibrate_reader import run_known_throws
+
+        return run_known_throws(args)
     try:
         document = read_config(args.config)
         seats = seats_of(document, args.seats)

@@ -4,8 +4,12 @@ a wrong value stays rarer than 1 in 400 (half the 1 in 200 the table promises, f
 Why: a network's confidence is not a probability of being right on a table it has never seen,
 so the point where the reader says "not sure" is measured, not assumed. The calibration
 pictures are cut from Train (:func:`vision.labels.split_calibration`) when a model is trained,
-or are the table's own known throws at installation (``bidou-table calibrate``). Valid never
-is.
+or are the table's own known throws at installation (``bidou-table calibrate --known-throws``,
+:mod:`vision.known_throws`). Valid never is.
+
+The search (:func:`best`) is one for both; only a picture's score differs: by where each die
+lies (:func:`by_position`, the evaluator's matching, for labelled boxes) or by the values alone
+(for known throws, whose pictures say which dice were thrown, not where they lie).
 
 ``python -m vision.thresholds --model DIR --sets ../shared/dice`` chooses again for a model
 folder and writes its ``thresholds.json``.
@@ -18,8 +22,9 @@ import itertools
 import json
 import pathlib
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -41,6 +46,18 @@ GRID = {
 }
 
 
+class Picture(Protocol):
+    """A calibration picture: all it needs is what the reader saw at the loosest threshold."""
+
+    @property
+    def seen(self) -> Sequence[Seen]: ...
+
+
+#: one picture's score from what the reader made of it at some thresholds: its dice, its unsure
+#: places (the first argument is the picture, of the kind the judge knows)
+Judge = Callable[[Any, list[Die], list[Unsure]], Score]
+
+
 @dataclass(frozen=True)
 class Looked:
     """One calibration picture: what the reader saw, and the labels (in evaluator form)."""
@@ -51,55 +68,85 @@ class Looked:
     height: int
 
 
+def look_loosely(image: np.ndarray, nets: Networks, settings: ReaderSettings,
+                 ) -> tuple[Seen, ...]:
+    """What the reader sees in one picture at the grid's loosest detect threshold: read once,
+    it can be decided again at every combination of the grid without the networks."""
+    return tuple(look(image, nets, settings, min(GRID["detect"])))
+
+
 def look_all(nets: Networks, pictures: Iterable[LabelledPicture],
              settings: ReaderSettings | None = None) -> list[Looked]:
     settings = settings or ReaderSettings()
     out = []
     for p in pictures:
         image = p.load()
-        seen = look(image, nets, settings, min(GRID["detect"]))
+        seen = look_loosely(image, nets, settings)
         h, w = image.shape[:2]
         labels = load_labels(p.path.with_suffix(".txt"), w, h)  # as the evaluator counts
-        out.append(Looked(tuple(seen), tuple(labels), w, h))
+        out.append(Looked(seen, tuple(labels), w, h))
     return out
 
 
-def score(looked: Sequence[Looked], thresholds: dict[str, float]) -> Score:
-    """The evaluator's score of every picture read with these thresholds."""
+def verdicts(seen: Iterable[Seen], thresholds: dict[str, float],
+             ) -> tuple[list[Die], list[Unsure]]:
+    """The dice and unsure places the reader gives, from what it saw, at these thresholds."""
+    dice, unsure = [], []
+    for s in seen:
+        if s.candidate.score < thresholds["detect"]:
+            continue
+        verdict = decide(s, thresholds)
+        if isinstance(verdict, Die):
+            dice.append(verdict)
+        elif isinstance(verdict, Unsure):
+            unsure.append(verdict)
+    return dice, unsure
+
+
+def by_position(item: Looked, dice: list[Die], unsure: list[Unsure]) -> Score:
+    """The evaluator's score of one labelled picture: each die matched to a label box."""
+    return score_reading(Reading(tuple(dice), tuple(unsure), item.width, item.height),
+                         list(item.labels))
+
+
+def score(looked: Sequence[Picture], thresholds: Mapping[str, float],
+          judge: Judge = by_position) -> Score:
+    """The score of every picture read with these thresholds (the rest: the defaults)."""
     total = Score()
     t = {**DEFAULTS, **thresholds}
     for item in looked:
-        dice, unsure = [], []
-        for s in item.seen:
-            if s.candidate.score < t["detect"]:
-                continue
-            verdict = decide(s, t)
-            if isinstance(verdict, Die):
-                dice.append(verdict)
-            elif isinstance(verdict, Unsure):
-                unsure.append(verdict)
-        total.add(score_reading(Reading(tuple(dice), tuple(unsure), item.width, item.height),
-                                list(item.labels)))
+        total.add(judge(item, *verdicts(item.seen, t)))
     return total
 
 
-def best(looked: Sequence[Looked], budget: float = WRONG_BUDGET) -> tuple[dict[str, float], Score]:
-    """The thresholds that read the most dice (fewest phantom dice next) within the budget."""
-    labels = sum(len(item.labels) for item in looked)
-    allowed = int(np.floor(budget * labels))
+def within_budget(s: Score, budget: float = WRONG_BUDGET) -> bool:
+    """Whether the wrong values stay within ``budget`` of the dice (rounded down)."""
+    return s.wrong <= int(np.floor(budget * s.labels))
+
+
+def best(looked: Sequence[Picture], budget: float = WRONG_BUDGET, judge: Judge = by_position,
+         grid: Mapping[str, Sequence[float]] = GRID, base: Mapping[str, float] | None = None,
+         ) -> tuple[dict[str, float], Score]:
+    """The thresholds that read the most dice (fewest phantom dice next) within the budget.
+
+    Every combination of ``grid`` is scored by ``judge``, the thresholds it leaves out taken
+    from ``base`` (else the defaults). When none stays within the budget, the strictest of the
+    grid and its score: :func:`within_budget` tells.
+    """
+    base = dict(base or {})
     choice: tuple[tuple[int, ...], dict[str, float], Score] | None = None
-    for combo in itertools.product(*GRID.values()):
-        t = dict(zip(GRID, combo, strict=True))
-        s = score(looked, t)
-        if s.wrong > allowed:
+    for combo in itertools.product(*grid.values()):
+        t = dict(zip(grid, combo, strict=True))
+        s = score(looked, {**base, **t}, judge)
+        if not within_budget(s, budget):
             continue
         # most right, then fewest phantom dice, then the strictest (later combos are stricter)
         key = (s.right - 2 * s.extra, s.right, -s.extra)
         if choice is None or key >= choice[0]:
             choice = (key, t, s)
     if choice is None:  # nothing meets the budget: the strictest there is
-        t = {name: values[-1] for name, values in GRID.items()}
-        return t, score(looked, t)
+        t = {name: values[-1] for name, values in grid.items()}
+        return t, score(looked, {**base, **t}, judge)
     return choice[1], choice[2]
 
 

@@ -1,0 +1,115 @@
+"""The config's ``[vision]``: which dice reader the table uses and the learned reader's own
+thresholds; each bad value stops the start with one sentence, and the house wires the reader
+the config names."""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+import re
+
+import pytest
+
+from engine.errors import ConfigError
+from firmware.config import build_config, default_config, load_config
+from firmware.house import build_house, real_reader
+from vision import learned_reader
+from vision.reader import read_dice as rule_reader
+from vision.settings import THRESHOLDS, VisionSettings
+
+EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "firmware" / "table.example.toml"
+
+
+def _cfg(vision: dict) -> dict:
+    return {"table": {"variant": "two-hand", "players": ["Ann", "Bob"]}, "vision": vision}
+
+
+def test_without_a_vision_section_the_table_keeps_the_rule_reader():
+    """The default does not change: a config written before [vision] existed reads as before."""
+    config = default_config(environ={})
+    assert config.vision == VisionSettings(reader="rules")
+    assert config.vision.thresholds == {}
+
+
+def test_the_example_documents_every_vision_key_and_each_one_uncommented_loads(tmp_path):
+    """table.example.toml is the pub's reference: every key [vision] takes is in it, and
+    uncommenting the thresholds gives a config that loads with those values."""
+    text = EXAMPLE.read_text()
+    assert load_config(str(EXAMPLE), environ={}).vision == VisionSettings(reader="rules")
+    section = text.split("[vision]\n", 1)[1].split("\n[", 1)[0]
+    uncommented = re.sub(r"^# (\w+ = )", r"\1", section, flags=re.MULTILINE)
+    for key in THRESHOLDS:
+        assert re.search(rf"^{key} = ", uncommented, re.MULTILINE), f"{key} is not documented"
+    path = tmp_path / "table.toml"
+    path.write_text(text.replace(section, uncommented).replace('reader = "rules"',
+                                                               'reader = "learned"'))
+    vision = load_config(str(path), environ={}).vision
+    assert vision == VisionSettings("learned", min_value=0.9, min_views=8,
+                                    min_detector_value=0.5, detect=0.3)
+
+
+def test_thresholds_are_kept_as_given_and_whole_numbers_count_as_fractions():
+    vision = build_config(_cfg({"reader": "learned", "min_value": 1, "detect": 0.25,
+                                "min_views": 7}), environ={}).vision
+    assert vision.thresholds == {"min_value": 1.0, "detect": 0.25, "min_views": 7}
+    assert isinstance(vision.thresholds["min_value"], float)
+
+
+@pytest.mark.parametrize(("vision", "sentence"), [
+    ({"reader": "neural"},
+     "vision.reader = 'neural' is not allowed: \"rules\" or \"learned\""),
+    ({"min_value": 1.5},
+     "vision.min_value = 1.5 is not allowed: a number from 0 to 1, e.g. 0.9"),
+    ({"min_value": "0.9"},
+     "vision.min_value = '0.9' is not allowed: a number from 0 to 1, e.g. 0.9"),
+    ({"min_detector_value": -0.1},
+     "vision.min_detector_value = -0.1 is not allowed: a number from 0 to 1, e.g. 0.9"),
+    ({"detect": True},
+     "vision.detect = True is not allowed: a number from 0 to 1, e.g. 0.9"),
+    ({"min_views": 9},
+     "vision.min_views = 9 is not allowed: a whole number from 1 to 8 (of the 8 views of a die)"),
+    ({"min_views": 7.5},
+     "vision.min_views = 7.5 is not allowed: a whole number from 1 to 8 (of the 8 views of a "
+     "die)"),
+    ({"min_views": 0},
+     "vision.min_views = 0 is not allowed: a whole number from 1 to 8 (of the 8 views of a die)"),
+    ({"second_veto": 0.5},
+     "vision.second_veto = 0.5 is not allowed: no such key; [vision] takes reader, min_value, "
+     "min_views, min_detector_value, detect"),
+])
+def test_each_bad_vision_value_is_one_sentence_naming_key_value_and_what_is_allowed(vision,
+                                                                                   sentence):
+    with pytest.raises(ConfigError) as e:
+        build_config(_cfg(vision), environ={})
+    assert str(e.value) == sentence
+
+
+def test_vision_must_be_a_table():
+    with pytest.raises(ConfigError, match=r"^vision = 'learned' is not allowed: a table"):
+        build_config({**_cfg({}), "vision": "learned"}, environ={})
+
+
+def test_real_reader_is_the_rule_reader_unless_the_config_says_learned():
+    assert real_reader(None) is rule_reader
+    assert real_reader(None, VisionSettings(reader="rules", min_value=0.5)) is rule_reader
+
+
+def test_the_learned_reader_gets_the_tables_own_thresholds_and_the_models_for_the_rest():
+    reader = real_reader(None, VisionSettings(reader="learned", min_value=0.8, detect=0.4))
+    assert isinstance(reader, functools.partial)
+    assert reader.func is learned_reader.read_dice
+    assert reader.keywords["settings"] == learned_reader.ReaderSettings(min_value=0.8,
+                                                                        detect=0.4)
+
+
+def test_the_house_reads_the_throws_with_the_reader_the_config_names(tmp_path):
+    """What `bidou-table run` builds: no reader is given, so [vision] decides."""
+    config = build_config(_cfg({"reader": "learned", "min_views": 7}), environ={})
+    with build_house(config, db=str(tmp_path / "t.db"), seed=1, panels=False) as house:
+        assert house.watcher is not None
+        read = house.watcher._read
+        assert read.func is learned_reader.read_dice
+        assert read.keywords["settings"].min_views == 7
+    with build_house(default_config(environ={}), db=str(tmp_path / "r.db"), seed=1,
+                     panels=False) as house:
+        assert house.watcher is not None and house.watcher._read is rule_reader
