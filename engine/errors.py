@@ -8,6 +8,8 @@ from the source or RULINGS.md, e.g. "a raise is one chip in two-hand Bidou (T5)"
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+
 
 class BidouError(Exception):
     """Base of every error raised by bidou-table's own code."""
@@ -56,6 +58,16 @@ class ConfigError(BidouError, ValueError):
         self.value = value
         self.allowed = allowed
         super().__init__(f"{key} = {value!r} is not allowed: {allowed}")
+
+
+def reject_unknown_keys(name: str, section: Mapping[str, object], keys: Sequence[str],
+                        verb: str = "takes") -> None:
+    """Raise :class:`ConfigError` for the first key of the config's ``[name]`` table that is not
+    one of ``keys``, listing the keys it does take (every section checks this the same way)."""
+    for key in section:
+        if key not in keys:
+            raise ConfigError(f"{name}.{key}", section[key],
+                              f"no such key; [{name}] {verb} {', '.join(keys)}")
 
 
 class CameraError(BidouError, OSError):

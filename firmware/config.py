@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.errors import ConfigError, RecordError
+from engine.errors import ConfigError, RecordError, reject_unknown_keys
 from engine.variants import OPTIONS, VARIANTS, check_setup
 from firmware.seating import seating_problem
 from firmware.server_settings import ServerSettings, parse_server_settings
@@ -60,10 +60,7 @@ def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
 
 
 def _check_table(section: dict[str, Any]) -> tuple[str, tuple[str, ...], dict[str, Any]]:
-    for key in section:
-        if key not in TABLE_KEYS:
-            raise ConfigError(f"table.{key}", section[key],
-                              f"no such key; [table] has {', '.join(TABLE_KEYS)}")
+    reject_unknown_keys("table", section, TABLE_KEYS, verb="has")
     variant = section.get("variant", "two-hand")
     if variant not in VARIANTS:
         raise ConfigError("table.variant", variant, f"one of {', '.join(VARIANTS)}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from engine.errors import ConfigError
+from engine.errors import ConfigError, reject_unknown_keys
 
 #: the readers ``[vision] reader`` names: the rule reader (the default) and the learned one
 READERS = ("rules", "learned")
@@ -52,10 +52,7 @@ def parse_vision(section: Mapping[str, object] | None) -> VisionSettings:
     Raises :class:`ConfigError` naming the key, the value and what is allowed.
     """
     section = dict(section or {})
-    for key in section:
-        if key not in KEYS:
-            raise ConfigError(f"vision.{key}", section[key],
-                              f"no such key; [vision] takes {', '.join(KEYS)}")
+    reject_unknown_keys("vision", section, KEYS)
     reader = section.get("reader", "rules")
     if reader not in READERS:
         raise ConfigError("vision.reader", reader, '"rules" or "learned"')

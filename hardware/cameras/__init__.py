@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
-from engine.errors import ConfigError
+from engine.errors import ConfigError, reject_unknown_keys
 from hardware.cameras.base import FrameSource, check_frame
 from vision.zones import Zone
 
@@ -73,10 +73,7 @@ def parse_camera(section: Mapping[str, object] | None) -> CameraSettings:
     a whole number of pixels, a missing ``device`` for a folder or video, and so on.
     """
     section = dict(section or {})
-    for key in section:
-        if key not in _KEYS:
-            raise ConfigError(f"camera.{key}", section[key],
-                              f"no such key; [camera] takes {', '.join(_KEYS)}")
+    reject_unknown_keys("camera", section, _KEYS)
     kind = section.get("kind", "simulated")
     if kind not in KINDS:
         raise ConfigError("camera.kind", kind, f"one of {', '.join(KINDS)}")
