@@ -34,8 +34,9 @@ from vision.settings import THRESHOLDS
 from vision.thresholds import (
     GRID,
     WRONG_BUDGET,
+    SeenAt,
     best,
-    look_loosely,
+    look_at_each,
     score,
     verdicts,
     within_budget,
@@ -64,11 +65,11 @@ class Throw:
 
 @dataclass(frozen=True)
 class Thrown:
-    """A known throw as the reader saw it at the loosest threshold (a picture for the search)."""
+    """A known throw as the reader saw it at each detect threshold (a picture for the search)."""
 
     name: str
     values: tuple[int, ...]
-    seen: tuple[Seen, ...]
+    seen: tuple[Seen, ...] | SeenAt
 
 
 @dataclass(frozen=True)
@@ -140,7 +141,7 @@ def load_picture(path: pathlib.Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarra
 
 def look_throws(throws: Sequence[Throw], nets: Networks,
                 settings: ReaderSettings | None = None) -> list[Thrown]:
-    """Read every known throw once, at the grid's loosest detect threshold."""
+    """Read every known throw once per detect threshold of the grid."""
     settings = settings or ReaderSettings()
     out = []
     for throw in throws:
@@ -148,7 +149,7 @@ def look_throws(throws: Sequence[Throw], nets: Networks,
             image = checked_picture(load_picture(throw.path))
         except VisionError as exc:
             raise KnownThrowsError(f"{throw.path}: {exc}") from None
-        out.append(Thrown(throw.path.name, throw.values, look_loosely(image, nets, settings)))
+        out.append(Thrown(throw.path.name, throw.values, look_at_each(image, nets, settings)))
     return out
 
 

@@ -108,7 +108,7 @@ def test_the_search_refuses_thresholds_that_read_a_known_die_wrong():
     the search must go to 0.9 at least, and takes the strictest that still reads the 6."""
     thrown = [Thrown("a.jpg", (6,), (sure(6, 0.97),)), Thrown("b.jpg", (3,), (sure(2, 0.85),))]
     chosen, s = best(thrown, judge=by_values, grid=TABLE_GRID, base=DEFAULTS)
-    assert chosen == {"detect": 0.4, "min_value": 0.95, "min_detector_value": 0.5,
+    assert chosen == {"detect": 0.4, "min_value": 0.97, "min_detector_value": 0.5,
                       "min_views": 8}
     assert (s.right, s.wrong, s.unsure, s.exact) == (1, 0, 1, 1)
     assert within_budget(s)
