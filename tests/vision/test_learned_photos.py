@@ -3,10 +3,12 @@ subset of each shared set's Valid split (tests/data/dice/*, each with its licenc
 saying how it was chosen).
 
 The figures are printed (``pytest -s``). What the shipped model must keep: no more wrong values
-than when it was shipped (none, but two on the oblique subset: a wrong value moves chips), and
+than when it was shipped (none, but one on the oblique subset: a wrong value moves chips), and
 at least the dice it read then, less two for OpenCV version differences (docs/vision-model.md
 has the figures; they are far from the table's needs, which is why it is not the table's
-reader yet).
+reader yet). The floors went down on 1 December 2026, with the wrong-value ceilings: the
+thresholds were chosen again by a calibration that judges the reader it sets (it had judged a
+reading at the loosest threshold cut down, which undercounted the wrong values).
 """
 
 from __future__ import annotations
@@ -20,12 +22,12 @@ from vision.learned_reader import read_dice
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 
-#: set -> (pictures, dice, fewest dice right, most wrong values); measured 59, 36 and 27 right
-#: with 0, 1 and 1 wrong
+#: set -> (pictures, dice, fewest dice right, most wrong values); measured 42, 25 and 8 right
+#: with 0, 0 and 1 wrong
 FLOORS = {
-    "webcam-wood": (32, 71, 56, 0),
-    "topdown-colour": (12, 90, 33, 1),
-    "oblique-colour": (16, 116, 24, 2),
+    "webcam-wood": (32, 71, 40, 0),
+    "topdown-colour": (12, 90, 23, 0),
+    "oblique-colour": (16, 116, 6, 1),
 }
 
 
