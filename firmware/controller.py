@@ -64,8 +64,8 @@ from firmware.worker import Worker
 from hardware.panel import SeatEvent
 from vision.zones import Zone
 
-#: Seconds the worker gives the event streams' writer to send the last change before the
-#: next command (it takes a few milliseconds; this only bounds a stuck writer).
+#: Seconds the worker gives the event streams' writer to send the last change before a
+#: camera read (it takes a few milliseconds; this only bounds a stuck writer).
 DELIVERY_WAIT = 0.05
 
 log = logging.getLogger(__name__)
@@ -323,9 +323,7 @@ class TableController:
 
     # --- internals: commands ---------------------------------------------------------
     def _handle_locked(self, item: Any) -> Outcome:
-        """The worker's handler: one command (or panel event) under the lock, then LEDs;
-        first the screens get the last change (``Publisher.wait_delivered`` says why)."""
-        self.publisher.wait_delivered(DELIVERY_WAIT)
+        """The worker's handler: one command (or panel event) under the lock, then LEDs."""
         with self._lock:
             outcome = self._handle(item)
             self._update_leds()
@@ -455,6 +453,11 @@ class TableController:
         return action_sentence(action, self._throws(action.player))
 
     def _read_and_play(self, seat: str, kind: str, by: str, again: bool = False) -> Outcome:
+        # A camera read holds the interpreter for a tenth of a second: the screens get the
+        # last change first (``Publisher.wait_delivered`` says why). Only here: a wait before
+        # every command put each change's whole broadcast between one queued press and the
+        # next, and a press queued behind a few refusals waited for a broadcast each.
+        self.publisher.wait_delivered(DELIVERY_WAIT)
         read = self.reads.read(seat, kind, again=again, throw_number=self._throws(seat) + 1)
         if read.values is None:
             why = self.reads.needs_look[seat]

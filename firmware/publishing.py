@@ -140,10 +140,11 @@ class Publisher:
         """Wait, at most ``timeout`` seconds in all, until every listener woken by ``wake``
         has written out the states published so far.
 
-        Why the controller's worker waits here before each command: the next command may
-        be a camera read, a tenth of a second of the interpreter's lock, and the event
-        streams' writer would then wait for the lock between one viewer's socket and the
-        next. The change already made reaches every screen first (a few milliseconds)."""
+        Why the controller's worker waits here before a camera read: a read holds the
+        interpreter's lock for a tenth of a second, and the event streams' writer would then
+        wait for the lock between one viewer's socket and the next. The change already made
+        reaches every screen first (a few milliseconds). Other commands do not wait: they
+        are short, and states published meanwhile are coalesced (a stream gets the newest)."""
         deadline = time.monotonic() + timeout
         with self._lock:
             subs = list(self._subs)

@@ -1,12 +1,13 @@
 """Publishing: every listener gets each change once, a listener woken by ``wake`` takes only
 the newest state, and the worker waits (a bounded time) until such a listener has written
-the last change out before the next command."""
+the last change out before a camera read, and before nothing else."""
 
 from __future__ import annotations
 
 import threading
 import time
 
+from firmware.commands import Press
 from firmware.publishing import Publisher
 
 
@@ -61,3 +62,18 @@ def test_a_stuck_or_closed_writer_holds_the_worker_a_bounded_time_only() -> None
     publisher.wait_delivered(timeout=5.0)
     assert time.monotonic() - began < 1.0
     assert plain.latest()["version"] == 1
+
+
+def test_the_controller_waits_for_the_screens_before_a_camera_read_only(controller, fake) -> None:
+    """A wait before every command put a whole broadcast between one queued press and the
+    next (the soak's press-to-event tail); only a camera read needs the screens served first."""
+    waits: list[float] = []
+    real = controller.publisher.wait_delivered
+    controller.publisher.wait_delivered = lambda timeout: (waits.append(timeout),
+                                                           real(timeout))[1]
+    assert not controller.submit(Press("Bob", "THROW")).ok  # refused: Ann rolls first
+    assert not controller.submit(Press("Ann", "BET")).ok
+    assert waits == []
+    fake.put("Ann", [5])
+    assert controller.submit(Press("Ann", "THROW")).ok
+    assert len(waits) == 1
