@@ -14,7 +14,7 @@ import pytest
 
 from engine.errors import VisionError
 from vision import learned_reader
-from vision.crops import CROP_SCALE, Pyramid
+from vision.crops import Pyramid
 from vision.learned_reader import (
     CUT_BY_EDGE,
     NOT_SURE,
@@ -30,6 +30,8 @@ from vision.learned_reader import (
 )
 from vision.networks import MODELS, Candidate, Networks
 from vision.reading import Die, Unsure
+
+from .conftest import WhiteSquareNets
 
 SURE = {"not_a_die": 0.5, "min_value": 0.9, "min_detector_value": 0.5, "min_views": 8}
 
@@ -139,25 +141,6 @@ def test_a_grey_picture_is_read_like_its_colour_one():
     assert read_dice(grey).dice == ()
 
 
-class _WhiteSquareNets:
-    """A fake detector proposing given candidates at full resolution, and a fake classifier
-    that takes a crop for a die when a white face fills as much of it as a well-sized crop's
-    face does (1 / CROP_SCALE squared)."""
-
-    def __init__(self, *candidates: Candidate) -> None:
-        self.candidates = candidates
-
-    def detect(self, image, scale, min_score):
-        return list(self.candidates) if scale == 1.0 else []
-
-    def classify(self, crops, second=False):
-        white = (crops.mean(axis=3) > 128).mean(axis=(1, 2))
-        die = np.clip(1 - 4 * np.abs(white - 1 / CROP_SCALE ** 2), 0.01, 0.99)
-        probs = np.zeros((len(crops), 7), np.float32)
-        probs[:, 0], probs[:, 1] = 1 - die, die
-        return probs
-
-
 def _white_face() -> np.ndarray:
     image = np.zeros((400, 600, 3), np.uint8)
     image[70:130, 70:130] = 255  # a 60 px face centred on (100, 100)
@@ -168,7 +151,7 @@ def test_a_die_found_at_two_scales_is_proposed_once():
     a = Candidate((100.0, 100.0), 60.0, 0.6, (1 / 6,) * 6)
     b = Candidate((104.0, 98.0), 52.0, 0.5, (1 / 6,) * 6)
 
-    class Nets(_WhiteSquareNets):
+    class Nets(WhiteSquareNets):
         def detect(self, image, scale, min_score):
             return [a] if scale == 1.0 else [b]
 
@@ -181,7 +164,7 @@ def test_a_pip_proposed_on_a_die_is_not_a_die_of_its_own():
     die = Candidate((100.0, 100.0), 60.0, 0.6, (1 / 6,) * 6)
     pip = Candidate((112.0, 92.0), 12.0, 0.9, (1 / 6,) * 6)
     apart = Candidate((300.0, 100.0), 12.0, 0.5, (1 / 6,) * 6)
-    proposed = learned_reader.propose(_white_face(), _WhiteSquareNets(die, pip, apart),
+    proposed = learned_reader.propose(_white_face(), WhiteSquareNets(die, pip, apart),
                                       ReaderSettings(), 0.2)
     assert proposed == [die, apart]
 
@@ -190,14 +173,14 @@ def test_of_two_overlapping_candidates_the_one_most_surely_a_die_stays():
     centred = Candidate((100.0, 100.0), 60.0, 0.6, (1 / 6,) * 6)
     off = Candidate((125.0, 100.0), 40.0, 0.7, (1 / 6,) * 6)  # half on the table
     kept = learned_reader.sized(Pyramid(_white_face()), [off, centred],
-                                _WhiteSquareNets(off, centred))
+                                WhiteSquareNets(off, centred))
     assert [c.centre for c, _ in kept] == [centred.centre]
 
 
 def test_a_die_is_cut_at_the_size_the_classifier_reads_best():
     """The detector's size is rough: 45 px for a 60 px face is corrected to within a step."""
     rough = Candidate((100.0, 100.0), 45.0, 0.6, (1 / 6,) * 6)
-    nets = _WhiteSquareNets(rough)
+    nets = WhiteSquareNets(rough)
     [(c, _)] = learned_reader.sized(Pyramid(_white_face()), [rough], nets)
     assert c.size == pytest.approx(45.0 * max(SIZES))
     assert abs(c.size - 60) < abs(rough.size - 60)

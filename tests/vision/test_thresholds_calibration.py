@@ -10,10 +10,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.crops import CROP_SCALE
 from vision.learned_reader import DEFAULTS, ReaderSettings, look
 from vision.networks import Candidate
 from vision.thresholds import look_at_each, seen_at, verdicts
+
+from .conftest import WhiteSquareNets
 
 UNIFORM = (1 / 6,) * 6
 #: thresholds that take any die the fake classifier is sure of
@@ -21,34 +22,14 @@ ANY_SURE = {**DEFAULTS, "detect": 0.4, "min_value": 0.5, "min_detector_value": 0
             "min_views": 1, "second_veto": 1.0}
 
 
-class _Nets:
-    """A detector proposing given candidates at full resolution above the asked score, and a
-    classifier sure of a 1 where a white face fills a crop as a well-sized die's face does."""
-
-    has_second = False
-
-    def __init__(self, *candidates: Candidate) -> None:
-        self.candidates = candidates
-
-    def detect(self, image, scale, min_score):
-        return [c for c in self.candidates if c.score >= min_score] if scale == 1.0 else []
-
-    def classify(self, crops, second=False):
-        white = (crops.mean(axis=3) > 128).mean(axis=(1, 2))
-        die = np.clip(1 - 4 * np.abs(white - 1 / CROP_SCALE ** 2), 0.01, 0.99)
-        probs = np.zeros((len(crops), 7), np.float32)
-        probs[:, 0], probs[:, 1] = 1 - die, die
-        return probs
-
-
-def _two_dice_and_a_weak_cluster() -> tuple[np.ndarray, _Nets]:
+def _two_dice_and_a_weak_cluster() -> tuple[np.ndarray, WhiteSquareNets]:
     image = np.zeros((400, 600, 3), np.uint8)
     image[88:112, 68:92] = 255  # two 24 px faces, centred on (80, 100) and (120, 100)
     image[88:112, 108:132] = 255
     left = Candidate((80.0, 100.0), 24.0, 0.5, UNIFORM)
     right = Candidate((120.0, 100.0), 24.0, 0.5, UNIFORM)
     cluster = Candidate((100.0, 100.0), 70.0, 0.25, UNIFORM)  # both seen as one, weakly
-    return image, _Nets(cluster, left, right)
+    return image, WhiteSquareNets(cluster, left, right)
 
 
 def test_calibration_scores_a_threshold_by_the_readers_own_reading_there():
