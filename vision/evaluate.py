@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision.label_corrections import corrected
 from vision.reading import Box, Reading
 
 Reader = Callable[[np.ndarray], Reading]
@@ -87,7 +88,8 @@ class Score:
 
 
 def load_labels(path: pathlib.Path, width: int, height: int) -> list[Label]:
-    """Labels of one picture from its YOLO ``.txt`` (missing file: no dice)."""
+    """Labels of one picture from its YOLO ``.txt`` (missing file: no dice), with the few
+    corrections of :mod:`vision.label_corrections`."""
     labels = []
     if not path.exists():
         return labels
@@ -101,7 +103,8 @@ def load_labels(path: pathlib.Path, width: int, height: int) -> list[Label]:
         if not 0 <= cls <= 5:
             raise ValueError(f"{path}:{number}: class {cls} is not a die value 0-5 (value - 1).")
         bw, bh = w * width, h * height
-        labels.append(Label(cls + 1, (xc * width - bw / 2, yc * height - bh / 2, bw, bh)))
+        value = corrected(path, number, cls + 1)
+        labels.append(Label(value, (xc * width - bw / 2, yc * height - bh / 2, bw, bh)))
     return labels
 
 
