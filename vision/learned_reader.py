@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import math
 import pathlib
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -122,8 +123,8 @@ def propose(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_sco
     """Die candidates over all scales, the detector's surest first.
 
     Each scale answers for the sizes it reads well (the finest and coarsest also for what lies
-    beyond); the same die found at two scales is kept once; a candidate lying on one at least
-    twice its size is a pip of that die, not a die.
+    beyond); the same die found at two scales is kept once. Candidates nested in a larger one
+    (its pips, or the dice of a cluster the larger one is) stay: :func:`sized` tells which.
     """
     found: list[Candidate] = []
     lo, hi = DETECT_RANGE
@@ -136,9 +137,6 @@ def propose(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_sco
             found.append(c)
     found.sort(key=lambda c: -c.score)
     found = found[:4 * MAX_PROPOSALS]
-    # a pip of a die is no die: drop what lies on a candidate at least twice its size
-    found = [c for c in found if not any(
-        k.size >= 2 * c.size and math.dist(c.centre, k.centre) < 0.5 * k.size for k in found)]
     kept: list[Candidate] = []
     for c in found:
         if not any(same_die(c, k) for k in kept):
@@ -159,8 +157,9 @@ def sized(pyramid: Pyramid, proposed: list[Candidate], nets: Networks,
 
     Why: the detector's size is rough (it reads most dice a quarter too small), and a crop of
     the wrong size reads less surely as a die. Each candidate is cut at ``SIZES`` x its size;
-    the size whose crop is most surely a die wins. Overlapping candidates then keep the one
-    most surely a die (weighted by the detector's score).
+    the size whose crop is most surely a die wins. Nested candidates are settled
+    (:func:`unnested`); overlapping ones then keep the one most surely a die (weighted by the
+    detector's score).
     """
     crops = np.stack([die_crop(pyramid, c.centre, c.size * k) for c in proposed for k in SIZES])
     probs = nets.classify(crops).reshape(len(proposed), len(SIZES), 7)
@@ -169,12 +168,55 @@ def sized(pyramid: Pyramid, proposed: list[Candidate], nets: Networks,
     for c, p, b in zip(proposed, probs, best, strict=True):
         resized = Candidate(c.centre, c.size * SIZES[b], c.score, c.values)
         ranked.append(((1 - p[b, 0]) * math.sqrt(c.score), resized, p[b]))
+    ranked = unnested(ranked)
     ranked.sort(key=lambda r: -r[0])
     kept: list[tuple[Candidate, np.ndarray]] = []
     for _, c, p in ranked:
         if all(math.dist(c.centre, k.centre) > 0.5 * max(c.size, k.size) for k, _ in kept):
             kept.append((c, p))
     return kept
+
+
+#: a die read inside another at most this fraction of its size is nested in it
+NESTED = 0.5
+#: a larger "die" holding at least this many dice read more surely than it is a cluster
+CLUSTER = 2
+
+Ranked = tuple[float, Candidate, np.ndarray]
+
+
+def unnested(ranked: list[Ranked]) -> list[Ranked]:
+    """Settle candidates nested in a larger one the classifier takes for a die: its pips, or the
+    dice of a cluster the larger one is.
+
+    Why: read at a coarse scale, a cluster of small dice looks like one large die with pips;
+    read at a fine scale, the pips of a large die look like small dice, and the classifier
+    takes both for dice. What tells them apart is how surely each reads a value: a die reads
+    its value more surely than any of its pips does (a pip crop is no face), a cluster less
+    surely than the dice in it. So a larger candidate holding ``CLUSTER`` or more smaller ones
+    that read a value more surely than it is dropped as a cluster; otherwise the smaller ones
+    are dropped as its pips.
+    """
+    def is_die(r: Ranked) -> bool:
+        return bool(r[2][0] < 0.5)
+
+    def inside(small: Ranked, big: Ranked) -> bool:
+        return (small[1].size <= NESTED * big[1].size
+                and math.dist(small[1].centre, big[1].centre) < 0.5 * big[1].size)
+
+    drop: set[int] = set()
+    for b, big in enumerate(ranked):
+        if not is_die(big):
+            continue
+        sure = big[2][1:].max()
+        surer = [r for r in ranked if inside(r, big) and is_die(r) and r[2][1:].max() > sure]
+        if len(surer) >= CLUSTER:
+            drop.add(b)
+    for b, big in enumerate(ranked):
+        if b in drop or not is_die(big):
+            continue
+        drop.update(i for i, r in enumerate(ranked) if inside(r, big))
+    return [r for i, r in enumerate(ranked) if i not in drop]
 
 
 def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score: float,
@@ -256,6 +298,45 @@ def decide(seen: Seen, thresholds: dict[str, float]) -> Die | Unsure | None:
     return Die(value, seen.box, round(confidence, 4))
 
 
+#: a face this close below another die's face, horizontally within SIDE_ACROSS of it and
+#: vertically within SIDE_BELOW (each x the larger size), may be a side of that die
+SIDE_ACROSS, SIDE_BELOW = 0.25, 1.0
+SIDE_FACE = "perhaps a side of the die above"
+
+
+def decide_all(seen: Sequence[Seen], thresholds: dict[str, float],
+               ) -> tuple[list[Die], list[Unsure]]:
+    """The dice and unsure places of one picture: :func:`decide` for each place, then a face
+    that may be the side of a die above it is unsure.
+
+    Why: a die seen at an angle shows its top face and, below it in the picture, a side face,
+    each proposed as a die; the side face is often read surely and is never the value thrown.
+    Two faces of one die never show the same value, their centres lie about one face apart, one
+    straight above the other (the camera looks along the picture's vertical). A value read just
+    below another place that reads as a die of a different value is therefore not given: a
+    referee looks (two touching dice in that line go to the referee too; nothing is misread).
+    """
+    placed = [(s, v) for s in seen if (v := decide(s, thresholds)) is not None]
+    dice, unsure = [], []
+    for s, verdict in placed:
+        if isinstance(verdict, Die) and (top := side_of(s, [o for o, _ in placed])) is not None:
+            verdict = Unsure(verdict.box, f"{SIDE_FACE} ({verdict.value} below a {top.value})")
+        (dice if isinstance(verdict, Die) else unsure).append(verdict)
+    return dice, unsure
+
+
+def side_of(face: Seen, places: Sequence[Seen]) -> Seen | None:
+    """The place just above ``face`` reading another value, whose side it may be, if any."""
+    (x, y), size = face.candidate.centre, face.candidate.size
+    for other in places:
+        (ox, oy), osize = other.candidate.centre, other.candidate.size
+        m = max(size, osize)
+        if (other is not face and other.value != face.value and abs(x - ox) <= SIDE_ACROSS * m
+                and 0 < y - oy <= SIDE_BELOW * m):
+            return other
+    return None
+
+
 def thresholds_of(nets: Networks, settings: ReaderSettings) -> dict[str, float]:
     own = {"min_value": settings.min_value, "min_detector_value": settings.min_detector_value,
            "min_views": settings.min_views, "detect": settings.detect}
@@ -272,13 +353,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> Read
     image = as_bgr(checked_picture(image))
     nets = load(settings.model)
     t = thresholds_of(nets, settings)
-    dice, unsure = [], []
-    for seen in look(image, nets, settings, t["detect"]):
-        verdict = decide(seen, t)
-        if isinstance(verdict, Die):
-            dice.append(verdict)
-        elif isinstance(verdict, Unsure):
-            unsure.append(verdict)
+    dice, unsure = decide_all(look(image, nets, settings, t["detect"]), t)
     dice.sort(key=lambda d: (d.box[1], d.box[0]))
     unsure.sort(key=lambda u: (u.box[1], u.box[0]))
     return Reading(tuple(dice), tuple(unsure), image.shape[1], image.shape[0])

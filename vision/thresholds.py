@@ -30,7 +30,7 @@ import numpy as np
 
 from vision.evaluate import SETS, Label, Score, load_labels, score_reading
 from vision.labels import LabelledPicture, load_set, split_calibration
-from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, decide, look
+from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, decide_all, look
 from vision.networks import MODELS, Networks
 from vision.reading import Die, Reading, Unsure
 
@@ -113,16 +113,9 @@ def seen_at(seen: Sequence[Seen] | SeenAt, detect: float) -> Sequence[Seen]:
 def verdicts(seen: Sequence[Seen] | SeenAt, thresholds: dict[str, float],
              ) -> tuple[list[Die], list[Unsure]]:
     """The dice and unsure places the reader gives, from what it saw, at these thresholds."""
-    dice, unsure = [], []
-    for s in seen_at(seen, thresholds["detect"]):
-        if s.candidate.score < thresholds["detect"]:
-            continue
-        verdict = decide(s, thresholds)
-        if isinstance(verdict, Die):
-            dice.append(verdict)
-        elif isinstance(verdict, Unsure):
-            unsure.append(verdict)
-    return dice, unsure
+    kept = [s for s in seen_at(seen, thresholds["detect"])
+            if s.candidate.score >= thresholds["detect"]]
+    return decide_all(kept, {**DEFAULTS, **thresholds})
 
 
 def by_position(item: Looked, dice: list[Die], unsure: list[Unsure]) -> Score:

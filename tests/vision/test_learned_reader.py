@@ -158,17 +158,6 @@ def test_a_die_found_at_two_scales_is_proposed_once():
     assert learned_reader.propose(_white_face(), Nets(), ReaderSettings(), 0.2) == [a]
 
 
-def test_a_pip_proposed_on_a_die_is_not_a_die_of_its_own():
-    """The rule: one die, one reading. A candidate lying on one at least twice its size is a pip
-    of it, however sure the detector is of it; a small die elsewhere stays."""
-    die = Candidate((100.0, 100.0), 60.0, 0.6, (1 / 6,) * 6)
-    pip = Candidate((112.0, 92.0), 12.0, 0.9, (1 / 6,) * 6)
-    apart = Candidate((300.0, 100.0), 12.0, 0.5, (1 / 6,) * 6)
-    proposed = learned_reader.propose(_white_face(), WhiteSquareNets(die, pip, apart),
-                                      ReaderSettings(), 0.2)
-    assert proposed == [die, apart]
-
-
 def test_of_two_overlapping_candidates_the_one_most_surely_a_die_stays():
     centred = Candidate((100.0, 100.0), 60.0, 0.6, (1 / 6,) * 6)
     off = Candidate((125.0, 100.0), 40.0, 0.7, (1 / 6,) * 6)  # half on the table
