@@ -17,8 +17,9 @@ The two networks (the model card, ``docs/vision-model.md``, has their sizes and 
 
 - **detector**: fully convolutional, stride 4; per cell a die-centre score, the log of the
   die's face size, and the die's value (its own opinion, used as the second opinion);
-- **classifier**: a 32x32 crop of 1.6 x the face size around each centre gives
-  "not a die" or a value 1-6.
+- **classifier**: a 40x40 crop of 1.5 x the face size around each centre gives
+  "not a die" or a value 1-6 (stage 2; the one trained beside the detector, on 32x32 crops of
+  1.6 x, is kept as the second opinion).
 """
 
 from __future__ import annotations
