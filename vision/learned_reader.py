@@ -314,7 +314,7 @@ def decide_all(seen: Sequence[Seen], thresholds: dict[str, float],
     Two faces of one die never show the same value, their centres lie about one face apart, one
     straight above the other (the camera looks along the picture's vertical). A value read just
     below another place that reads as a die of a different value is therefore not given: a
-    referee looks (two touching dice in that line go to the referee too; nothing is misread).
+    referee looks. The cost: two touching dice in that line go to the referee too.
     """
     placed = [(s, v) for s in seen if (v := decide(s, thresholds)) is not None]
     dice, unsure = [], []
