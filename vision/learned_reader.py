@@ -198,7 +198,7 @@ def unnested(ranked: list[Ranked]) -> list[Ranked]:
     are dropped as its pips.
     """
     def is_die(r: Ranked) -> bool:
-        return bool(r[2][0] < 0.5)
+        return bool(r[2][0] < DEFAULTS["not_a_die"])
 
     def inside(small: Ranked, big: Ranked) -> bool:
         return (small[1].size <= NESTED * big[1].size
@@ -317,9 +317,10 @@ def decide_all(seen: Sequence[Seen], thresholds: dict[str, float],
     referee looks. The cost: two touching dice in that line go to the referee too.
     """
     placed = [(s, v) for s in seen if (v := decide(s, thresholds)) is not None]
+    places = [s for s, _ in placed]
     dice, unsure = [], []
     for s, verdict in placed:
-        if isinstance(verdict, Die) and (top := side_of(s, [o for o, _ in placed])) is not None:
+        if isinstance(verdict, Die) and (top := side_of(s, places)) is not None:
             verdict = Unsure(verdict.box, f"{SIDE_FACE} ({verdict.value} below a {top.value})")
         (dice if isinstance(verdict, Die) else unsure).append(verdict)
     return dice, unsure

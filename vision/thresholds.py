@@ -115,7 +115,7 @@ def verdicts(seen: Sequence[Seen] | SeenAt, thresholds: dict[str, float],
     """The dice and unsure places the reader gives, from what it saw, at these thresholds."""
     kept = [s for s in seen_at(seen, thresholds["detect"])
             if s.candidate.score >= thresholds["detect"]]
-    return decide_all(kept, {**DEFAULTS, **thresholds})
+    return decide_all(kept, thresholds)
 
 
 def by_position(item: Looked, dice: list[Die], unsure: list[Unsure]) -> Score:
