@@ -23,7 +23,6 @@ from vision.learned_reader import (
     VIEWS,
     VIEWS_DIFFER,
     ReaderSettings,
-    Seen,
     decide,
     read_dice,
     scales,
@@ -31,19 +30,9 @@ from vision.learned_reader import (
 from vision.networks import MODELS, Candidate, Networks
 from vision.reading import Die, Unsure
 
-from .conftest import WhiteSquareNets
+from .conftest import WhiteSquareNets, seen
 
 SURE = {"not_a_die": 0.5, "min_value": 0.9, "min_detector_value": 0.5, "min_views": 8}
-
-
-def seen(value: int = 4, p: float = 0.97, detector: int | None = None, views: int = 8,
-         cut: bool = False, not_die: float = 0.0) -> Seen:
-    probs = np.full(7, (1 - p - not_die) / 5, np.float32)
-    probs[0] = not_die
-    probs[value] = p
-    det = np.full(6, 0.02)
-    det[(detector or value) - 1] = 0.9
-    return Seen(Candidate((100.0, 80.0), 40.0, 0.9, tuple(det)), probs, views, cut)
 
 
 def test_two_agreeing_opinions_give_a_value_with_its_box():

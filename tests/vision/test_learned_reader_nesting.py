@@ -9,7 +9,7 @@ from vision.crops import Pyramid
 from vision.learned_reader import SIDE_FACE, Seen, decide_all, sized, unnested
 from vision.networks import Candidate
 
-from .conftest import WhiteSquareNets
+from .conftest import WhiteSquareNets, seen
 
 SURE = {"not_a_die": 0.5, "min_value": 0.9, "min_detector_value": 0.0, "min_views": 8}
 EVEN = (1 / 6,) * 6
@@ -58,9 +58,7 @@ def test_a_pip_proposed_on_a_die_is_not_a_die_of_its_own():
 
 
 def face(value: int, centre: tuple[float, float], size: float = 40.0, p: float = 0.99) -> Seen:
-    probs = np.full(7, (1 - p) / 5, np.float32)
-    probs[0], probs[value] = 0.0, p
-    return Seen(Candidate(centre, size, 0.9, EVEN), probs, 8, False)
+    return seen(value, p, centre=centre, size=size)
 
 
 def test_a_face_just_below_a_die_of_another_value_may_be_its_side():
