@@ -20,6 +20,10 @@ How:
    classifier agree, its mean is above a threshold and (when the thresholds ask for it) the
    detector agrees; otherwise the place is :class:`Unsure` with the reason. A crop the
    classifier takes for no die at all is dropped.
+5. **A pip count confirms a doubtful value.** The rule reader (:mod:`vision.reader`) counts
+   pips by geometry, a method that shares nothing with the networks. Where the classifier's
+   value falls short of its thresholds only by doubt (not sure enough, views or opinions
+   differing) and the pip count reads the same value at the same place, the value is given.
 
 The thresholds come with the model (``thresholds.json``), chosen on a calibration split cut from
 Train so that a wrong value stays under 1 in 200 dice; a table's own calibration may replace them
@@ -37,6 +41,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
+from vision import reader as pip_count
 from vision.crops import SECOND_INPUT, SECOND_SCALE, Pyramid, die_crop, face_crop
 from vision.networks import MODELS, Candidate, Networks, load
 from vision.picture import checked_picture
@@ -80,8 +85,9 @@ class ReaderSettings:
     model: pathlib.Path = field(default=MODELS)
 
 
+#: ``counted_value`` above 1: a pip count never confirms a doubtful value
 DEFAULTS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9, "min_detector_value": 0.5,
-            "min_views": 8, "second_veto": 1.0}
+            "min_views": 8, "second_veto": 1.0, "counted_value": 1.1}
 
 
 @dataclass(frozen=True)
@@ -93,6 +99,7 @@ class Seen:
     views_agreeing: int  # views whose best class is the mean's best value
     cut: bool
     second: np.ndarray | None = None  # the second opinion: not a die, 1-6
+    counted: int | None = None  # the value the pip count reads at this place, if any
 
     @property
     def box(self) -> Box:
@@ -224,13 +231,17 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
     """Propose dice, size them and classify each in every view: what :func:`decide` needs.
 
     A candidate whose upright view the classifier is quite sure is no die (``QUICK_NO``) is
-    dropped before the other seven views are cut, which keeps a busy picture fast.
+    dropped before the other seven views are cut, which keeps a busy picture fast. So is one
+    sized smaller than ``min_die``: the finest scale proposes faces down to about 10 px, and on
+    Train every face read under 12 px was a speck of noise or a pip read as a die, none a die
+    (the model card has the count).
     """
     proposed = propose(image, nets, settings, min_score)
     if not proposed:
         return []
     pyramid = Pyramid(image)
-    kept = [(c, p) for c, p in sized(pyramid, proposed, nets) if p[0] < QUICK_NO]
+    kept = [(c, p) for c, p in sized(pyramid, proposed, nets)
+            if p[0] < QUICK_NO and c.size >= settings.min_die]
     if not kept:
         return []
     rest = np.stack([die_crop(pyramid, c.centre, c.size, angle, mirror)
@@ -240,6 +251,7 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
     if nets.has_second:
         seconds = list(nets.classify(np.stack([second_crop(image, c) for c, _ in kept]),
                                      second=True))
+    counted = pip_count.read_dice(image).dice
     h, w = image.shape[:2]
     seen = []
     for (c, p0), p, second in zip(kept, others, seconds, strict=True):
@@ -249,8 +261,18 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
         agreeing = int((views.argmax(axis=1) == best).sum())
         (cx, cy), r = c.centre, 0.5 * c.size
         cut = cx - r < 0 or cy - r < 0 or cx + r > w or cy + r > h
-        seen.append(Seen(c, mean, agreeing, cut, second))
+        seen.append(Seen(c, mean, agreeing, cut, second, counted_at(c, counted)))
     return seen
+
+
+def counted_at(c: Candidate, counted: Sequence[Die]) -> int | None:
+    """The value the pip count reads nearest the candidate's centre, within half its size
+    either way, if any."""
+    (cx, cy), half = c.centre, 0.5 * c.size
+    near = [(math.hypot(x - cx, y - cy), d.value) for d in counted
+            if abs((x := d.box[0] + d.box[2] / 2) - cx) < half
+            and abs((y := d.box[1] + d.box[3] / 2) - cy) < half]
+    return min(near)[1] if near else None
 
 
 def second_crop(image: np.ndarray, c: Candidate) -> np.ndarray:
@@ -281,21 +303,29 @@ def decide(seen: Seen, thresholds: dict[str, float]) -> Die | Unsure | None:
     value = seen.value
     if seen.cut:
         return Unsure(seen.box, CUT_BY_EDGE)
+    doubt = doubted(seen, t)
+    if doubt is None or (seen.counted == value and p[value] >= t["counted_value"]):
+        confidence = float(p[value]) * float(seen.candidate.values[value - 1]) ** 0.5
+        return Die(value, seen.box, round(confidence, 4))
+    return Unsure(seen.box, doubt)
+
+
+def doubted(seen: Seen, t: dict[str, float]) -> str | None:
+    """Why the networks' value is in doubt at these thresholds (None: it is not)."""
+    p, value = seen.probs, seen.value
     detector_says = int(np.argmax(seen.candidate.values)) + 1
     if t["min_detector_value"] > 0 and (
             detector_says != value or seen.candidate.values[value - 1] < t["min_detector_value"]):
-        return Unsure(seen.box, f"{OPINIONS_DIFFER} ({value} and {detector_says})")
+        return f"{OPINIONS_DIFFER} ({value} and {detector_says})"
     if seen.second is not None and t["second_veto"] < 1:
         says = int(np.argmax(seen.second[1:])) + 1
         if says != value and seen.second[says] >= t["second_veto"]:
-            return Unsure(seen.box, f"{OPINIONS_DIFFER} ({value} and {says})")
+            return f"{OPINIONS_DIFFER} ({value} and {says})"
     if seen.views_agreeing < t["min_views"]:
-        return Unsure(seen.box, f"{VIEWS_DIFFER} ({value} in {seen.views_agreeing} of "
-                                f"{len(VIEWS)} views)")
+        return f"{VIEWS_DIFFER} ({value} in {seen.views_agreeing} of {len(VIEWS)} views)"
     if p[value] < t["min_value"]:
-        return Unsure(seen.box, f"{NOT_SURE} (perhaps {value}, {p[value]:.2f} sure)")
-    confidence = float(p[value]) * float(seen.candidate.values[value - 1]) ** 0.5
-    return Die(value, seen.box, round(confidence, 4))
+        return f"{NOT_SURE} (perhaps {value}, {p[value]:.2f} sure)"
+    return None
 
 
 #: a face this close below another die's face, horizontally within SIDE_ACROSS of it and

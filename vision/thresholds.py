@@ -45,6 +45,7 @@ GRID = {
     "min_detector_value": (0.0, 0.5),
     "min_views": (6, 7, 8),
     "second_veto": (1.0, 0.8, 0.5),
+    "counted_value": (0.5, 0.7, 0.8, 0.9, 1.1),
 }
 
 
