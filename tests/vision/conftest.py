@@ -32,12 +32,13 @@ class WhiteSquareNets:
 
 def seen(value: int = 4, p: float = 0.97, detector: int | None = None, views: int = 8,
          cut: bool = False, not_die: float = 0.0, centre: tuple[float, float] = (100.0, 80.0),
-         size: float = 40.0) -> Seen:
+         size: float = 40.0, counted: int | None = None) -> Seen:
     """What the reader saw of one place: the classifier's mean sure of ``value`` at ``p``, the
-    detector's opinion (``detector``, else the same value) at 0.9."""
+    detector's opinion (``detector``, else the same value) at 0.9, the pip count's (``counted``,
+    else none)."""
     probs = np.full(7, (1 - p - not_die) / 5, np.float32)
     probs[0] = not_die
     probs[value] = p
     det = np.full(6, 0.02)
     det[(detector or value) - 1] = 0.9
-    return Seen(Candidate(centre, size, 0.9, tuple(det)), probs, views, cut)
+    return Seen(Candidate(centre, size, 0.9, tuple(det)), probs, views, cut, counted=counted)

@@ -23,12 +23,14 @@ from vision.learned_reader import (
     VIEWS,
     VIEWS_DIFFER,
     ReaderSettings,
+    counted_at,
     decide,
+    look,
     read_dice,
     scales,
 )
 from vision.networks import MODELS, Candidate, Networks
-from vision.reading import Die, Unsure
+from vision.reading import Die, Reading, Unsure
 
 from .conftest import WhiteSquareNets, seen
 
@@ -162,3 +164,74 @@ def test_a_die_is_cut_at_the_size_the_classifier_reads_best():
     [(c, _)] = learned_reader.sized(Pyramid(_white_face()), [rough], nets)
     assert c.size == pytest.approx(45.0 * max(SIZES))
     assert abs(c.size - 60) < abs(rough.size - 60)
+
+
+# A pip count confirms a doubtful value (module docstring, step 5)
+COUNTED = {**SURE, "counted_value": 0.5}
+
+
+def test_a_pip_count_of_the_same_value_confirms_a_value_the_classifier_only_doubts():
+    for doubtful in (seen(2, p=0.6, counted=2), seen(2, views=6, counted=2),
+                     seen(2, detector=3, counted=2)):
+        verdict = decide(doubtful, COUNTED)
+        assert isinstance(verdict, Die) and verdict.value == 2
+
+
+def test_a_pip_count_of_another_value_leaves_the_doubt():
+    verdict = decide(seen(2, p=0.6, counted=3), COUNTED)
+    assert isinstance(verdict, Unsure) and verdict.reason.startswith(NOT_SURE)
+
+
+def test_a_pip_count_confirms_no_value_the_classifier_holds_less_sure_than_counted_value():
+    assert isinstance(decide(seen(2, p=0.4, counted=2), COUNTED), Unsure)
+
+
+def test_a_pip_count_never_gives_the_value_of_a_die_cut_by_the_edge():
+    verdict = decide(seen(2, cut=True, counted=2), COUNTED)
+    assert isinstance(verdict, Unsure) and verdict.reason == CUT_BY_EDGE
+
+
+def test_by_default_a_pip_count_confirms_nothing():
+    """A model folder whose thresholds predate the pip count keeps its own reading."""
+    assert isinstance(decide(seen(2, p=0.6, counted=2), SURE), Unsure)
+
+
+def test_the_pip_count_at_a_place_is_the_nearest_counted_die_within_half_its_size():
+    place = Candidate((100.0, 100.0), 40.0, 0.9, (1 / 6,) * 6)
+    far = Die(5, (125, 80, 40, 40), 0.9)  # centre 45 px away across
+    near = Die(3, (85, 85, 40, 40), 0.9)  # centre 5 px away
+    nearer = Die(4, (80, 82, 40, 40), 0.9)  # centre 2 px away
+    assert counted_at(place, [far]) is None
+    assert counted_at(place, [far, near]) == 3
+    assert counted_at(place, [near, nearer, far]) == 4
+
+
+def test_look_asks_the_pip_count_once_and_keeps_its_value_with_the_place(monkeypatch):
+    asked = []
+
+    def count(image):
+        asked.append(image.shape)
+        return Reading((Die(5, (70, 70, 60, 60), 0.9),), (), image.shape[1], image.shape[0])
+
+    monkeypatch.setattr(learned_reader.pip_count, "read_dice", count)
+    face = Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6)
+    [place] = look(_white_face(), WhiteSquareNets(face), ReaderSettings(), 0.3)
+    assert place.counted == 5 and len(asked) == 1
+
+
+def test_a_face_sized_under_min_die_is_not_read():
+    """On Train every face the reader sized under 12 px was a speck or a pip, never a die."""
+    image = _white_face()
+    image[295:305, 395:405] = 255  # a 10 px white square at (400, 300)
+    speck = Candidate((400.0, 300.0), 10.0, 0.9, (1 / 6,) * 6)
+    face = Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6)
+
+    class Nets(WhiteSquareNets):
+        def detect(self, image, scale, min_score):  # the same places at every scale
+            return list(self.candidates)
+
+    nets = Nets(face, speck)
+    sizes = sorted(s.candidate.size for s in look(image, nets, ReaderSettings(), 0.3))
+    assert len(sizes) == 1 and sizes[0] > 40
+    finer = look(image, nets, ReaderSettings(min_die=8.0), 0.3)
+    assert sorted(s.candidate.centre for s in finer) == [(100.0, 100.0), (400.0, 300.0)]
