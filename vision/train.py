@@ -40,6 +40,11 @@ try:
     import torch.nn.functional as F  # noqa: N812
 except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training needs PyTorch: make train-venv, then .venv-train/bin/python -m vision.train")
+try:  # torch.onnx.export needs it at the very end: say so before an hour of training, not after
+    import onnx  # noqa: F401
+except ImportError:  # pragma: no cover - the table never trains
+    sys.exit("Training exports ONNX and needs the onnx package: make train-venv (or pip install "
+             "onnx in the training venv), then run again.")
 
 from vision import corpus
 from vision.crops import CLASS_INPUT, SECOND_INPUT
