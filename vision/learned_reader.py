@@ -233,8 +233,8 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
     A candidate whose upright view the classifier is quite sure is no die (``QUICK_NO``) is
     dropped before the other seven views are cut, which keeps a busy picture fast. So is one
     sized smaller than ``min_die``: the finest scale proposes faces down to about 10 px, and on
-    Train every face read under 12 px was a speck of noise or a pip read as a die, none a die
-    (the model card has the count).
+    Train no face read under 12 px was read right: nearly all were specks of noise or single
+    pips (the model card has the count).
     """
     proposed = propose(image, nets, settings, min_score)
     if not proposed:
