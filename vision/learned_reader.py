@@ -227,8 +227,11 @@ def unnested(ranked: list[Ranked]) -> list[Ranked]:
 
 
 def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score: float,
-         ) -> list[Seen]:
+         counted: Sequence[Die] | None = None) -> list[Seen]:
     """Propose dice, size them and classify each in every view: what :func:`decide` needs.
+
+    ``counted``: the pip count's dice on this picture, when the caller has them already (a
+    picture looked at several thresholds is counted once); else it is counted here.
 
     A candidate whose upright view the classifier is quite sure is no die (``QUICK_NO``) is
     dropped before the other seven views are cut, which keeps a busy picture fast. So is one
@@ -251,7 +254,8 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
     if nets.has_second:
         seconds = list(nets.classify(np.stack([second_crop(image, c) for c, _ in kept]),
                                      second=True))
-    counted = pip_count.read_dice(image).dice
+    if counted is None:
+        counted = pip_count.read_dice(image).dice
     h, w = image.shape[:2]
     seen = []
     for (c, p0), p, second in zip(kept, others, seconds, strict=True):

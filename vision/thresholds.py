@@ -28,6 +28,7 @@ from typing import Any, Protocol
 
 import numpy as np
 
+from vision import reader as pip_count
 from vision.evaluate import SETS, Label, Score, load_labels, score_reading
 from vision.labels import LabelledPicture, load_set, split_calibration
 from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, decide_all, look
@@ -86,7 +87,8 @@ def look_at_each(image: np.ndarray, nets: Networks, settings: ReaderSettings,
     not the reader's reading at 0.4. Judged that way, the shipped reader scored 168 calibration
     dice where it reads 263.
     """
-    return {d: tuple(look(image, nets, settings, d)) for d in sorted(set(detects))}
+    counted = pip_count.read_dice(image).dice  # the same at every threshold: counted once
+    return {d: tuple(look(image, nets, settings, d, counted)) for d in sorted(set(detects))}
 
 
 def look_all(nets: Networks, pictures: Iterable[LabelledPicture],

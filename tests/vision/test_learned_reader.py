@@ -220,7 +220,8 @@ def test_look_asks_the_pip_count_once_and_keeps_its_value_with_the_place(monkeyp
 
 
 def test_a_face_sized_under_min_die_is_not_read():
-    """On Train every face the reader sized under 12 px was a speck or a pip, never a die."""
+    """On Train no face the reader sized under 12 px was read right (nearly all were specks
+    or single pips)."""
     image = _white_face()
     image[295:305, 395:405] = 255  # a 10 px white square at (400, 300)
     speck = Candidate((400.0, 300.0), 10.0, 0.9, (1 / 6,) * 6)

@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision import reader
 from vision.learned_reader import DEFAULTS, ReaderSettings, look
 from vision.networks import Candidate
+from vision.reading import Die, Reading
 from vision.thresholds import look_at_each, seen_at, verdicts
 
 from .conftest import WhiteSquareNets
@@ -46,3 +48,19 @@ def test_a_threshold_not_read_at_takes_the_nearest_looser_reading():
     assert seen_at(seen, 0.5) == ("at 0.4",)
     assert seen_at(seen, 0.1) == ("at 0.2",)
     assert seen_at(("plain",), 0.3) == ("plain",)
+
+
+def test_a_picture_read_at_every_threshold_is_pip_counted_once(monkeypatch):
+    """The pip count does not depend on the detect threshold: counting the picture once per
+    threshold would only repeat the same work."""
+    counts = []
+
+    def count(image):
+        counts.append(1)
+        return Reading((Die(1, (68, 88, 24, 24), 0.9),), (), image.shape[1], image.shape[0])
+
+    monkeypatch.setattr(reader, "read_dice", count)
+    image, nets = _two_dice_and_a_weak_cluster()
+    seen = look_at_each(image, nets, ReaderSettings(), detects=(0.2, 0.3, 0.4))
+    assert len(counts) == 1
+    assert [s.counted for s in seen[0.4] if s.candidate.centre == (80.0, 100.0)] == [1]
