@@ -1,6 +1,6 @@
 """Labels of the shared photograph sets found wrong by eye, and what the picture shows.
 
-Why: the calibration allows about one wrong value in 400 dice, so a single mislabelled die in
+Why: the calibration allows about one wrong value in 1000 dice, so a single mislabelled die in
 the calibration split decides the thresholds (the reader reads the die right, the label calls it
 wrong, and nothing is left within the budget). Only dice looked at closely and beyond doubt are
 listed, only in Train (Valid's figures stay on the labels as shared), each with what was seen.

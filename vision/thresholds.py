@@ -1,5 +1,5 @@
 """Choose the reader's thresholds on calibration pictures: as many dice read as possible while
-a wrong value stays rarer than 1 in 400 (half the 1 in 200 the table promises, for margin).
+a wrong value stays rarer than 1 in 1000 (a fifth of the 1 in 200 the table promises, for margin).
 
 Why: a network's confidence is not a probability of being right on a table it has never seen,
 so the point where the reader says "not sure" is measured, not assumed. The calibration
@@ -35,14 +35,19 @@ from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, decide_all, lo
 from vision.networks import MODELS, Networks
 from vision.reading import Die, Reading, Unsure
 
-#: the at most fraction of calibration dice that may be read wrong
-WRONG_BUDGET = 0.0025
+#: the at most fraction of calibration dice that may be read wrong. Why a fifth of the table's
+#: 1 in 200: the search picks, of thousands of settings, one that happens to avoid the wrong
+#: values of these few hundred dice. On Train (1 December 2026), thresholds chosen on one half of
+#: the calibration split (285 or 374 dice) allowing one wrong value read the other half with 3
+#: and 1 wrong; allowing none, with 2 and 0. On the shipped split's 659 dice this allows none.
+WRONG_BUDGET = 0.001
 #: each setting's values, loosest first (the last is the strictest, 1.0 veto = no veto)
-#: (the classifier is trained with label smoothing: its surest reading is about 0.96, so the
-#: steps of ``min_value`` are fine just below that)
+#: (``min_value``'s steps are fine near the top, where a few confident wrong values on the
+#: calibration split set the bar)
 GRID = {
     "detect": (0.2, 0.3, 0.4),
-    "min_value": (0.5, 0.7, 0.8, 0.9, 0.92, 0.93, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99),
+    "min_value": (0.5, 0.7, 0.8, 0.9, 0.92, 0.93, 0.94, 0.95, 0.96, 0.97, 0.98, 0.99, 0.995,
+                  0.998),
     "min_detector_value": (0.0, 0.5),
     "min_views": (6, 7, 8),
     "second_veto": (1.0, 0.8, 0.5),

@@ -134,7 +134,7 @@ def test_it_says_how_the_reader_reads_here_with_the_models_thresholds_and_the_ch
     model = re.search(pattern.format("model's own"), out, re.MULTILINE)
     chosen = re.search(pattern.format("chosen"), out, re.MULTILINE)
     assert model and chosen, out
-    assert chosen.group(2) == "0"  # 71 dice: the budget of 1 in 400 allows none
+    assert chosen.group(2) == "0"  # 71 dice: the budget of 1 in 1000 allows none
     assert int(chosen.group(1)) >= int(model.group(1))  # the model's own are in the grid
     assert int(chosen.group(4)) <= int(chosen.group(3))
     assert (f'The table still reads with the rule reader: write reader = "learned" under '
@@ -186,7 +186,7 @@ def test_when_no_thresholds_keep_within_the_budget_nothing_is_written(
     assert main(["calibrate", "--config", str(config), "--known-throws", str(throws)]) == 1
     out = capsys.readouterr().out
     assert config.read_text() == CONFIG
-    assert ("No thresholds keep the wrong values within 1 in 400 dice on these throws (even the "
+    assert ("No thresholds keep the wrong values within 1 in 1000 dice on these throws (even the "
             "strictest read 32 values wrong): check the values written for the pictures above, "
             "or take more throws. The config was not changed.") in out
     assert "  valid_1.jpg: thrown 1, read 6" in out
