@@ -109,7 +109,7 @@ class Classifier(nn.Module):
     detector, keeps the narrow one (:data:`SECOND_WIDTHS`).
     """
 
-    def __init__(self, widths: tuple[int, int, int, int] = (16, 32, 64, 96),
+    def __init__(self, widths: tuple[int, int, int, int] = SECOND_WIDTHS,
                  deep_last: bool = False) -> None:
         super().__init__()
         a, b, c, d = widths
@@ -223,7 +223,7 @@ def train(pictures: list[LabelledPicture], out_dir: pathlib.Path, steps: int, se
           log=print) -> None:  # noqa: ANN001
     """``steps`` batches of 16 samples, one cosine learning-rate schedule, then export."""
     torch.manual_seed(seed)
-    det, cls = Detector(), Classifier(SECOND_WIDTHS)
+    det, cls = Detector(), Classifier()
     params = list(det.parameters()) + list(cls.parameters())
     opt = torch.optim.AdamW(params, lr=3e-3, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(Samples(pictures, seed), batch_size=16,
