@@ -361,11 +361,12 @@ def main(argv: list[str] | None = None) -> int:
     fit, calib = split_calibration(pictures)
     out_dir = MODELS / (f"without-{args.leave_out}" if args.leave_out else "")
     steps = args.steps or (1000 if args.leave_out else 3000)
-    print(f"training on {len(fit)} pictures ({len(calib)} kept for calibration) for "
-          f"{steps} steps into {out_dir}")
+    cls_steps = args.classifier_steps or (2400 if args.leave_out else 7200)
+    detector = f"{steps} detector steps, " if args.stage == "all" else ""
+    print(f"training on {len(fit)} pictures ({len(calib)} kept for calibration): {detector}"
+          f"{cls_steps} classifier steps, into {out_dir}")
     if args.stage == "all":
         train(fit, out_dir, steps, args.seed)
-    cls_steps = args.classifier_steps or (2400 if args.leave_out else 7200)
     train_classifier(fit, out_dir, cls_steps, args.seed)
     from vision.thresholds import choose  # after export: it reads the ONNX files just written
 
