@@ -1,7 +1,7 @@
 """Train the learned dice reader: a die detector and a face classifier, exported to ONNX.
 
 Why PyTorch here and never at the table: training needs autograd, the table only the forward
-pass, which OpenCV's ``cv2.dnn`` runs from the exported ONNX files on the Pi as well. PyTorch
+pass, which onnxruntime runs from the exported ONNX files on the Pi as well. PyTorch
 lives in its own training venv (``make train-venv``), never in what ``make run`` or
 ``make test`` installs.
 
@@ -314,7 +314,7 @@ def export_classifier(cls: Classifier, out_dir: pathlib.Path) -> None:
 
 
 def export(det: Detector, second: Classifier, out_dir: pathlib.Path) -> None:
-    """Stage 1's networks as ONNX files that ``cv2.dnn`` reads (opset 13, any frame size): the
+    """Stage 1's networks as ONNX files that onnxruntime runs (opset 13, any frame size): the
     detector, and the classifier trained beside it, kept as the reader's second opinion."""
     out_dir.mkdir(parents=True, exist_ok=True)
     det.eval()

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import pathlib
 
+import cv2
 import numpy as np
 import pytest
 
 from engine.errors import VisionError
 from vision import learned_reader
-from vision.crops import Pyramid
+from vision.crops import CLASS_INPUT, Pyramid
 from vision.learned_reader import (
     CUT_BY_EDGE,
     NOT_SURE,
@@ -29,7 +30,7 @@ from vision.learned_reader import (
     read_dice,
     scales,
 )
-from vision.networks import MODELS, Candidate, Networks
+from vision.networks import MODELS, Candidate, Networks, session
 from vision.reading import Die, Reading, Unsure
 
 from .conftest import WhiteSquareNets, seen
@@ -96,9 +97,21 @@ def test_a_12_mp_frame_reads_12_px_dice_at_full_resolution_and_300_px_dice_too()
 def test_the_shipped_model_loads_with_its_thresholds():
     nets = Networks(MODELS)
     assert {"detect", "min_value", "min_detector_value", "min_views"} <= set(nets.thresholds)
-    probs = nets.classify(np.zeros((2, 32, 32, 3), np.uint8))
+    probs = nets.classify(np.zeros((2, CLASS_INPUT, CLASS_INPUT, 3), np.uint8))
     assert probs.shape == (2, 7)
     assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+
+
+def test_the_networks_take_as_many_threads_as_opencv_is_allowed():
+    """One setting for both (the benchmark's one core is ``cv2.setNumThreads(1)``)."""
+    before = cv2.getNumThreads()
+    try:
+        cv2.setNumThreads(1)
+        assert session(MODELS / "classifier.onnx").get_session_options().intra_op_num_threads == 1
+        cv2.setNumThreads(2)
+        assert session(MODELS / "classifier.onnx").get_session_options().intra_op_num_threads == 2
+    finally:
+        cv2.setNumThreads(before)
 
 
 def test_a_missing_model_is_one_sentence(tmp_path: pathlib.Path):
@@ -109,7 +122,7 @@ def test_a_missing_model_is_one_sentence(tmp_path: pathlib.Path):
 def test_a_broken_model_file_is_one_sentence(tmp_path: pathlib.Path):
     (tmp_path / "detector.onnx").write_bytes(b"not a model")
     (tmp_path / "classifier.onnx").write_bytes(b"not a model")
-    with pytest.raises(VisionError, match="OpenCV cannot load the dice reader's model"):
+    with pytest.raises(VisionError, match="onnxruntime cannot load the dice reader's model"):
         Networks(tmp_path)
 
 
