@@ -58,9 +58,9 @@ def session(path: pathlib.Path) -> onnxruntime.InferenceSession:
 
 def as_input(images: np.ndarray) -> np.ndarray:
     """uint8 BGR N x H x W x 3 -> float32 N x 3 x H x W in -0.5..0.5, as the networks were
-    trained (:func:`vision.train.to_input`)."""
-    return np.ascontiguousarray(
-        ((images.astype(np.float32) - 127.5) * (1 / 255.0)).transpose(0, 3, 1, 2))
+    trained (:func:`vision.train.to_input`). OpenCV's blob maker does it in one pass: numpy's
+    took a third of a 12 MP frame's detector time."""
+    return cv2.dnn.blobFromImages(list(images), 1 / 255.0, mean=(127.5, 127.5, 127.5))
 
 
 def run(net: onnxruntime.InferenceSession, batch: np.ndarray) -> np.ndarray:

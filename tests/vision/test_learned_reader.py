@@ -232,6 +232,28 @@ def test_look_asks_the_pip_count_once_and_keeps_its_value_with_the_place(monkeyp
     assert place.counted == 5 and len(asked) == 1
 
 
+def test_read_dice_counts_pips_only_where_a_count_may_confirm_a_doubtful_value(monkeypatch):
+    """Rule 5 of the module docstring: the pip count matters only to a value the networks
+    doubt; where none is doubted the reading is the same without it, so it is not run."""
+    asked = []
+
+    def count(image):
+        asked.append(image.shape)
+        return Reading((Die(1, (70, 70, 60, 60), 0.9),), (), image.shape[1], image.shape[0])
+
+    face = Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6)
+
+    class Nets(WhiteSquareNets):
+        thresholds = {"detect": 0.3, "min_detector_value": 0.0, "counted_value": 0.5}
+
+    monkeypatch.setattr(learned_reader.pip_count, "read_dice", count)
+    monkeypatch.setattr(learned_reader, "load", lambda folder: Nets(face))
+    sure = learned_reader.read_dice(_white_face(), ReaderSettings(min_value=0.9))
+    assert [d.value for d in sure.dice] == [1] and asked == []
+    doubted = learned_reader.read_dice(_white_face(), ReaderSettings(min_value=0.995))
+    assert [d.value for d in doubted.dice] == [1] and len(asked) == 1  # confirmed by the count
+
+
 def test_a_face_sized_under_min_die_is_not_read():
     """On Train no face the reader sized under 12 px was read right (nearly all were specks
     or single pips)."""
