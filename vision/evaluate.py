@@ -20,7 +20,9 @@ the figures of the table's rule reader, the learned reader and the baseline: rec
 values, unsure, missed, extra dice, whole pictures exact and milliseconds per picture.
 ``--leave-one-set-out`` adds each set scored by the model trained without it
 (``vision/models/without-SET``, made by ``python -m vision.train --leave-out SET``): the figure
-that predicts a new table.
+that predicts a new table. ``--own-calibration`` adds each set's Valid read after the table's
+own calibration on that set's calibration pictures (:mod:`vision.own_calibration`): the figure
+a pub with that table would see after ``bidou-table calibrate --known-throws``.
 """
 
 from __future__ import annotations
@@ -240,6 +242,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leave-one-set-out", action="store_true",
                         help="also score each set, Train and Valid, with the model trained "
                              "without it (vision/models/without-SET)")
+    parser.add_argument("--own-calibration", action="store_true",
+                        help="also score each set's Valid after the table's own calibration on "
+                             "that set's calibration pictures (vision/own_calibration.py)")
     parser.add_argument("--failures", action="store_true", help="list every picture not all right")
     parser.add_argument("--ours-only", action="store_true", help="only the table's reader")
     args = parser.parse_args(argv)
@@ -264,6 +269,18 @@ def main(argv: list[str] | None = None) -> int:
             print(row(what, name, score), flush=True)
             if args.failures:
                 for line in score.failures:
+                    print(f"    {line}")
+    if args.own_calibration:
+        from vision.own_calibration import own_calibration
+
+        for name in SETS:
+            own = own_calibration(args.sets, name)
+            print(row(f"{name}/Valid", "own-cal", own.valid), flush=True)
+            chosen = ", ".join(f"{k} {v:g}" for k, v in own.calibration.chosen.items())
+            print(f"    calibrated on {own.known_throws} pictures of its Train "
+                  f"({own.calibration.chosen_score.summary()}): {chosen}", flush=True)
+            if args.failures:
+                for line in own.valid.failures:
                     print(f"    {line}")
     if args.leave_one_set_out:
         from vision.networks import MODELS
