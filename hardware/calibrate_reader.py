@@ -4,8 +4,10 @@ The model's thresholds were chosen on the training sets' pictures; this table's 
 and dice are not theirs. So the pub photographs a few dozen throws with the table's camera and
 writes each picture's values in ``NAME.txt`` beside it (:mod:`vision.known_throws`); this
 command reads every picture once, chooses the thresholds that read the most dice while wrong
-values stay within the model's own budget, says in plain sentences how the reader reads here
-with the model's thresholds and with the chosen ones, and writes the chosen ones under
+values stay within the model's own budget (no looser than the model's unless the throws are
+enough to show a wrong value rarer than 1 in 200, :func:`vision.known_throws.calibrate`), says
+in plain sentences how the reader reads here with the model's thresholds and with the chosen
+ones, and writes the chosen ones under
 ``[vision]`` (comments kept, :func:`hardware.calibrate.save_thresholds`). It never changes
 ``reader``: switching to the learned reader is the pub's decision. ``--dry-run`` only prints.
 
@@ -17,13 +19,21 @@ cannot be used (each case one sentence naming the file) or a zone option given w
 from __future__ import annotations
 
 import argparse
+import math
 import pathlib
 import sys
 
 from engine.errors import ConfigError, VisionError
 from hardware.calibrate import read_config, save_thresholds
 from vision.evaluate import Score
-from vision.known_throws import KnownThrowsError, calibrate, find_throws, look_throws
+from vision.known_throws import (
+    PROMISE,
+    KnownThrowsError,
+    calibrate,
+    dice_to_show,
+    find_throws,
+    look_throws,
+)
 from vision.networks import load
 from vision.settings import THRESHOLDS
 from vision.thresholds import WRONG_BUDGET
@@ -73,6 +83,7 @@ def run_known_throws(args: argparse.Namespace) -> int:
         return 1
     chosen = {name: result.chosen[name] for name in THRESHOLDS}  # in the config's order
     print(f"Chosen: {_thresholds(chosen)} (the model's own: {_thresholds(result.model)}).")
+    print(_promise(result.chosen_score, result.bound))
     if args.dry_run:
         print("Dry run: the config was not changed.")
     else:
@@ -85,6 +96,19 @@ def run_known_throws(args: argparse.Namespace) -> int:
         print(f'The table still reads with the rule reader: write reader = "learned" under '
               f"[vision] in {args.config} to read with the learned one and these thresholds.")
     return 0
+
+
+def _promise(s: Score, bound: float) -> str:
+    """Whether the throws show the table's promise kept, and what follows when they do not."""
+    surely = f"95% sure: under 1 in {math.floor(1 / bound)}"
+    if bound <= PROMISE:
+        return (f"These {s.labels} dice show a wrong value rarer than 1 in {round(1 / PROMISE)} "
+                f"at the chosen thresholds ({surely}).")
+    wrong = "none" if not s.wrong else str(s.wrong)
+    return (f"{s.labels} dice read with {wrong} wrong cannot show a wrong value rarer "
+            f"than 1 in {round(1 / PROMISE)} ({surely}); about {dice_to_show()} dice read with "
+            "none wrong would. So no threshold was set looser than the model's own: take more "
+            "throws to loosen them.")
 
 
 def _stop(sentence: str, status: int) -> int:

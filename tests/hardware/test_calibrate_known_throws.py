@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import io
+import json
 import pathlib
 import re
 import shutil
@@ -27,7 +28,7 @@ from firmware.config import load_config
 from vision.evaluate import load_labels
 from vision.known_throws import Thrown
 from vision.learned_reader import Seen
-from vision.networks import Candidate
+from vision.networks import MODELS, Candidate
 from vision.settings import THRESHOLDS
 from vision.thresholds import GRID
 
@@ -139,6 +140,19 @@ def test_it_says_how_the_reader_reads_here_with_the_models_thresholds_and_the_ch
     assert int(chosen.group(4)) <= int(chosen.group(3))
     assert (f'The table still reads with the rule reader: write reader = "learned" under '
             f"[vision] in {config} to read with the learned one and these thresholds.") in out
+
+
+def test_71_dice_cannot_show_1_in_200_so_no_threshold_is_looser_than_the_models(
+        first_run) -> None:
+    """None wrong in 71 dice leaves a rate of 1 in 24 likely (95% sure): the calibration may
+    tighten the model's thresholds on so few throws, never loosen them."""
+    _, out, config, _ = first_run
+    assert ("71 dice read with none wrong cannot show a wrong value rarer than 1 in 200 (95% "
+            "sure: under 1 in 24); about 598 dice read with none wrong would. So no threshold was "
+            "set looser than the model's own: take more throws to loosen them.") in out
+    vision = tomllib.loads(config.read_text())["vision"]
+    model = json.loads((MODELS / "thresholds.json").read_text())
+    assert all(vision[name] >= model[name] for name in THRESHOLDS), (vision, model)
 
 
 def test_dry_run_prints_the_same_and_changes_nothing(config, throws, read_before,

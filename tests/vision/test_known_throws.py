@@ -5,6 +5,8 @@ reader's sure dice are matched to the known values as a multiset (right = their 
 a sure die beyond it standing in for a known die is wrong, dice beyond the known count are
 extra, the known dice left are unsure while unsure places last, then missed). The search is the
 model's own (vision.thresholds.best): it must refuse thresholds that read a known die wrong.
+The calibration may tighten the model's thresholds on a few dozen throws but loosen them only
+on enough dice to show a wrong value rarer than 1 in 200, 95% sure.
 """
 
 from __future__ import annotations
@@ -15,12 +17,16 @@ import numpy as np
 import pytest
 
 from vision.known_throws import (
+    PROMISE,
     TABLE_GRID,
     KnownThrowsError,
     Thrown,
     by_values,
+    calibrate,
+    dice_to_show,
     parse_values,
     taken,
+    wrong_bound,
 )
 from vision.learned_reader import DEFAULTS, Seen
 from vision.networks import Candidate
@@ -133,3 +139,52 @@ def test_a_throw_the_table_takes_has_every_die_right_and_nothing_unsure():
     t = {**DEFAULTS, "min_value": 0.9}
     assert taken([six, with_doubt], t) == 1
     assert taken([six], {**t, "min_value": 0.98}) == 0
+
+
+class Model:
+    """Networks as the calibration sees them: only their thresholds."""
+
+    def __init__(self, **thresholds: float) -> None:
+        self.thresholds = thresholds
+
+
+MODEL = {"detect": 0.3, "min_value": 0.99, "min_detector_value": 0.0, "min_views": 8}
+
+
+def test_none_wrong_in_71_dice_leaves_a_rate_of_1_in_24_likely():
+    """The one-sided Clopper-Pearson bound: with none wrong it is 1 - 0.05 ** (1 / dice)."""
+    assert wrong_bound(0, 71) == pytest.approx(1 - 0.05 ** (1 / 71), rel=1e-6)
+    assert wrong_bound(1, 659) == pytest.approx(0.00718, abs=1e-5)
+    assert wrong_bound(0, 0) == 1.0 and wrong_bound(3, 3) == 1.0
+
+
+def test_about_600_dice_read_with_none_wrong_show_the_tables_promise():
+    assert dice_to_show() == 598
+    assert wrong_bound(0, 598) <= PROMISE < wrong_bound(0, 597)
+
+
+def test_a_few_dozen_throws_never_loosen_the_models_thresholds():
+    """Every die read right at 0.95 would choose min_value 0.95 or less; 30 dice read with
+    none wrong cannot show 1 in 200, so the model's 0.99 stays (nothing is read here)."""
+    thrown = [Thrown(f"{i}.jpg", (6,), (sure(6, 0.95),)) for i in range(30)]
+    result = calibrate(thrown, Model(**MODEL))
+    assert all(result.chosen[name] >= MODEL[name] for name in THRESHOLDS), result.chosen
+    assert result.chosen_score.right == 0 and not result.shown
+
+
+def test_enough_throws_read_with_none_wrong_may_loosen_them():
+    thrown = [Thrown(f"{i}.jpg", (6, 6, 6), (sure(6, 0.95),) * 3) for i in range(200)]
+    result = calibrate(thrown, Model(**MODEL))
+    assert result.chosen["min_value"] <= 0.95 and result.chosen_score.right == 600
+    assert result.shown
+
+
+def test_a_few_dozen_throws_may_tighten_the_models_thresholds():
+    """A 3 the reader takes for a 2, 0.95 sure, at the model's 0.9: evidence enough to go
+    stricter, however few the throws."""
+    thrown = [Thrown(f"{i}.jpg", (6,), (sure(6, 0.99),)) for i in range(20)]
+    thrown.append(Thrown("b.jpg", (3,), (sure(2, 0.95),)))
+    result = calibrate(thrown, Model(**{**MODEL, "min_value": 0.9}))
+    assert result.model_score.wrong == 1
+    assert result.chosen["min_value"] > 0.95 and result.chosen_score.wrong == 0
+    assert result.chosen_score.right == 20
