@@ -27,7 +27,9 @@ from engine.errors import ConfigError, VisionError
 from hardware.calibrate import read_config, save_thresholds
 from vision.evaluate import Score
 from vision.known_throws import (
+    CONFIDENCE,
     PROMISE,
+    Calibration,
     KnownThrowsError,
     calibrate,
     dice_to_show,
@@ -83,7 +85,7 @@ def run_known_throws(args: argparse.Namespace) -> int:
         return 1
     chosen = {name: result.chosen[name] for name in THRESHOLDS}  # in the config's order
     print(f"Chosen: {_thresholds(chosen)} (the model's own: {_thresholds(result.model)}).")
-    print(_promise(result.chosen_score, result.bound))
+    print(_promise(result))
     if args.dry_run:
         print("Dry run: the config was not changed.")
     else:
@@ -98,10 +100,11 @@ def run_known_throws(args: argparse.Namespace) -> int:
     return 0
 
 
-def _promise(s: Score, bound: float) -> str:
+def _promise(result: Calibration) -> str:
     """Whether the throws show the table's promise kept, and what follows when they do not."""
-    surely = f"95% sure: under 1 in {math.floor(1 / bound)}"
-    if bound <= PROMISE:
+    s = result.chosen_score
+    surely = f"{CONFIDENCE:.0%} sure: under 1 in {math.floor(1 / result.bound)}"
+    if result.shown:
         return (f"These {s.labels} dice show a wrong value rarer than 1 in {round(1 / PROMISE)} "
                 f"at the chosen thresholds ({surely}).")
     wrong = "none" if not s.wrong else str(s.wrong)

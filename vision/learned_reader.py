@@ -303,7 +303,7 @@ def decide(seen: Seen, thresholds: dict[str, float]) -> Die | Unsure | None:
     """A die, an unsure place or nothing (not a die), from the two opinions and the thresholds."""
     t = {**DEFAULTS, **thresholds}
     p = seen.probs
-    if p[0] >= t["not_a_die"] or p[0] >= p[1:].max():
+    if no_die(seen, t):
         return None
     value = seen.value
     if seen.cut:
@@ -313,6 +313,12 @@ def decide(seen: Seen, thresholds: dict[str, float]) -> Die | Unsure | None:
         confidence = float(p[value]) * float(seen.candidate.values[value - 1]) ** 0.5
         return Die(value, seen.box, round(confidence, 4))
     return Unsure(seen.box, doubt)
+
+
+def no_die(seen: Seen, t: dict[str, float]) -> bool:
+    """Whether the classifier takes the place for no die at all (then nothing is said of it)."""
+    p = seen.probs
+    return bool(p[0] >= t["not_a_die"] or p[0] >= p[1:].max())
 
 
 def doubted(seen: Seen, t: dict[str, float]) -> str | None:
@@ -381,10 +387,9 @@ def count_may_confirm(seen: Seen, thresholds: dict[str, float]) -> bool:
     the same without it, so it runs only when one is (the verdicts are unchanged).
     """
     t = {**DEFAULTS, **thresholds}
-    p = seen.probs
-    if p[0] >= t["not_a_die"] or p[0] >= p[1:].max() or seen.cut:
+    if no_die(seen, t) or seen.cut:  # nothing, or unsure whatever the count says
         return False
-    return doubted(seen, t) is not None and p[seen.value] >= t["counted_value"]
+    return doubted(seen, t) is not None and seen.probs[seen.value] >= t["counted_value"]
 
 
 def thresholds_of(nets: Networks, settings: ReaderSettings) -> dict[str, float]:
