@@ -100,6 +100,11 @@ class Detector(nn.Module):
         return self.head(self.fuse(self.up(f8) + self.lateral(f4)))
 
 
+#: stage 2's steps of 128 crops. 10800 since 1 December 2026 (was 7200): trained half as long
+#: again, the calibration split read 374 dice with none wrong where it read 328 (docs/vision-model.md)
+CLASSIFIER_STEPS = 10800
+
+
 class Classifier(nn.Module):
     """A square BGR crop -> logits of not-a-die and values 1-6.
 
@@ -339,7 +344,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=None,
                         help="batches of 16 samples (default 3000, or 1000 with --leave-out)")
     parser.add_argument("--classifier-steps", type=int, default=None,
-                        help="batches of 128 crops for stage 2 (default 7200, or 2400 with "
+                        help="batches of 128 crops for stage 2 (default 10800, or 2400 with "
                              "--leave-out)")
     parser.add_argument("--stage", choices=("all", "classifier"), default="all",
                         help="classifier: only stage 2 (and the thresholds), on a model folder "
@@ -361,7 +366,7 @@ def main(argv: list[str] | None = None) -> int:
     fit, calib = split_calibration(pictures)
     out_dir = MODELS / (f"without-{args.leave_out}" if args.leave_out else "")
     steps = args.steps or (1000 if args.leave_out else 3000)
-    cls_steps = args.classifier_steps or (2400 if args.leave_out else 7200)
+    cls_steps = args.classifier_steps or (2400 if args.leave_out else CLASSIFIER_STEPS)
     detector = f"{steps} detector steps, " if args.stage == "all" else ""
     print(f"training on {len(fit)} pictures ({len(calib)} kept for calibration): {detector}"
           f"{cls_steps} classifier steps, into {out_dir}")
