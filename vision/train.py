@@ -101,7 +101,8 @@ class Detector(nn.Module):
 
 
 #: stage 2's steps of 128 crops. 10800 since 1 December 2026 (was 7200): trained half as long
-#: again, the calibration split read 374 dice with none wrong where it read 328 (docs/vision-model.md)
+#: again, the calibration split read 374 dice with none wrong where it read 328
+#: (docs/vision-model.md)
 CLASSIFIER_STEPS = 10800
 
 
