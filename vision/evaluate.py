@@ -224,6 +224,13 @@ def row(what: str, reader: str, score: Score) -> str:
             f"{ms:6.1f}")
 
 
+def print_failures(score: Score, wanted: bool) -> None:
+    """The pictures not all right, indented under their row (``--failures``)."""
+    if wanted:
+        for line in score.failures:
+            print(f"    {line}")
+
+
 HEADER = (f"{'set':28s} {'reader':9s} {'dice':>5s} {'recall':>7s} {'wrong':>13s} "
           f"{'unsure':>6s} {'missed':>5s} {'extra':>5s} {'exact':>9s} {'ms/pic':>6s}")
 
@@ -267,9 +274,7 @@ def main(argv: list[str] | None = None) -> int:
         for name in readers:
             score = evaluate(reader_named(name), pictures(dirs))
             print(row(what, name, score), flush=True)
-            if args.failures:
-                for line in score.failures:
-                    print(f"    {line}")
+            print_failures(score, args.failures)
     if args.own_calibration:
         from vision.own_calibration import own_calibration
 
@@ -279,9 +284,7 @@ def main(argv: list[str] | None = None) -> int:
             chosen = ", ".join(f"{k} {v:g}" for k, v in own.calibration.chosen.items())
             print(f"    calibrated on {own.known_throws} pictures of its Train "
                   f"({own.calibration.chosen_score.summary()}): {chosen}", flush=True)
-            if args.failures:
-                for line in own.valid.failures:
-                    print(f"    {line}")
+            print_failures(own.valid, args.failures)
     if args.leave_one_set_out:
         from vision.networks import MODELS
 
@@ -296,9 +299,7 @@ def main(argv: list[str] | None = None) -> int:
             dirs = [args.sets / name / "Train", args.sets / name / "Valid"]
             score = evaluate(reader_named("learned", model), pictures(dirs))
             print(row(f"{name} (left out)", "learned", score), flush=True)
-            if args.failures:
-                for line in score.failures:
-                    print(f"    {line}")
+            print_failures(score, args.failures)
         if missing:
             return 2
     return 0

@@ -19,11 +19,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vision.evaluate import Score, evaluate, pictures
-from vision.known_throws import Calibration, Thrown, calibrate
+from vision.known_throws import Calibration, Throw, calibrate, look_throws
 from vision.labels import LabelledPicture, load_set, split_calibration
 from vision.learned_reader import ReaderSettings, read_dice
-from vision.networks import MODELS, Networks
-from vision.thresholds import look_at_each
+from vision.networks import MODELS, load
 
 
 @dataclass(frozen=True)
@@ -43,19 +42,17 @@ def held_out(sets: pathlib.Path, name: str) -> list[LabelledPicture]:
     return split_calibration(load_set(sets / name / "Train", name))[1]
 
 
-def as_thrown(pictures_: Sequence[LabelledPicture], nets: Networks,
-              settings: ReaderSettings) -> list[Thrown]:
+def as_throws(pictures_: Sequence[LabelledPicture]) -> list[Throw]:
     """Labelled pictures as known throws: their values only, as a pub writes them down."""
-    return [Thrown(p.path.name, tuple(d.value for d in p.dice),
-                   look_at_each(p.load(), nets, settings)) for p in pictures_]
+    return [Throw(p.path, tuple(d.value for d in p.dice)) for p in pictures_]
 
 
 def own_calibration(sets: pathlib.Path, name: str, model: pathlib.Path = MODELS,
                     ) -> OwnCalibration:
     """Calibrate on the set's held-out Train pictures; read its Valid split with the result."""
-    nets = Networks(model)
+    nets = load(model)  # the networks read_dice below uses too
     known = held_out(sets, name)
-    result = calibrate(as_thrown(known, nets, ReaderSettings(model=model)), nets)
+    result = calibrate(look_throws(as_throws(known), nets, ReaderSettings(model=model)), nets)
     settings = ReaderSettings(model=model, **result.chosen)
     valid = evaluate(lambda image: read_dice(image, settings), pictures([sets / name / "Valid"]))
     return OwnCalibration(name, len(known), result, valid)
