@@ -29,14 +29,6 @@ from engine.errors import VisionError
 
 MODELS = pathlib.Path(__file__).with_name("models")
 STRIDE = 4
-#: a picture larger than this (pixels, after scaling) is read by the detector in tiles of
-#: ``TILE`` x ``TILE`` plus ``MARGIN`` on each side, which give the same cells as one pass
-#: (see :func:`tiled`)
-TILE = 768
-#: the detector's receptive field reaches 79 pixels from a cell (stem, two stride-2 stages,
-#: dilations 2, 4, 2 at stride 8, the fuse): a margin past it keeps a tile's cells exact;
-#: a multiple of 8 keeps the stride-8 grid aligned
-MARGIN = 96
 
 
 @dataclass(frozen=True)
@@ -76,37 +68,6 @@ def run(net: onnxruntime.InferenceSession, batch: np.ndarray) -> np.ndarray:
     return net.run(None, {net.get_inputs()[0].name: batch})[0]
 
 
-def tiled(detector: onnxruntime.InferenceSession, image: np.ndarray, tile: int = TILE,
-          margin: int = MARGIN) -> np.ndarray:
-    """The detector's cells for an image whose sides are multiples of 8, read in tiles when it
-    is large.
-
-    Why: one pass over a 12 MP frame holds activations of hundreds of megabytes, far beyond the
-    CPU's caches, and ran about five times slower per pixel than a 640x480 frame; tiles run at
-    the small frame's speed. Each tile is read with ``margin`` pixels of the picture around it
-    (clipped at the picture's edges, where the one pass sees the same edge), more than the
-    detector's receptive field, and only its own cells are kept: the cells equal the one
-    pass's up to rounding (tested).
-    """
-    h, w = image.shape[:2]
-    if h * w <= (tile + 2 * margin) ** 2:
-        return run(detector, as_input(image[None]))[0]
-    cells: np.ndarray | None = None
-    for y0 in range(0, h, tile):
-        for x0 in range(0, w, tile):
-            y1, x1 = min(y0 + tile, h), min(x0 + tile, w)
-            wy0, wx0 = max(y0 - margin, 0), max(x0 - margin, 0)
-            wy1, wx1 = min(y1 + margin, h), min(x1 + margin, w)
-            part = run(detector, as_input(image[None, wy0:wy1, wx0:wx1]))[0]
-            if cells is None:
-                cells = np.empty((len(part), h // STRIDE, w // STRIDE), np.float32)
-            cells[:, y0 // STRIDE:y1 // STRIDE, x0 // STRIDE:x1 // STRIDE] = part[
-                :, (y0 - wy0) // STRIDE:(y1 - wy0) // STRIDE,
-                (x0 - wx0) // STRIDE:(x1 - wx0) // STRIDE]
-    assert cells is not None  # the picture is larger than a tile: there was one
-    return cells
-
-
 class Networks:
     """The networks of one model folder, loaded once; safe to call from several threads
     (an onnxruntime session runs concurrent calls)."""
@@ -142,7 +103,7 @@ class Networks:
         small = image if (sw, sh) == (w, h) else cv2.resize(image, (sw, sh), interpolation=interp)
         if (pw, ph) != (sw, sh):
             small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
-        cells = tiled(self._detector, small)
+        cells = run(self._detector, as_input(small[None]))[0]
         heat = 1 / (1 + np.exp(-cells[0]))
         peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
         found = []
