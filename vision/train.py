@@ -345,8 +345,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=None,
                         help="batches of 16 samples (default 3000, or 1000 with --leave-out)")
     parser.add_argument("--classifier-steps", type=int, default=None,
-                        help="batches of 128 crops for stage 2 (default 10800, or 2400 with "
-                             "--leave-out)")
+                        help=f"batches of 128 crops for stage 2 (default {CLASSIFIER_STEPS}, "
+                             "or 2400 with --leave-out)")
     parser.add_argument("--stage", choices=("all", "classifier"), default="all",
                         help="classifier: only stage 2 (and the thresholds), on a model folder "
                              "whose detector is already trained")
