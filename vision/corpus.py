@@ -26,7 +26,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import SECOND_INPUT, SECOND_SCALE, Pyramid, die_crop, face_crop
+from vision.crops import SECOND_INPUT, SECOND_SCALE, Pyramid, die_crop, face_crop, with_up
 from vision.labels import LabelledDie, LabelledPicture
 from vision.render import DieSpec, Glare, SceneSpec, render_scene
 
@@ -362,8 +362,11 @@ def real_patches(picture: LabelledPicture, image: np.ndarray) -> list[Patch]:
 
 
 def rendered_patch(rng: np.random.Generator) -> Patch:
-    """A rendered die of random colours and size, as a :class:`Patch`."""
-    image, dice = rendered_die(rng, float(rng.uniform(24, 64)))
+    """A rendered die of random colours and size, as a :class:`Patch`; when tilted, its sides
+    show below its top face, as an upright camera at an angle sees them (the classifier's up
+    channel says where up is, :func:`vision.crops.up_channel`)."""
+    image, dice = rendered_die(rng, float(rng.uniform(24, 64)),
+                               side_dir=float(rng.normal(90, 20)))
     return Patch(image, dice[0].centre, dice[0].size, dice[0].value)
 
 
@@ -411,13 +414,15 @@ def class_sample(patches: list[Patch], rng: np.random.Generator) -> tuple[np.nda
     else:
         jitter = rng.normal(0, 0.08 * size, 2)
         centre = (centre[0] + jitter[0], centre[1] + jitter[1])
-    crop = die_crop(Pyramid(image), centre, crop_size, float(rng.uniform(0, 360)),
-                    bool(rng.random() < 0.5))
-    return photometric(crop, rng), value
+    angle, mirror = float(rng.uniform(0, 360)), bool(rng.random() < 0.5)
+    crop = die_crop(Pyramid(image), centre, crop_size, angle, mirror)
+    return with_up(photometric(crop, rng), angle, mirror), value
 
 
-def rendered_die(rng: np.random.Generator, size: float) -> tuple[np.ndarray, list[LabelledDie]]:
-    """One rendered die in the middle of a small scene, maybe a neighbour touching it."""
+def rendered_die(rng: np.random.Generator, size: float, side_dir: float | None = None,
+                 ) -> tuple[np.ndarray, list[LabelledDie]]:
+    """One rendered die in the middle of a small scene, maybe a neighbour touching it; a tilted
+    die shows its sides towards ``side_dir`` degrees (90 = down the image), else any way."""
     side = int(4 * size) + 8
     body, pips = random_colour(rng), random_colour(rng)
     while np.abs(body.mean() - pips.mean()) < 50:
@@ -426,6 +431,8 @@ def rendered_die(rng: np.random.Generator, size: float) -> tuple[np.ndarray, lis
     angle = float(rng.uniform(0, 360))
     tilt = float(rng.choice([0.0, rng.uniform(0.05, 0.3)]))
     sdir = float(rng.uniform(0, 360))
+    if side_dir is not None:
+        sdir = side_dir
     dice = [DieSpec(int(rng.integers(1, 7)), (side / 2, side / 2), size, angle, *colours, tilt,
                     sdir)]
     if rng.random() < 0.3:

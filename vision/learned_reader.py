@@ -42,7 +42,7 @@ import cv2
 import numpy as np
 
 from vision import reader as pip_count
-from vision.crops import SECOND_INPUT, SECOND_SCALE, Pyramid, die_crop, face_crop
+from vision.crops import SECOND_INPUT, SECOND_SCALE, Pyramid, die_crop, face_crop, with_up
 from vision.networks import MODELS, Candidate, Networks, load
 from vision.picture import checked_picture
 from vision.reading import Box, Die, Reading, Unsure
@@ -168,7 +168,8 @@ def sized(pyramid: Pyramid, proposed: list[Candidate], nets: Networks,
     (:func:`unnested`); overlapping ones then keep the one most surely a die (weighted by the
     detector's score).
     """
-    crops = np.stack([die_crop(pyramid, c.centre, c.size * k) for c in proposed for k in SIZES])
+    crops = with_up(np.stack([die_crop(pyramid, c.centre, c.size * k)
+                              for c in proposed for k in SIZES]))
     probs = nets.classify(crops).reshape(len(proposed), len(SIZES), 7)
     best = probs[:, :, 0].argmin(axis=1)
     ranked = []
@@ -248,7 +249,7 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
             if p[0] < QUICK_NO and c.size >= settings.min_die]
     if not kept:
         return []
-    rest = np.stack([die_crop(pyramid, c.centre, c.size, angle, mirror)
+    rest = np.stack([with_up(die_crop(pyramid, c.centre, c.size, angle, mirror), angle, mirror)
                      for c, _ in kept for angle, mirror in VIEWS[1:]])
     others = nets.classify(rest).reshape(len(kept), len(VIEWS) - 1, 7)
     seconds: list[np.ndarray | None] = [None] * len(kept)

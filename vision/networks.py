@@ -26,6 +26,7 @@ import numpy as np
 import onnxruntime
 
 from engine.errors import VisionError
+from vision.crops import with_up
 
 MODELS = pathlib.Path(__file__).with_name("models")
 STRIDE = 4
@@ -57,10 +58,10 @@ def session(path: pathlib.Path) -> onnxruntime.InferenceSession:
 
 
 def as_input(images: np.ndarray) -> np.ndarray:
-    """uint8 BGR N x H x W x 3 -> float32 N x 3 x H x W in -0.5..0.5, as the networks were
-    trained (:func:`vision.train.to_input`). OpenCV's blob maker does it in one pass: numpy's
-    took a third of a 12 MP frame's detector time."""
-    return cv2.dnn.blobFromImages(list(images), 1 / 255.0, mean=(127.5, 127.5, 127.5))
+    """uint8 N x H x W x C (BGR, and the up channel for the classifier) -> float32 N x C x H x W
+    in -0.5..0.5, as the networks were trained (:func:`vision.train.to_input`). OpenCV's blob
+    maker does it in one pass: numpy's took a third of a 12 MP frame's detector time."""
+    return cv2.dnn.blobFromImages(list(images), 1 / 255.0, mean=(127.5,) * images.shape[-1])
 
 
 def run(net: onnxruntime.InferenceSession, batch: np.ndarray) -> np.ndarray:
@@ -90,6 +91,8 @@ class Networks:
                 f"onnxruntime cannot load the dice reader's model in {folder} ({reason}); "
                 "reinstall bidou-table or rebuild it with python -m vision.train."
             ) from exc
+        # 4: crops carry the picture's up (vision.crops.up_channel); 3: a model from before it
+        self._class_channels = self._classifier.get_inputs()[0].shape[1]
         path = folder / "thresholds.json"
         self.thresholds: dict[str, float] = json.loads(path.read_text()) if path.is_file() else {}
 
@@ -130,12 +133,18 @@ class Networks:
         return self._second is not None
 
     def classify(self, crops: np.ndarray, second: bool = False) -> np.ndarray:
-        """Probabilities (not a die, 1-6) for a stack of uint8 BGR crops, by the classifier or
-        by the second opinion (each on its own crop size)."""
+        """Probabilities (not a die, 1-6) for a stack of uint8 crops, by the classifier or by
+        the second opinion (each on its own crop size). The classifier's crops carry the up
+        channel (:func:`vision.crops.with_up`; BGR alone is read as cut upright); the second
+        opinion reads BGR and ignores a fourth channel."""
         if not len(crops):
             return np.zeros((0, 7), np.float32)
         net = self._second if second else self._classifier
-        logits = run(net, as_input(np.asarray(crops))).astype(np.float64)
+        crops = np.asarray(crops)
+        channels = 3 if second else self._class_channels
+        if crops.shape[-1] < channels:
+            crops = with_up(crops)
+        logits = run(net, as_input(np.ascontiguousarray(crops[..., :channels]))).astype(np.float64)
         e = np.exp(logits - logits.max(axis=1, keepdims=True))
         return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
 

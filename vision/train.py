@@ -17,7 +17,8 @@ The two networks (the model card, ``docs/vision-model.md``, has their sizes and 
 
 - **detector**: fully convolutional, stride 4; per cell a die-centre score, the log of the
   die's face size, and the die's value (its own opinion, used as the second opinion);
-- **classifier**: a 40x40 crop of 1.5 x the face size around each centre gives
+- **classifier**: a 40x40 crop of 1.5 x the face size around each centre, with the picture's
+  up as a fourth channel (:func:`vision.crops.up_channel`), gives
   "not a die" or a value 1-6 (stage 2; the one trained beside the detector, on 32x32 crops of
   1.6 x, is kept as the second opinion).
 """
@@ -116,12 +117,13 @@ class Classifier(nn.Module):
     """
 
     def __init__(self, widths: tuple[int, int, int, int] = SECOND_WIDTHS,
-                 deep_last: bool = False) -> None:
+                 deep_last: bool = False, channels: int = 3) -> None:
         super().__init__()
         a, b, c, d = widths
         last = [_conv(c, d), _conv(d, d)] if deep_last else [_conv(c, d)]
+        self.channels = channels
         self.body = nn.Sequential(
-            _conv(3, a), nn.MaxPool2d(2),
+            _conv(channels, a), nn.MaxPool2d(2),
             _conv(a, b), _conv(b, b), nn.MaxPool2d(2),
             _conv(b, c), _conv(c, c), nn.MaxPool2d(2),
             *last, nn.AdaptiveAvgPool2d(1), nn.Flatten(),
@@ -132,8 +134,9 @@ class Classifier(nn.Module):
 
 
 def face_classifier() -> Classifier:
-    """Stage 2's classifier: the wide one."""
-    return Classifier(FACE_WIDTHS, deep_last=True)
+    """Stage 2's classifier: the wide one, reading BGR and the picture's up
+    (:func:`vision.crops.up_channel`)."""
+    return Classifier(FACE_WIDTHS, deep_last=True, channels=4)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -167,7 +170,8 @@ class Samples(torch.utils.data.IterableDataset):
 
 
 def to_input(image: np.ndarray) -> np.ndarray:
-    """uint8 BGR HxWx3 -> float32 3xHxW in -0.5..0.5 (the same as the table's reader)."""
+    """uint8 HxWxC (BGR, maybe the up channel) -> float32 CxHxW in -0.5..0.5 (the same as the
+    table's reader)."""
     return (image.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)
 
 
@@ -313,7 +317,7 @@ def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, ste
 def export_classifier(cls: Classifier, out_dir: pathlib.Path) -> None:
     cls.eval()
     with torch.no_grad():
-        torch.onnx.export(cls, torch.zeros(8, 3, CLASS_INPUT, CLASS_INPUT),
+        torch.onnx.export(cls, torch.zeros(8, cls.channels, CLASS_INPUT, CLASS_INPUT),
                           str(out_dir / "classifier.onnx"), opset_version=13,
                           input_names=["crops"], output_names=["logits"],
                           dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
