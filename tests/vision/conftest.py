@@ -23,7 +23,7 @@ class WhiteSquareNets:
         return [c for c in self.candidates if c.score >= min_score] if scale == 1.0 else []
 
     def classify(self, crops, second=False):
-        white = (crops.mean(axis=3) > 128).mean(axis=(1, 2))
+        white = (crops[..., :3].mean(axis=3) > 128).mean(axis=(1, 2))  # BGR, not the up
         die = np.clip(1 - 4 * np.abs(white - 1 / CROP_SCALE ** 2), 0.01, 0.99)
         probs = np.zeros((len(crops), 7), np.float32)
         probs[:, 0], probs[:, 1] = 1 - die, die

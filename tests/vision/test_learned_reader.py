@@ -15,7 +15,7 @@ import pytest
 
 from engine.errors import VisionError
 from vision import learned_reader
-from vision.crops import CLASS_INPUT, Pyramid
+from vision.crops import CLASS_INPUT, Pyramid, up_channel
 from vision.learned_reader import (
     CUT_BY_EDGE,
     NOT_SURE,
@@ -271,3 +271,21 @@ def test_a_face_sized_under_min_die_is_not_read():
     assert len(sizes) == 1 and sizes[0] > 40
     finer = look(image, nets, ReaderSettings(min_die=8.0), 0.3)
     assert sorted(s.candidate.centre for s in finer) == [(100.0, 100.0), (400.0, 300.0)]
+
+
+def test_each_view_of_a_place_carries_the_picture_s_up_turned_with_it():
+    """The classifier reads the top face of a die seen at an angle only if it knows where up
+    lay in the picture, in every turn of the crop (vision.crops.up_channel)."""
+    given = []
+
+    class Nets(WhiteSquareNets):
+        def classify(self, crops, second=False):
+            given.append(np.asarray(crops))
+            return super().classify(crops, second)
+
+    face = Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6)
+    look(_white_face(), Nets(face), ReaderSettings(), 0.3, counted=())
+    sizing, views = given
+    assert all(np.array_equal(c[..., 3], up_channel()) for c in sizing)
+    assert [np.array_equal(v[..., 3], up_channel(a, m)) for v, (a, m) in
+            zip(views, learned_reader.VIEWS[1:], strict=True)] == [True] * 7

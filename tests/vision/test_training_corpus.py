@@ -13,7 +13,16 @@ import numpy as np
 import pytest
 
 from vision import corpus
-from vision.crops import CLASS_INPUT, CROP_SCALE, SECOND_INPUT, Pyramid, die_crop, face_crop
+from vision.crops import (
+    CLASS_INPUT,
+    CROP_SCALE,
+    SECOND_INPUT,
+    Pyramid,
+    die_crop,
+    face_crop,
+    up_channel,
+    with_up,
+)
 from vision.labels import (
     PATTERN_TO_FACE,
     LabelledDie,
@@ -112,8 +121,53 @@ def test_classifier_crops_of_the_stage_two_stream_are_seeded(pictures):
     patches = corpus.real_patches(pictures[0], pictures[0].load())
     draw = [corpus.class_sample(patches, np.random.default_rng(5)) for _ in range(2)]
     assert np.array_equal(draw[0][0], draw[1][0]) and draw[0][1] == draw[1][1]
-    assert draw[0][0].shape == (CLASS_INPUT, CLASS_INPUT, 3)
+    assert draw[0][0].shape == (CLASS_INPUT, CLASS_INPUT, 4)  # BGR and the picture's up
     assert 0 <= draw[0][1] <= 6
+
+
+def _up_of_a_picture(angle: float, mirror: bool) -> np.ndarray:
+    """A die's crop from a picture that grows brighter downwards: its own up, as seen."""
+    ramp = np.repeat(np.linspace(0, 255, 400, dtype=np.float32)[:, None], 400, axis=1)
+    picture = np.dstack([ramp] * 3).astype(np.uint8)
+    return die_crop(Pyramid(picture), (200.0, 200.0), 60.0, angle, mirror)[..., 0]
+
+
+@pytest.mark.parametrize(("angle", "mirror"), [(0.0, False), (90.0, False), (180.0, True),
+                                               (270.0, True), (33.0, False), (301.5, True)])
+def test_the_up_channel_turns_with_the_crop_and_never_disagrees_with_the_picture(angle, mirror):
+    """Rule: the classifier's crop says where up lay in the picture, however it was turned or
+    mirrored (an oblique camera sees the top face above the front face)."""
+    seen = _up_of_a_picture(angle, mirror).astype(float).ravel()
+    up = up_channel(angle, mirror).astype(float).ravel()
+    assert np.corrcoef(seen, up)[0, 1] > 0.99
+
+
+def test_turned_upside_down_the_up_channel_is_the_other_way_round():
+    upright, turned = up_channel(0.0).astype(int), up_channel(180.0).astype(int)
+    assert upright[0].mean() < 60 and upright[-1].mean() > 190
+    assert np.abs(turned[::-1, ::-1] - upright).max() <= 6
+
+
+def test_the_up_channel_is_appended_to_one_crop_or_to_a_stack():
+    crop = np.zeros((CLASS_INPUT, CLASS_INPUT, 3), np.uint8)
+    assert with_up(crop, 90.0).shape == (CLASS_INPUT, CLASS_INPUT, 4)
+    stacked = with_up(np.stack([crop, crop]))
+    assert stacked.shape == (2, CLASS_INPUT, CLASS_INPUT, 4)
+    assert np.array_equal(stacked[1, ..., 3], up_channel())
+
+
+def test_a_tilted_rendered_die_for_the_classifier_shows_its_sides_below_its_top(monkeypatch):
+    """The rendered dice agree with the up channel: tilted, their sides show down the picture,
+    as an upright camera at an angle sees them."""
+    seen = []
+    real = corpus.rendered_die
+    monkeypatch.setattr(corpus, "rendered_die", lambda rng, size, side_dir=None: (
+        seen.append(side_dir), real(rng, size, side_dir))[1])
+    rng = np.random.default_rng(3)
+    for _ in range(20):
+        corpus.rendered_patch(rng)
+    assert len(seen) == 20 and all(0 < d < 180 for d in seen)  # below the top face
+    assert 75 < np.median(seen) < 105
 
 
 def test_about_a_third_of_classifier_crops_are_not_a_die_some_of_them_mis_sized(pictures):
