@@ -361,12 +361,13 @@ def real_patches(picture: LabelledPicture, image: np.ndarray) -> list[Patch]:
     return out
 
 
-def rendered_patch(rng: np.random.Generator) -> Patch:
-    """A rendered die of random colours and size, as a :class:`Patch`; when tilted, its sides
-    show below its top face, as an upright camera at an angle sees them (the classifier's up
-    channel says where up is, :func:`vision.crops.up_channel`)."""
-    image, dice = rendered_die(rng, float(rng.uniform(24, 64)),
-                               side_dir=float(rng.normal(90, 20)))
+def rendered_patch(rng: np.random.Generator, upright: bool = True) -> Patch:
+    """A rendered die of random colours and size, as a :class:`Patch`. ``upright`` (for the
+    classifier that reads the picture's up, :func:`vision.crops.up_channel`): a tilted die
+    shows its sides below its top face, as an upright camera at an angle sees them; else any
+    way (the 3-channel classifier's recipe, kept so that its weights are made again)."""
+    side_dir = float(rng.normal(90, 20)) if upright else None
+    image, dice = rendered_die(rng, float(rng.uniform(24, 64)), side_dir=side_dir)
     return Patch(image, dice[0].centre, dice[0].size, dice[0].value)
 
 
@@ -374,9 +375,11 @@ def rendered_patch(rng: np.random.Generator) -> Patch:
 BESIDE, ON_A_PIP, TOO_LARGE = 0.2, 0.08, 0.07
 
 
-def class_sample(patches: list[Patch], rng: np.random.Generator) -> tuple[np.ndarray, int]:
+def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool = True,
+                 ) -> tuple[np.ndarray, int]:
     """One classifier crop and its class (0 = not a die, 1-6), placed as the detector would:
-    the die shrunk or enlarged to 11-90 px, turned, mirrored, off-centre and mis-sized a little.
+    the die shrunk or enlarged to 11-90 px, turned, mirrored, off-centre and mis-sized a little;
+    with the up channel (:func:`vision.crops.with_up`) when ``upright``, else BGR alone.
 
     Some crops are not a die: beside one or between two; on a single pip of it (a pip of a large
     die looks like a small one); or about twice the die's size. The last two teach the classifier
@@ -416,7 +419,8 @@ def class_sample(patches: list[Patch], rng: np.random.Generator) -> tuple[np.nda
         centre = (centre[0] + jitter[0], centre[1] + jitter[1])
     angle, mirror = float(rng.uniform(0, 360)), bool(rng.random() < 0.5)
     crop = die_crop(Pyramid(image), centre, crop_size, angle, mirror)
-    return with_up(photometric(crop, rng), angle, mirror), value
+    crop = photometric(crop, rng)
+    return (with_up(crop, angle, mirror) if upright else crop), value
 
 
 def rendered_die(rng: np.random.Generator, size: float, side_dir: float | None = None,

@@ -12,6 +12,12 @@ that one setting holds both (the benchmark's one core: ``cv2.setNumThreads(1)``)
 A model folder holds ``detector.onnx``, ``classifier.onnx``, ``second.onnx`` (the second
 opinion: a classifier trained beside the detector, on its own crops) and ``thresholds.json``; the
 shipped one is ``vision/models``, the leave-one-set-out ones ``vision/models/without-SET``.
+
+The face classifier may be a pair: ``classifier.onnx`` and ``classifier-up.onnx`` (trained with
+the picture's up as a fourth channel, :func:`vision.crops.up_channel`), their probabilities
+averaged for every crop. Why two: each alone is sure of a few wrong values on the calibration
+split, and rarely of the same ones; where they disagree the mean is not sure, and the reader
+says so instead of guessing (model card, "The pair of classifiers").
 """
 
 from __future__ import annotations
@@ -29,6 +35,8 @@ from engine.errors import VisionError
 from vision.crops import with_up
 
 MODELS = pathlib.Path(__file__).with_name("models")
+#: the face classifier's members, when present: their probabilities are averaged
+CLASSIFIERS = ("classifier.onnx", "classifier-up.onnx")
 STRIDE = 4
 
 
@@ -83,7 +91,8 @@ class Networks:
         second = folder / "second.onnx"
         try:
             self._detector = session(folder / "detector.onnx")
-            self._classifier = session(folder / "classifier.onnx")
+            self._classifiers = [session(folder / name) for name in CLASSIFIERS
+                                 if (folder / name).is_file()]
             self._second = session(second) if second.is_file() else None
         except Exception as exc:  # onnxruntime's errors share no narrower base
             reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
@@ -91,8 +100,6 @@ class Networks:
                 f"onnxruntime cannot load the dice reader's model in {folder} ({reason}); "
                 "reinstall bidou-table or rebuild it with python -m vision.train."
             ) from exc
-        # 4: crops carry the picture's up (vision.crops.up_channel); 3: a model from before it
-        self._class_channels = self._classifier.get_inputs()[0].shape[1]
         path = folder / "thresholds.json"
         self.thresholds: dict[str, float] = json.loads(path.read_text()) if path.is_file() else {}
 
@@ -133,20 +140,25 @@ class Networks:
         return self._second is not None
 
     def classify(self, crops: np.ndarray, second: bool = False) -> np.ndarray:
-        """Probabilities (not a die, 1-6) for a stack of uint8 crops, by the classifier or by
-        the second opinion (each on its own crop size). The classifier's crops carry the up
-        channel (:func:`vision.crops.with_up`; BGR alone is read as cut upright); the second
-        opinion reads BGR and ignores a fourth channel."""
+        """Probabilities (not a die, 1-6) for a stack of uint8 crops, by the classifier (the
+        mean of its members) or by the second opinion (each on its own crop size).
+
+        A member that reads the up channel (4 input channels) gets it from the crops
+        (:func:`vision.crops.with_up`; BGR crops alone are read as cut upright); a 3-channel
+        member and the second opinion read BGR and ignore a fourth channel."""
         if not len(crops):
             return np.zeros((0, 7), np.float32)
-        net = self._second if second else self._classifier
         crops = np.asarray(crops)
-        channels = 3 if second else self._class_channels
-        if crops.shape[-1] < channels:
-            crops = with_up(crops)
-        logits = run(net, as_input(np.ascontiguousarray(crops[..., :channels]))).astype(np.float64)
-        e = np.exp(logits - logits.max(axis=1, keepdims=True))
-        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+        nets = [self._second] if second else self._classifiers
+        total = np.zeros((len(crops), 7), np.float64)
+        for net in nets:
+            channels = net.get_inputs()[0].shape[1]
+            given = crops if crops.shape[-1] >= channels else with_up(crops)
+            logits = run(net, as_input(np.ascontiguousarray(given[..., :channels])))
+            logits = logits.astype(np.float64)
+            e = np.exp(logits - logits.max(axis=1, keepdims=True))
+            total += e / e.sum(axis=1, keepdims=True)
+        return (total / len(nets)).astype(np.float32)
 
 
 @functools.lru_cache(maxsize=8)

@@ -17,10 +17,11 @@ The two networks (the model card, ``docs/vision-model.md``, has their sizes and 
 
 - **detector**: fully convolutional, stride 4; per cell a die-centre score, the log of the
   die's face size, and the die's value (its own opinion, used as the second opinion);
-- **classifier**: a 40x40 crop of 1.5 x the face size around each centre, with the picture's
-  up as a fourth channel (:func:`vision.crops.up_channel`), gives
-  "not a die" or a value 1-6 (stage 2; the one trained beside the detector, on 32x32 crops of
-  1.6 x, is kept as the second opinion).
+- **classifier**: a 40x40 crop of 1.5 x the face size around each centre gives "not a die" or
+  a value 1-6. Stage 2 trains two, one after the other, from the same seed (:data:`MEMBERS`):
+  ``classifier.onnx`` on the BGR crop, ``classifier-up.onnx`` with the picture's up as a fourth
+  channel (:func:`vision.crops.up_channel`); the reader averages them. The one trained beside
+  the detector, on 32x32 crops of 1.6 x, is kept as the second opinion.
 """
 
 from __future__ import annotations
@@ -133,10 +134,15 @@ class Classifier(nn.Module):
         return self.body(x)
 
 
-def face_classifier() -> Classifier:
-    """Stage 2's classifier: the wide one, reading BGR and the picture's up
+def face_classifier(upright: bool = True) -> Classifier:
+    """Stage 2's classifier: the wide one, reading BGR and, when ``upright``, the picture's up
     (:func:`vision.crops.up_channel`)."""
-    return Classifier(FACE_WIDTHS, deep_last=True, channels=4)
+    return Classifier(FACE_WIDTHS, deep_last=True, channels=4 if upright else 3)
+
+
+#: stage 2's classifiers, each its own ONNX file: does it read the picture's up? The reader
+#: averages them (:data:`vision.networks.CLASSIFIERS`)
+MEMBERS = {"classifier.onnx": False, "classifier-up.onnx": True}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -270,31 +276,37 @@ def train(pictures: list[LabelledPicture], out_dir: pathlib.Path, steps: int, se
 class Crops(torch.utils.data.IterableDataset):
     """Endless classifier crops (:func:`vision.corpus.class_sample`) from a seed."""
 
-    def __init__(self, pictures: list[LabelledPicture], seed: int, rendered: int = 800) -> None:
+    def __init__(self, pictures: list[LabelledPicture], seed: int, rendered: int = 800,
+                 upright: bool = True) -> None:
         self.pictures = pictures
         self.seed = seed
         self.rendered = rendered
+        self.upright = upright
 
     def __iter__(self):  # noqa: ANN204 - torch's protocol
         rng = np.random.default_rng(self.seed)
         patches = [q for p in self.pictures for q in corpus.real_patches(p, p.load())]
-        patches += [corpus.rendered_patch(rng) for _ in range(self.rendered)]
+        patches += [corpus.rendered_patch(rng, self.upright) for _ in range(self.rendered)]
         while True:
-            crop, value = corpus.class_sample(patches, rng)
+            crop, value = corpus.class_sample(patches, rng, self.upright)
             yield to_input(crop), value
 
 
 def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, steps: int,
-                     seed: int, log=print) -> None:  # noqa: ANN001
-    """Stage 2: the face classifier alone, on its own stream of crops, replacing stage 1's.
+                     seed: int, log=print,  # noqa: ANN001
+                     name: str = "classifier-up.onnx") -> None:
+    """Stage 2: one face classifier (``name``, one of :data:`MEMBERS`) alone, on its own stream
+    of crops, replacing stage 1's.
 
     Why a stage of its own: a crop costs a twentieth of a detector sample, so the classifier
     sees many more dice here than beside the detector.
     """
+    upright = MEMBERS[name]
     torch.manual_seed(seed)
-    cls = face_classifier()
+    cls = face_classifier(upright)
     opt = torch.optim.AdamW(cls.parameters(), lr=3e-3, weight_decay=1e-4)
-    loader = torch.utils.data.DataLoader(Crops(pictures, seed), batch_size=128, num_workers=1)
+    loader = torch.utils.data.DataLoader(Crops(pictures, seed, upright=upright), batch_size=128,
+                                         num_workers=1)
     start = time.monotonic()
     step = 0
     cls.train()
@@ -309,16 +321,16 @@ def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, ste
         opt.step()
         step += 1
         if step % 100 == 0:
-            log(f"classifier step {step} ({100 * step / steps:.0f}%): face {loss.item():.3f}")
-    log(f"classifier: {step} steps in {(time.monotonic() - start) / 60:.1f} minutes")
-    export_classifier(cls, out_dir)
+            log(f"{name} step {step} ({100 * step / steps:.0f}%): face {loss.item():.3f}")
+    log(f"{name}: {step} steps in {(time.monotonic() - start) / 60:.1f} minutes")
+    export_classifier(cls, out_dir / name)
 
 
-def export_classifier(cls: Classifier, out_dir: pathlib.Path) -> None:
+def export_classifier(cls: Classifier, path: pathlib.Path) -> None:
     cls.eval()
     with torch.no_grad():
         torch.onnx.export(cls, torch.zeros(8, cls.channels, CLASS_INPUT, CLASS_INPUT),
-                          str(out_dir / "classifier.onnx"), opset_version=13,
+                          str(path), opset_version=13,
                           input_names=["crops"], output_names=["logits"],
                           dynamic_axes={"crops": {0: "n"}, "logits": {0: "n"}}, dynamo=False)
 
@@ -377,7 +389,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{cls_steps} classifier steps, into {out_dir}")
     if args.stage == "all":
         train(fit, out_dir, steps, args.seed)
-    train_classifier(fit, out_dir, cls_steps, args.seed)
+    for name in MEMBERS:
+        train_classifier(fit, out_dir, cls_steps, args.seed, name=name)
     from vision.thresholds import choose  # after export: it reads the ONNX files just written
 
     chosen = choose(out_dir, calib)

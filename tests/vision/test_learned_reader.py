@@ -15,7 +15,7 @@ import pytest
 
 from engine.errors import VisionError
 from vision import learned_reader
-from vision.crops import CLASS_INPUT, Pyramid, up_channel
+from vision.crops import CLASS_INPUT, Pyramid, up_channel, with_up
 from vision.learned_reader import (
     CUT_BY_EDGE,
     NOT_SURE,
@@ -30,7 +30,7 @@ from vision.learned_reader import (
     read_dice,
     scales,
 )
-from vision.networks import MODELS, Candidate, Networks, session
+from vision.networks import CLASSIFIERS, MODELS, Candidate, Networks, session
 from vision.reading import Die, Reading, Unsure
 
 from .conftest import WhiteSquareNets, seen
@@ -100,6 +100,31 @@ def test_the_shipped_model_loads_with_its_thresholds():
     probs = nets.classify(np.zeros((2, CLASS_INPUT, CLASS_INPUT, 3), np.uint8))
     assert probs.shape == (2, 7)
     assert np.allclose(probs.sum(axis=1), 1, atol=1e-4)
+
+
+def test_the_classifier_pair_reads_the_mean_of_its_two_members(tmp_path: pathlib.Path):
+    """The model card's pair: ``classifier.onnx`` (BGR) and ``classifier-up.onnx`` (BGR and the
+    picture's up), each read alone from a folder of its own, then together."""
+    alone = []
+    for name in CLASSIFIERS:
+        folder = tmp_path / name
+        folder.mkdir()
+        (folder / "detector.onnx").write_bytes((MODELS / "detector.onnx").read_bytes())
+        (folder / "classifier.onnx").write_bytes((MODELS / name).read_bytes())
+        alone.append(Networks(folder))
+    rng = np.random.default_rng(4)
+    crops = rng.integers(0, 256, (5, CLASS_INPUT, CLASS_INPUT, 3), dtype=np.uint8)
+    first, up = (n.classify(crops) for n in alone)
+    assert not np.allclose(first, up, atol=1e-3)  # two opinions, not one file twice
+    assert np.allclose(Networks(MODELS).classify(crops), (first + up) / 2, atol=1e-5)
+
+
+def test_each_classifier_member_reads_the_channels_it_was_trained_on():
+    nets = Networks(MODELS)
+    shapes = [net.get_inputs()[0].shape[1] for net in nets._classifiers]
+    assert shapes == [3, 4]  # BGR; BGR and the picture's up
+    crops = np.zeros((2, CLASS_INPUT, CLASS_INPUT, 3), np.uint8)
+    assert np.allclose(nets.classify(crops), nets.classify(with_up(crops)), atol=1e-6)
 
 
 def test_the_networks_take_as_many_threads_as_opencv_is_allowed():

@@ -125,6 +125,31 @@ def test_classifier_crops_of_the_stage_two_stream_are_seeded(pictures):
     assert 0 <= draw[0][1] <= 6
 
 
+def test_both_classifiers_learn_from_the_same_crops_one_without_the_up(pictures):
+    """The pair's members (``vision.train.MEMBERS``) draw the same stream from one seed: the
+    3-channel one sees each crop's BGR, the other that and the picture's up."""
+    patches = corpus.real_patches(pictures[0], pictures[0].load())
+    rng_up, rng_bgr = np.random.default_rng(8), np.random.default_rng(8)
+    for _ in range(5):
+        up, value_up = corpus.class_sample(patches, rng_up)
+        bgr, value = corpus.class_sample(patches, rng_bgr, upright=False)
+        assert bgr.shape == (CLASS_INPUT, CLASS_INPUT, 3) and value == value_up
+        assert np.array_equal(bgr, up[..., :3])
+
+
+def test_rendered_dice_for_the_bgr_classifier_tilt_any_way(monkeypatch):
+    """Without the up channel a side face may lie any way round the top face (its recipe as
+    before the up channel, so that its shipped weights are made again)."""
+    seen = []
+    real = corpus.rendered_die
+    monkeypatch.setattr(corpus, "rendered_die", lambda rng, size, side_dir=None: (
+        seen.append(side_dir), real(rng, size, side_dir))[1])
+    rng = np.random.default_rng(3)
+    for _ in range(5):
+        corpus.rendered_patch(rng, upright=False)
+    assert seen == [None] * 5
+
+
 def _up_of_a_picture(angle: float, mirror: bool) -> np.ndarray:
     """A die's crop from a picture that grows brighter downwards: its own up, as seen."""
     ramp = np.repeat(np.linspace(0, 255, 400, dtype=np.float32)[:, None], 400, axis=1)
