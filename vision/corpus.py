@@ -371,8 +371,10 @@ def rendered_patch(rng: np.random.Generator, upright: bool = True) -> Patch:
     return Patch(image, dice[0].centre, dice[0].size, dice[0].value)
 
 
-#: how often a classifier crop is not a die: beside one, on one pip of it, or twice its size
-BESIDE, ON_A_PIP, TOO_LARGE = 0.2, 0.08, 0.07
+#: how often a classifier crop is not a die: beside one, on one pip of it, twice its size, or
+#: (for the classifier that reads the picture's up only) on the face just below its top: a side
+#: face, as a camera at an angle sees it
+BESIDE, ON_A_PIP, TOO_LARGE, SIDE_FACE = 0.2, 0.08, 0.07, 0.08
 
 
 def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool = True,
@@ -382,9 +384,13 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
     with the up channel (:func:`vision.crops.with_up`) when ``upright``, else BGR alone.
 
     Some crops are not a die: beside one or between two; on a single pip of it (a pip of a large
-    die looks like a small one); or about twice the die's size. The last two teach the classifier
-    what a wrongly sized crop looks like, so that the reader can try a few sizes around the
-    detector's and keep the one that reads as a die (:func:`vision.learned_reader.look`).
+    die looks like a small one); about twice the die's size; or, when ``upright``, on the face
+    below its top, a little smaller than the die (an oblique camera's view of a side face: the
+    up channel shows the top face above it, so the classifier can learn to tell the two apart;
+    without the up channel nothing tells them apart). The pip and the double size teach the
+    classifier what a wrongly sized crop looks like, so that the reader can try a few sizes
+    around the detector's and keep the one that reads as a die
+    (:func:`vision.learned_reader.look`).
     """
     p = patches[int(rng.integers(len(patches)))]
     target = math.exp(rng.uniform(math.log(11), math.log(90)))
@@ -413,6 +419,12 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
         jitter = rng.normal(0, 0.15 * size, 2)
         centre = (centre[0] + jitter[0], centre[1] + jitter[1])
         crop_size = size * rng.uniform(1.8, 2.4)
+        value = NOT_A_DIE
+    elif upright and r < BESIDE + ON_A_PIP + TOO_LARGE + SIDE_FACE:
+        # down the picture, before the turn: where an oblique camera sees the front face
+        centre = (centre[0] + rng.uniform(-0.15, 0.15) * size,
+                  centre[1] + rng.uniform(0.35, 0.65) * size)
+        crop_size = size * rng.uniform(0.5, 0.85)
         value = NOT_A_DIE
     else:
         jitter = rng.normal(0, 0.08 * size, 2)

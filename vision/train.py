@@ -20,7 +20,8 @@ The two networks (the model card, ``docs/vision-model.md``, has their sizes and 
 - **classifier**: a 40x40 crop of 1.5 x the face size around each centre gives "not a die" or
   a value 1-6. Stage 2 trains two, one after the other, from the same seed (:data:`MEMBERS`):
   ``classifier.onnx`` on the BGR crop, ``classifier-up.onnx`` with the picture's up as a fourth
-  channel (:func:`vision.crops.up_channel`); the reader averages them. The one trained beside
+  channel (:func:`vision.crops.up_channel`) and side faces taught as "not a die"; the reader
+  averages them. The one trained beside
   the detector, on 32x32 crops of 1.6 x, is kept as the second opinion.
 """
 
@@ -140,8 +141,9 @@ def face_classifier(upright: bool = True) -> Classifier:
     return Classifier(FACE_WIDTHS, deep_last=True, channels=4 if upright else 3)
 
 
-#: stage 2's classifiers, each its own ONNX file: does it read the picture's up? The reader
-#: averages them (:data:`vision.networks.CLASSIFIERS`)
+#: stage 2's classifiers, each its own ONNX file: does it read the picture's up (and learn
+#: side faces as "not a die", :data:`vision.corpus.SIDE_FACE`)? The reader averages them
+#: (:data:`vision.networks.CLASSIFIERS`)
 MEMBERS = {"classifier.onnx": False, "classifier-up.onnx": True}
 
 

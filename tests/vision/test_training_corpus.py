@@ -125,12 +125,15 @@ def test_classifier_crops_of_the_stage_two_stream_are_seeded(pictures):
     assert 0 <= draw[0][1] <= 6
 
 
-def test_both_classifiers_learn_from_the_same_crops_one_without_the_up(pictures):
-    """The pair's members (``vision.train.MEMBERS``) draw the same stream from one seed: the
-    3-channel one sees each crop's BGR, the other that and the picture's up."""
+def test_the_up_channel_is_all_the_two_classifiers_crops_differ_by_but_side_faces(
+        pictures, monkeypatch):
+    """The pair's members (``vision.train.MEMBERS``) draw their crops from one seed: the
+    3-channel one sees each crop's BGR, the other that and the picture's up; only its side-face
+    crops (none here) set the two streams apart."""
+    monkeypatch.setattr(corpus, "SIDE_FACE", 0.0)
     patches = corpus.real_patches(pictures[0], pictures[0].load())
     rng_up, rng_bgr = np.random.default_rng(8), np.random.default_rng(8)
-    for _ in range(5):
+    for _ in range(30):
         up, value_up = corpus.class_sample(patches, rng_up)
         bgr, value = corpus.class_sample(patches, rng_bgr, upright=False)
         assert bgr.shape == (CLASS_INPUT, CLASS_INPUT, 3) and value == value_up
@@ -202,6 +205,32 @@ def test_about_a_third_of_classifier_crops_are_not_a_die_some_of_them_mis_sized(
     rng = np.random.default_rng(11)
     classes = [corpus.class_sample(patches, rng)[1] for _ in range(600)]
     share = classes.count(corpus.NOT_A_DIE) / len(classes)
-    expected = corpus.BESIDE + corpus.ON_A_PIP + corpus.TOO_LARGE
+    expected = corpus.BESIDE + corpus.ON_A_PIP + corpus.TOO_LARGE + corpus.SIDE_FACE
     assert abs(share - expected) < 0.06
     assert set(classes) - {corpus.NOT_A_DIE} <= {d.value for d in pictures[0].dice}
+    rng = np.random.default_rng(11)
+    bgr = [corpus.class_sample(patches, rng, upright=False)[1] for _ in range(600)]
+    share = bgr.count(corpus.NOT_A_DIE) / len(bgr)  # no side faces without the up channel
+    assert abs(share - (expected - corpus.SIDE_FACE)) < 0.06
+
+
+def test_some_classifier_crops_sit_on_the_side_face_below_a_die_and_are_not_a_die(monkeypatch):
+    """An oblique camera sees a die's front face below its top: that crop, a little smaller
+    than the die, is "not a die" for the classifier that reads the picture's up (which shows
+    the top above it)."""
+    patch = corpus.Patch(np.full((162, 162, 3), 128, np.uint8), (81.0, 81.0), 40.0, 4)
+    placed = []
+    real = corpus.die_crop
+
+    def spy(pyramid, centre, size, angle=0.0, mirror=False):
+        k = pyramid.levels[0].shape[0] / patch.image.shape[0]
+        placed.append(((centre[0] / k - 81) / 40, (centre[1] / k - 81) / 40, size / k / 40))
+        return real(pyramid, centre, size, angle, mirror)
+
+    monkeypatch.setattr(corpus, "die_crop", spy)
+    rng = np.random.default_rng(2)
+    values = [corpus.class_sample([patch], rng)[1] for _ in range(800)]
+    side = [v for (dx, dy, s), v in zip(placed, values, strict=True)
+            if abs(dx) <= 0.15 and 0.35 <= dy <= 0.65 and 0.5 <= s <= 0.85]
+    assert set(side) == {corpus.NOT_A_DIE}
+    assert abs(len(side) / len(values) - corpus.SIDE_FACE) < 0.03
