@@ -1,7 +1,7 @@
 """The dice reader: one pure function from a BGR picture to the dice on it, learned from data.
 
 Why learned: a reader of hand-set rules reads the table it was tuned on and little else. Here
-the knowledge lives in two small networks trained on three photograph sets, composites of
+the knowledge lives in small networks trained on three photograph sets, composites of
 their dice on many surfaces and rendered dice of every colour (:mod:`vision.train`,
 ``docs/vision-model.md``); the code only runs them and decides.
 
@@ -15,11 +15,13 @@ How:
 3. **Size** each candidate with the classifier: it is cut at a few sizes around the detector's
    and the size most surely a die is kept; of overlapping candidates the one most surely a die
    stays.
-4. **Two opinions.** The classifier reads a crop of each die in 8 turns and mirrors; the
-   detector has its own opinion of the value. A value is given only when enough views of the
-   classifier agree, its mean is above a threshold and (when the thresholds ask for it) the
-   detector agrees; otherwise the place is :class:`Unsure` with the reason. A crop the
-   classifier takes for no die at all is dropped.
+4. **Two opinions.** The classifier (a pair of networks averaged, one of them told where up
+   lay in the picture: :mod:`vision.networks`) reads a crop of each die in 8 turns and
+   mirrors; a second network, trained beside the detector on its own crops, and the detector
+   itself have their own opinions of the value. A value is given only when enough views of the
+   classifier agree, its mean is above a threshold and (when the thresholds ask for them) the
+   other opinions do not say otherwise; else the place is :class:`Unsure` with the reason. A
+   crop the classifier takes for no die at all is dropped.
 5. **A pip count confirms a doubtful value.** The rule reader (:mod:`vision.reader`) counts
    pips by geometry, a method that shares nothing with the networks. Where the classifier's
    value falls short of its thresholds only by doubt (not sure enough, views or opinions
