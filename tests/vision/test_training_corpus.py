@@ -140,17 +140,22 @@ def test_the_up_channel_is_all_the_two_classifiers_crops_differ_by_but_side_face
         assert np.array_equal(bgr, up[..., :3])
 
 
-def test_rendered_dice_for_the_bgr_classifier_tilt_any_way(monkeypatch):
-    """Without the up channel a side face may lie any way round the top face (its recipe as
-    before the up channel, so that its shipped weights are made again)."""
+def _side_dirs(monkeypatch, n: int, upright: bool) -> list:
+    """The ``side_dir`` each of ``n`` rendered patches asked :func:`corpus.rendered_die` for."""
     seen = []
     real = corpus.rendered_die
     monkeypatch.setattr(corpus, "rendered_die", lambda rng, size, side_dir=None: (
         seen.append(side_dir), real(rng, size, side_dir))[1])
     rng = np.random.default_rng(3)
-    for _ in range(5):
-        corpus.rendered_patch(rng, upright=False)
-    assert seen == [None] * 5
+    for _ in range(n):
+        corpus.rendered_patch(rng, upright)
+    return seen
+
+
+def test_rendered_dice_for_the_bgr_classifier_tilt_any_way(monkeypatch):
+    """Without the up channel a side face may lie any way round the top face (its recipe as
+    before the up channel, so that its shipped weights are made again)."""
+    assert _side_dirs(monkeypatch, 5, upright=False) == [None] * 5
 
 
 def _up_of_a_picture(angle: float, mirror: bool) -> np.ndarray:
@@ -187,13 +192,7 @@ def test_the_up_channel_is_appended_to_one_crop_or_to_a_stack():
 def test_a_tilted_rendered_die_for_the_classifier_shows_its_sides_below_its_top(monkeypatch):
     """The rendered dice agree with the up channel: tilted, their sides show down the picture,
     as an upright camera at an angle sees them."""
-    seen = []
-    real = corpus.rendered_die
-    monkeypatch.setattr(corpus, "rendered_die", lambda rng, size, side_dir=None: (
-        seen.append(side_dir), real(rng, size, side_dir))[1])
-    rng = np.random.default_rng(3)
-    for _ in range(20):
-        corpus.rendered_patch(rng)
+    seen = _side_dirs(monkeypatch, 20, upright=True)
     assert len(seen) == 20 and all(0 < d < 180 for d in seen)  # below the top face
     assert 75 < np.median(seen) < 105
 
