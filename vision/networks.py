@@ -17,7 +17,7 @@ The face classifier may be a pair: ``classifier.onnx`` and ``classifier-up.onnx`
 the picture's up as a fourth channel, :func:`vision.crops.up_channel`), their probabilities
 averaged for every crop. Why two: each alone is sure of a few wrong values on the calibration
 split, and rarely of the same ones; where they disagree the mean is not sure, and the reader
-says so instead of guessing (model card, "The pair of classifiers").
+says so instead of guessing (model card, `docs/vision-model.md`, "The sixth session").
 """
 
 from __future__ import annotations
