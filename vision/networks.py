@@ -150,12 +150,15 @@ class Networks:
             return np.zeros((0, 7), np.float32)
         crops = np.asarray(crops)
         nets = [self._second] if second else self._classifiers
+        wants = [net.get_inputs()[0].shape[1] for net in nets]
+        if crops.shape[-1] < max(wants):
+            crops = with_up(crops)
+        # one blob for all members: each channel is scaled on its own, so a member reading
+        # fewer channels reads the first ones of it
+        blob = as_input(np.ascontiguousarray(crops[..., :max(wants)]))
         total = np.zeros((len(crops), 7), np.float64)
-        for net in nets:
-            channels = net.get_inputs()[0].shape[1]
-            given = crops if crops.shape[-1] >= channels else with_up(crops)
-            logits = run(net, as_input(np.ascontiguousarray(given[..., :channels])))
-            logits = logits.astype(np.float64)
+        for net, channels in zip(nets, wants, strict=True):
+            logits = run(net, np.ascontiguousarray(blob[:, :channels])).astype(np.float64)
             e = np.exp(logits - logits.max(axis=1, keepdims=True))
             total += e / e.sum(axis=1, keepdims=True)
         return (total / len(nets)).astype(np.float32)
