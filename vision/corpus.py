@@ -365,7 +365,7 @@ def rendered_patch(rng: np.random.Generator, upright: bool = True) -> Patch:
     """A rendered die of random colours and size, as a :class:`Patch`. ``upright`` (for the
     classifier that reads the picture's up, :func:`vision.crops.up_channel`): a tilted die
     shows its sides below its top face, as an upright camera at an angle sees them; else any
-    way (the 3-channel classifier's recipe, kept so that its weights are made again)."""
+    way (the recipe that made the 3-channel classifier's shipped weights)."""
     side_dir = float(rng.normal(90, 20)) if upright else None
     image, dice = rendered_die(rng, float(rng.uniform(24, 64)), side_dir=side_dir)
     return Patch(image, dice[0].centre, dice[0].size, dice[0].value)
@@ -446,7 +446,7 @@ def rendered_die(rng: np.random.Generator, size: float, side_dir: float | None =
     colours = (tuple(int(v) for v in body), tuple(int(v) for v in pips))
     angle = float(rng.uniform(0, 360))
     tilt = float(rng.choice([0.0, rng.uniform(0.05, 0.3)]))
-    sdir = float(rng.uniform(0, 360))
+    sdir = float(rng.uniform(0, 360))  # drawn even when given: the seeded stream stays as it was
     if side_dir is not None:
         sdir = side_dir
     dice = [DieSpec(int(rng.integers(1, 7)), (side / 2, side / 2), size, angle, *colours, tilt,
