@@ -7,8 +7,12 @@ Labels are YOLO-style, one ``NAME.txt`` beside each ``NAME.jpg``: ``CLASS XC YC 
 normalised to 0-1, CLASS = value - 1; the box covers the top face's pip pattern.
 
 Matching rule: a reader box (a die or an unsure place) matches a label when the reader box's
-centre lies inside the label box grown by ``margin`` times its size on every side (and by at
-least ``min_margin_px`` pixels, since a one's label is often just the pip). Each label takes
+centre lies inside the label box grown by ``margin`` times its longer side on every side (and
+by at least ``min_margin_px`` pixels, since a one's label is often just the pip). The longer
+side, both ways: a face is square, and a box flatter than a face is a pip pattern (a 2 or 3 in
+line with an axis: webcam-wood boxes the pattern) or a die seen at an angle; grown by its own
+short side, a right read centred on the face fell outside it (since 2 December 2026). Each
+label takes
 the closest matching reader box (closest pairs first), dice before unsure places, and each
 reader box serves one label at most. Per label: *right* (a die with the labelled value),
 *wrong* (a die with another value), *unsure* (only an unsure place), *missed* (nothing).
@@ -123,7 +127,7 @@ def score_reading(
 
     def matches(label: Label, box: Box) -> float | None:
         x, y, w, h = label.box
-        mx, my = max(margin * w, min_margin_px), max(margin * h, min_margin_px)
+        mx = my = max(margin * max(w, h), min_margin_px)
         cx, cy = centre(box)
         if x - mx <= cx <= x + w + mx and y - my <= cy <= y + h + my:
             return float(np.hypot(cx - (x + w / 2), cy - (y + h / 2)))

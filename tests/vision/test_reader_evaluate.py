@@ -61,6 +61,19 @@ def test_each_reader_box_serves_one_label_the_closest_pair_first():
     assert (score.right, score.wrong, score.missed) == (1, 0, 1)
 
 
+def test_a_flat_label_box_matches_as_far_as_half_its_longer_side_every_way():
+    """The matching rule: a die's face is square, so a label box flatter than a face (the pip
+    pattern of a 3 in line with an axis, webcam-wood's valid_17) is grown by half its longer
+    side every way; a read centred on the face (below the pattern, here 18 px) is right."""
+    pattern = Label(3, (290.0, 45.0, 50.0, 16.0))  # centre (315, 53)
+    on_face = Reading(dice=(Die(3, (280, 36, 70, 70), 0.9),))  # centre (315, 71)
+    score = score_reading(on_face, [pattern])
+    assert (score.right, score.missed, score.extra) == (1, 0, 0)
+    beyond = Reading(dice=(Die(3, (280, 62, 70, 70), 0.9),))  # centre (315, 97): 26 px below
+    score = score_reading(beyond, [pattern])
+    assert (score.right, score.missed, score.extra) == (0, 1, 1)
+
+
 def test_baseline_reads_no_white_pips():
     image, truth = render_scene(random_scene(3, 6, colour="blue", surface="felt"), seed=3)
     assert len(truth) == 6
