@@ -22,13 +22,10 @@ How:
    classifier agree, its mean is above a threshold and (when the thresholds ask for them) the
    other opinions do not say otherwise; else the place is :class:`Unsure` with the reason. A
    crop the classifier takes for no die at all is dropped.
-5. **A pip count confirms a doubtful value, and proposes what the detector missed.** The rule
-   reader (:mod:`vision.reader`) counts pips by geometry, a method that shares nothing with the
-   networks. Where the classifier's value falls short of its thresholds only by doubt (not
-   sure enough, views or opinions differing) and the pip count reads the same value at the
-   same place, the value is given. A die the count finds where the detector proposed nothing
-   is a place of its own, read and decided like the others: the count alone never gives a
-   value.
+5. **A pip count confirms a doubtful value.** The rule reader (:mod:`vision.reader`) counts
+   pips by geometry, a method that shares nothing with the networks. Where the classifier's
+   value falls short of its thresholds only by doubt (not sure enough, views or opinions
+   differing) and the pip count reads the same value at the same place, the value is given.
 
 The thresholds come with the model (``thresholds.json``), chosen on a calibration split cut from
 Train so that a wrong value stays under 1 in 200 dice; a table's own calibration may replace them
@@ -41,7 +38,7 @@ from __future__ import annotations
 import math
 import pathlib
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -237,8 +234,8 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
     """Propose dice, size them and classify each in every view: what :func:`decide` needs.
 
     ``counted``: the pip count's dice on this picture, when the caller has them already (a
-    picture looked at several thresholds is counted once); else it is counted here. Its dice
-    that no proposed place covers are places too (:func:`counted_places`).
+    picture looked at several thresholds is counted once; ``()``: not counted yet, see
+    :func:`read_dice`); else it is counted here.
 
     A candidate whose upright view the classifier is quite sure is no die (``QUICK_NO``) is
     dropped before the other seven views are cut, which keeps a busy picture fast. So is one
@@ -247,13 +244,11 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
     pips (the model card has the count).
     """
     proposed = propose(image, nets, settings, min_score)
+    if not proposed:
+        return []
     pyramid = Pyramid(image)
     kept = [(c, p) for c, p in sized(pyramid, proposed, nets)
-            if p[0] < QUICK_NO and c.size >= settings.min_die] if proposed else []
-    if counted is None:
-        counted = pip_count.read_dice(image).dice
-    kept += [(c, p) for c, p in counted_places(pyramid, counted, kept, nets)
-             if p[0] < QUICK_NO and c.size >= settings.min_die]
+            if p[0] < QUICK_NO and c.size >= settings.min_die]
     if not kept:
         return []
     rest = np.stack([with_up(die_crop(pyramid, c.centre, c.size, angle, mirror), angle, mirror)
@@ -263,6 +258,8 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
     if nets.has_second:
         seconds = list(nets.classify(np.stack([second_crop(image, c) for c, _ in kept]),
                                      second=True))
+    if counted is None:
+        counted = pip_count.read_dice(image).dice
     h, w = image.shape[:2]
     seen = []
     for (c, p0), p, second in zip(kept, others, seconds, strict=True):
@@ -274,37 +271,6 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
         cut = cx - r < 0 or cy - r < 0 or cx + r > w or cy + r > h
         seen.append(Seen(c, mean, agreeing, cut, second, counted_at(c, counted)))
     return seen
-
-
-#: the detector's value opinion of a place it did not propose: none (every value alike)
-NO_OPINION = (1 / 6,) * 6
-
-
-def counted_places(pyramid: Pyramid, counted: Sequence[Die],
-                   kept: Sequence[tuple[Candidate, np.ndarray]], nets: Networks,
-                   ) -> list[tuple[Candidate, np.ndarray]]:
-    """The pip count's dice that no place the detector proposed covers, as places of their own,
-    sized by the classifier like the detector's (:func:`sized`).
-
-    Why: the detector misses some dice the pip count finds (a plain white die on light wood, a
-    die at the picture's edge). Such a place is read and decided like any other:
-    its value is given only when the classifier reads the value the count says (at
-    ``counted_value``) or is sure of it by itself, so the count alone never gives a value. It
-    passes every ``detect`` threshold (score 1: the detector was not asked) and the detector's
-    value opinion is none (:data:`NO_OPINION`).
-    """
-    def covered(d: Die) -> bool:
-        cx, cy = d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2
-        return any(abs(cx - c.centre[0]) < c.size / 2 and abs(cy - c.centre[1]) < c.size / 2
-                   for c, _ in kept)
-
-    missed = [Candidate((d.box[0] + d.box[2] / 2, d.box[1] + d.box[3] / 2),
-                        float(max(d.box[2], d.box[3])), 1.0, NO_OPINION)
-              for d in counted if not covered(d)]
-    if not missed:
-        return []
-    return [(c, p) for c, p in sized(pyramid, missed, nets)
-            if all(math.dist(c.centre, k.centre) > 0.5 * max(c.size, k.size) for k, _ in kept)]
 
 
 def counted_at(c: Candidate, counted: Sequence[Die]) -> int | None:
@@ -416,6 +382,19 @@ def side_of(face: Seen, places: Sequence[Seen]) -> Seen | None:
     return None
 
 
+def count_may_confirm(seen: Seen, thresholds: dict[str, float]) -> bool:
+    """Whether the pip count could change :func:`decide`'s verdict on this place: a die whose
+    value the networks only doubt, sure enough for a count to confirm it.
+
+    Why ask: the pip count costs 5-40 ms a picture; where no place is in doubt the reading is
+    the same without it, so it runs only when one is (the verdicts are unchanged).
+    """
+    t = {**DEFAULTS, **thresholds}
+    if no_die(seen, t) or seen.cut:  # nothing, or unsure whatever the count says
+        return False
+    return doubted(seen, t) is not None and seen.probs[seen.value] >= t["counted_value"]
+
+
 def thresholds_of(nets: Networks, settings: ReaderSettings) -> dict[str, float]:
     own = {"min_value": settings.min_value, "min_detector_value": settings.min_detector_value,
            "min_views": settings.min_views, "detect": settings.detect}
@@ -432,7 +411,10 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> Read
     image = as_bgr(checked_picture(image))
     nets = load(settings.model)
     t = thresholds_of(nets, settings)
-    seen = look(image, nets, settings, t["detect"])
+    seen = look(image, nets, settings, t["detect"], counted=())
+    if any(count_may_confirm(s, t) for s in seen):
+        counted = pip_count.read_dice(image).dice
+        seen = [replace(s, counted=counted_at(s.candidate, counted)) for s in seen]
     dice, unsure = decide_all(seen, t)
     dice.sort(key=lambda d: (d.box[1], d.box[0]))
     unsure.sort(key=lambda u: (u.box[1], u.box[0]))

@@ -257,61 +257,26 @@ def test_look_asks_the_pip_count_once_and_keeps_its_value_with_the_place(monkeyp
     assert place.counted == 5 and len(asked) == 1
 
 
-def _counting(monkeypatch, *dice: Die) -> list[tuple[int, ...]]:
-    """Make the pip count find ``dice`` on every picture; the pictures it was asked about."""
-    asked: list[tuple[int, ...]] = []
+def test_read_dice_counts_pips_only_where_a_count_may_confirm_a_doubtful_value(monkeypatch):
+    """Rule 5 of the module docstring: the pip count matters only to a value the networks
+    doubt; where none is doubted the reading is the same without it, so it is not run."""
+    asked = []
 
     def count(image):
         asked.append(image.shape)
-        return Reading(dice, (), image.shape[1], image.shape[0])
+        return Reading((Die(1, (70, 70, 60, 60), 0.9),), (), image.shape[1], image.shape[0])
 
-    monkeypatch.setattr(learned_reader.pip_count, "read_dice", count)
-    return asked
-
-
-def test_a_die_only_the_pip_count_finds_is_read_by_the_classifier(monkeypatch):
-    """Rule 5 of the module docstring: the pip count also proposes the dice the detector
-    missed; the classifier reads such a place like any other (here sure of a 1, the value the
-    count says), at the size it reads most surely as a die."""
-    asked = _counting(monkeypatch, Die(1, (75, 75, 50, 50), 0.9))
-    [place] = look(_white_face(), WhiteSquareNets(), ReaderSettings(), 0.3)  # detector: none
-    assert len(asked) == 1
-    assert place.counted == 1 and place.value == 1
-    assert place.candidate.centre == (100.0, 100.0) and 50 <= place.candidate.size <= 75
-    assert isinstance(decide(place, SURE | {"min_detector_value": 0.0}), Die)
-
-
-def test_the_pip_count_alone_never_gives_a_value(monkeypatch):
-    """A place only the pip count proposes is decided by the classifier's thresholds: where
-    the classifier sees no die there is nothing; where it reads another value less surely
-    than it must, the place is unsure, whatever the count says."""
-    _counting(monkeypatch, Die(5, (300, 200, 50, 50), 0.9))  # on the black: no die there
-    assert look(_white_face(), WhiteSquareNets(), ReaderSettings(), 0.3) == []
-    _counting(monkeypatch, Die(5, (75, 75, 50, 50), 0.9))  # the white face: the classifier's 1
-    [place] = look(_white_face(), WhiteSquareNets(), ReaderSettings(), 0.3)
-    assert place.counted == 5 and place.value == 1
-    doubtful = SURE | {"min_detector_value": 0.0, "min_value": 0.999, "counted_value": 0.5}
-    assert isinstance(decide(place, doubtful), Unsure)
-
-
-def test_a_die_the_detector_found_is_not_proposed_again_by_the_count(monkeypatch):
-    _counting(monkeypatch, Die(1, (72, 74, 52, 52), 0.9))
-    face = Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6)
-    [place] = look(_white_face(), WhiteSquareNets(face), ReaderSettings(), 0.3)
-    assert place.candidate.score == 0.9 and place.counted == 1
-
-
-def test_read_dice_counts_pips_on_every_picture(monkeypatch):
-    """The count proposes as well as confirms, so it reads every picture once."""
-    asked = _counting(monkeypatch)
     face = Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6)
 
     class Nets(WhiteSquareNets):
         thresholds = {"detect": 0.3, "min_detector_value": 0.0, "counted_value": 0.5}
 
+    monkeypatch.setattr(learned_reader.pip_count, "read_dice", count)
     monkeypatch.setattr(learned_reader, "load", lambda folder: Nets(face))
     sure = learned_reader.read_dice(_white_face(), ReaderSettings(min_value=0.9))
-    assert [d.value for d in sure.dice] == [1] and len(asked) == 1
+    assert [d.value for d in sure.dice] == [1] and asked == []
+    doubted = learned_reader.read_dice(_white_face(), ReaderSettings(min_value=0.995))
+    assert [d.value for d in doubted.dice] == [1] and len(asked) == 1  # confirmed by the count
 
 
 def test_a_face_sized_under_min_die_is_not_read():
