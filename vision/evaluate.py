@@ -4,20 +4,21 @@ Why its own module: the tests, the benchmark and the report must count the same 
 comparison baseline (:mod:`vision.baseline`) is scored by this same code.
 
 Labels are YOLO-style, one ``NAME.txt`` beside each ``NAME.jpg``: ``CLASS XC YC W H``
-normalised to 0-1, CLASS = value - 1; the box covers the top face's pip pattern.
+normalised to 0-1, CLASS = value - 1; the box covers the top face's pip pattern (webcam-wood)
+or the whole die (the other sets).
 
 Matching rule: a reader box (a die or an unsure place) matches a label when the reader box's
 centre lies inside the label box grown by ``margin`` times its longer side on every side (and
 by at least ``min_margin_px`` pixels, since a one's label is often just the pip). The longer
 side, both ways: a face is square, and a box flatter than a face is a pip pattern (a 2 or 3 in
 line with an axis: webcam-wood boxes the pattern) or a die seen at an angle; grown by its own
-short side, a right read centred on the face fell outside it (since 2 December 2026). Each
-label takes
-the closest matching reader box (closest pairs first), dice before unsure places, and each
-reader box serves one label at most. Per label: *right* (a die with the labelled value),
-*wrong* (a die with another value), *unsure* (only an unsure place), *missed* (nothing).
-Reader dice matching no label are *extra* (false positives); unsure places matching no label
-are counted apart.
+short side, a right read centred on the face fell outside it (since 2 December 2026).
+
+Each label takes the closest matching reader box (closest pairs first), dice before unsure
+places, and each reader box serves one label at most. Per label: *right* (a die with the
+labelled value), *wrong* (a die with another value), *unsure* (only an unsure place), *missed*
+(nothing). Reader dice matching no label are *extra* (false positives); unsure places matching
+no label are counted apart.
 
 ``python -m vision.evaluate [DIR...]`` prints, per folder (by default each shared set's Valid),
 the figures of the table's rule reader, the learned reader and the baseline: recall, wrong
