@@ -100,6 +100,9 @@ class Networks:
                 f"onnxruntime cannot load the dice reader's model in {folder} ({reason}); "
                 "reinstall bidou-table or rebuild it with python -m vision.train."
             ) from exc
+        # each network's input channels, read once: the classifier's members may differ
+        self._channels = {net: net.get_inputs()[0].shape[1]
+                          for net in [*self._classifiers, self._second] if net is not None}
         path = folder / "thresholds.json"
         self.thresholds: dict[str, float] = json.loads(path.read_text()) if path.is_file() else {}
 
@@ -150,7 +153,7 @@ class Networks:
             return np.zeros((0, 7), np.float32)
         crops = np.asarray(crops)
         nets = [self._second] if second else self._classifiers
-        wants = [net.get_inputs()[0].shape[1] for net in nets]
+        wants = [self._channels[net] for net in nets]
         if crops.shape[-1] < max(wants):
             crops = with_up(crops)
         # one blob for all members: each channel is scaled on its own, so a member reading
