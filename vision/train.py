@@ -49,7 +49,7 @@ except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training exports ONNX and needs the onnx package: make train-venv (or pip install "
              "onnx in the training venv), then run again.")
 
-from vision import corpus
+from vision import corpus, mining
 from vision.crops import CLASS_INPUT, SECOND_INPUT
 from vision.evaluate import SETS
 from vision.labels import LabelledPicture, load_set, split_calibration
@@ -279,18 +279,21 @@ class Crops(torch.utils.data.IterableDataset):
     """Endless classifier crops (:func:`vision.corpus.class_sample`) from a seed."""
 
     def __init__(self, pictures: list[LabelledPicture], seed: int, rendered: int = 800,
-                 upright: bool = True) -> None:
+                 upright: bool = True, mine_with: pathlib.Path | None = None) -> None:
         self.pictures = pictures
         self.seed = seed
         self.rendered = rendered
         self.upright = upright
+        self.mine_with = mine_with
 
     def __iter__(self):  # noqa: ANN204 - torch's protocol
         rng = np.random.default_rng(self.seed)
         patches = [q for p in self.pictures for q in corpus.real_patches(p, p.load())]
         patches += [corpus.rendered_patch(rng, self.upright) for _ in range(self.rendered)]
+        # mined here, in the loader's process: the patches are too large to send over
+        negatives = mining.mine(self.pictures, self.mine_with) if self.mine_with else None
         while True:
-            crop, value = corpus.class_sample(patches, rng, self.upright)
+            crop, value = corpus.class_sample(patches, rng, self.upright, negatives)
             yield to_input(crop), value
 
 
@@ -307,7 +310,8 @@ def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, ste
     torch.manual_seed(seed)
     cls = face_classifier(upright)
     opt = torch.optim.AdamW(cls.parameters(), lr=3e-3, weight_decay=1e-4)
-    loader = torch.utils.data.DataLoader(Crops(pictures, seed, upright=upright), batch_size=128,
+    loader = torch.utils.data.DataLoader(Crops(pictures, seed, upright=upright,
+                                               mine_with=out_dir), batch_size=128,
                                          num_workers=1)
     start = time.monotonic()
     step = 0
