@@ -11,7 +11,8 @@ thresholds chosen on a calibration split cut from Train (:mod:`vision.thresholds
 never enters training or the choice of a threshold. ``--leave-out SET`` trains the same
 recipe without any picture of that set (nor composites cut from it), with ``--steps``
 usually shorter, into ``vision/models/without-SET/``: the leave-one-set-out figure of
-``python -m vision.evaluate --leave-one-set-out``.
+``python -m vision.evaluate --leave-one-set-out``. ``--mine`` adds hard negatives to the
+classifiers' crops (:mod:`vision.mining`); it is not yet the recipe of the shipped weights.
 
 The two networks (the model card, ``docs/vision-model.md``, has their sizes and figures):
 
@@ -299,9 +300,10 @@ class Crops(torch.utils.data.IterableDataset):
 
 def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, steps: int,
                      seed: int, log=print,  # noqa: ANN001
-                     name: str = "classifier-up.onnx") -> None:
+                     name: str = "classifier-up.onnx", mine: bool = False) -> None:
     """Stage 2: one face classifier (``name``, one of :data:`MEMBERS`) alone, on its own stream
-    of crops, replacing stage 1's.
+    of crops, replacing stage 1's. ``mine``: a tenth of the crops are hard negatives, what the
+    folder's detector proposes away from every labelled die (:mod:`vision.mining`).
 
     Why a stage of its own: a crop costs a twentieth of a detector sample, so the classifier
     sees many more dice here than beside the detector.
@@ -311,7 +313,8 @@ def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, ste
     cls = face_classifier(upright)
     opt = torch.optim.AdamW(cls.parameters(), lr=3e-3, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(Crops(pictures, seed, upright=upright,
-                                               mine_with=out_dir), batch_size=128,
+                                               mine_with=out_dir if mine else None),
+                                         batch_size=128,
                                          num_workers=1)
     start = time.monotonic()
     step = 0
@@ -372,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", choices=("all", "classifier"), default="all",
                         help="classifier: only stage 2 (and the thresholds), on a model folder "
                              "whose detector is already trained")
+    parser.add_argument("--mine", action="store_true",
+                        help="train the classifiers on hard negatives too: what the detector "
+                             "proposes away from every labelled die (not yet the shipped recipe)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
@@ -396,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage == "all":
         train(fit, out_dir, steps, args.seed)
     for name in MEMBERS:
-        train_classifier(fit, out_dir, cls_steps, args.seed, name=name)
+        train_classifier(fit, out_dir, cls_steps, args.seed, name=name, mine=args.mine)
     from vision.thresholds import choose  # after export: it reads the ONNX files just written
 
     chosen = choose(out_dir, calib)
