@@ -375,10 +375,12 @@ def rendered_patch(rng: np.random.Generator, upright: bool = True) -> Patch:
 #: (for the classifier that reads the picture's up only) on the face just below its top: a side
 #: face, as a camera at an angle sees it
 BESIDE, ON_A_PIP, TOO_LARGE, SIDE_FACE = 0.2, 0.08, 0.07, 0.08
+#: how often a classifier crop is a mined place (:mod:`vision.mining`), when there are any
+MINED = 0.1
 
 
 def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool = True,
-                 ) -> tuple[np.ndarray, int]:
+                 negatives: list[Patch] | None = None) -> tuple[np.ndarray, int]:
     """One classifier crop and its class (0 = not a die, 1-6), placed as the detector would:
     the die shrunk or enlarged to 11-90 px, turned, mirrored, off-centre and mis-sized a little;
     with the up channel (:func:`vision.crops.with_up`) when ``upright``, else BGR alone.
@@ -391,8 +393,13 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
     classifier what a wrongly sized crop looks like, so that the reader can try a few sizes
     around the detector's and keep the one that reads as a die
     (:func:`vision.learned_reader.look`).
+
+    ``negatives`` (:mod:`vision.mining`: what the detector proposes away from every labelled
+    die) make ``MINED`` of the crops, each centred on its place like a die, "not a die".
     """
-    p = patches[int(rng.integers(len(patches)))]
+    mined = bool(negatives) and rng.random() < MINED
+    pool = negatives if mined and negatives else patches
+    p = pool[int(rng.integers(len(pool)))]
     target = math.exp(rng.uniform(math.log(11), math.log(90)))
     k = target / p.size
     image = p.image
@@ -404,7 +411,7 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
     centre, size = (p.centre[0] * k, p.centre[1] * k), p.size * k
     crop_size = size * math.exp(rng.normal(0, 0.12))
     value = p.value
-    r = rng.random()
+    r = 1.0 if mined else rng.random()  # a mined place is cut where it lies
     if r < BESIDE:
         a = rng.uniform(0, 2 * math.pi)
         reach = rng.uniform(0.7, 1.2) * size

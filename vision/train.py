@@ -11,7 +11,8 @@ thresholds chosen on a calibration split cut from Train (:mod:`vision.thresholds
 never enters training or the choice of a threshold. ``--leave-out SET`` trains the same
 recipe without any picture of that set (nor composites cut from it), with ``--steps``
 usually shorter, into ``vision/models/without-SET/``: the leave-one-set-out figure of
-``python -m vision.evaluate --leave-one-set-out``.
+``python -m vision.evaluate --leave-one-set-out``. ``--mine`` adds hard negatives to the
+classifiers' crops (:mod:`vision.mining`); it is not yet the recipe of the shipped weights.
 
 The two networks (the model card, ``docs/vision-model.md``, has their sizes and figures):
 
@@ -49,7 +50,7 @@ except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training exports ONNX and needs the onnx package: make train-venv (or pip install "
              "onnx in the training venv), then run again.")
 
-from vision import corpus
+from vision import corpus, mining
 from vision.crops import CLASS_INPUT, SECOND_INPUT
 from vision.evaluate import SETS
 from vision.labels import LabelledPicture, load_set, split_calibration
@@ -279,26 +280,30 @@ class Crops(torch.utils.data.IterableDataset):
     """Endless classifier crops (:func:`vision.corpus.class_sample`) from a seed."""
 
     def __init__(self, pictures: list[LabelledPicture], seed: int, rendered: int = 800,
-                 upright: bool = True) -> None:
+                 upright: bool = True, mine_with: pathlib.Path | None = None) -> None:
         self.pictures = pictures
         self.seed = seed
         self.rendered = rendered
         self.upright = upright
+        self.mine_with = mine_with
 
     def __iter__(self):  # noqa: ANN204 - torch's protocol
         rng = np.random.default_rng(self.seed)
         patches = [q for p in self.pictures for q in corpus.real_patches(p, p.load())]
         patches += [corpus.rendered_patch(rng, self.upright) for _ in range(self.rendered)]
+        # mined here, in the loader's process: the patches are too large to send over
+        negatives = mining.mine(self.pictures, self.mine_with) if self.mine_with else None
         while True:
-            crop, value = corpus.class_sample(patches, rng, self.upright)
+            crop, value = corpus.class_sample(patches, rng, self.upright, negatives)
             yield to_input(crop), value
 
 
 def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, steps: int,
                      seed: int, log=print,  # noqa: ANN001
-                     name: str = "classifier-up.onnx") -> None:
+                     name: str = "classifier-up.onnx", mine: bool = False) -> None:
     """Stage 2: one face classifier (``name``, one of :data:`MEMBERS`) alone, on its own stream
-    of crops, replacing stage 1's.
+    of crops, replacing stage 1's. ``mine``: a tenth of the crops are hard negatives, what the
+    folder's detector proposes away from every labelled die (:mod:`vision.mining`).
 
     Why a stage of its own: a crop costs a twentieth of a detector sample, so the classifier
     sees many more dice here than beside the detector.
@@ -307,7 +312,9 @@ def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, ste
     torch.manual_seed(seed)
     cls = face_classifier(upright)
     opt = torch.optim.AdamW(cls.parameters(), lr=3e-3, weight_decay=1e-4)
-    loader = torch.utils.data.DataLoader(Crops(pictures, seed, upright=upright), batch_size=128,
+    loader = torch.utils.data.DataLoader(Crops(pictures, seed, upright=upright,
+                                               mine_with=out_dir if mine else None),
+                                         batch_size=128,
                                          num_workers=1)
     start = time.monotonic()
     step = 0
@@ -368,6 +375,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", choices=("all", "classifier"), default="all",
                         help="classifier: only stage 2 (and the thresholds), on a model folder "
                              "whose detector is already trained")
+    parser.add_argument("--mine", action="store_true",
+                        help="train the classifiers on hard negatives too: what the detector "
+                             "proposes away from every labelled die (not yet the shipped recipe)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
@@ -392,7 +402,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage == "all":
         train(fit, out_dir, steps, args.seed)
     for name in MEMBERS:
-        train_classifier(fit, out_dir, cls_steps, args.seed, name=name)
+        train_classifier(fit, out_dir, cls_steps, args.seed, name=name, mine=args.mine)
     from vision.thresholds import choose  # after export: it reads the ONNX files just written
 
     chosen = choose(out_dir, calib)
