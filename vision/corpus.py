@@ -353,12 +353,13 @@ class Patch:
 def real_patches(picture: LabelledPicture, image: np.ndarray) -> list[Patch]:
     """Each labelled die of a picture with its surroundings (4 x its size, square: enough for a
     crop twice the die's size, :func:`class_sample`)."""
-    out = []
-    for die in picture.dice:
-        side = int(4 * die.size) + 2
-        patch = centred_square(image, die.centre, side)
-        out.append(Patch(patch, (side / 2, side / 2), die.size, die.value))
-    return out
+    return [patch_at(image, die.centre, die.size, die.value) for die in picture.dice]
+
+
+def patch_at(image: np.ndarray, centre: tuple[float, float], size: float, value: int) -> Patch:
+    """The place of ``size`` at ``centre`` with 4 x its size of surroundings, as a Patch."""
+    side = int(4 * size) + 2
+    return Patch(centred_square(image, centre, side), (side / 2, side / 2), size, value)
 
 
 def rendered_patch(rng: np.random.Generator, upright: bool = True) -> Patch:

@@ -17,12 +17,10 @@ missing labels remain, a small price against hundreds of true negatives.
 from __future__ import annotations
 
 import math
-import pathlib
-from collections.abc import Iterable
 
 import numpy as np
 
-from vision.corpus import NOT_A_DIE, Patch, centred_square
+from vision.corpus import NOT_A_DIE, Patch, patch_at
 from vision.labels import LabelledPicture
 from vision.learned_reader import ReaderSettings, propose
 from vision.networks import Networks
@@ -50,15 +48,8 @@ def mined_patches(picture: LabelledPicture, image: np.ndarray, nets: Networks) -
         size = c.size * SIZE_FACTOR
         if size < ReaderSettings.min_die or not clear_of_dice(c.centre, size, picture):
             continue
-        side = int(4 * size) + 2
-        out.append(Patch(centred_square(image, c.centre, side), (side / 2, side / 2), size,
-                         NOT_A_DIE))
+        out.append(patch_at(image, c.centre, size, NOT_A_DIE))
         if len(out) == PER_PICTURE:
             break
     return out
 
-
-def mine(pictures: Iterable[LabelledPicture], model: pathlib.Path) -> list[Patch]:
-    """Hard negatives of every picture, by the detector of the model folder ``model``."""
-    nets = Networks(model)
-    return [q for p in pictures for q in mined_patches(p, p.load(), nets)]

@@ -54,6 +54,7 @@ from vision import corpus, mining
 from vision.crops import CLASS_INPUT, SECOND_INPUT
 from vision.evaluate import SETS
 from vision.labels import LabelledPicture, load_set, split_calibration
+from vision.networks import Networks
 
 MODELS = pathlib.Path(__file__).with_name("models")
 SAMPLE = 192  # detector training samples are SAMPLE x SAMPLE
@@ -289,10 +290,16 @@ class Crops(torch.utils.data.IterableDataset):
 
     def __iter__(self):  # noqa: ANN204 - torch's protocol
         rng = np.random.default_rng(self.seed)
-        patches = [q for p in self.pictures for q in corpus.real_patches(p, p.load())]
+        # mined here, in the loader's process (the patches are too large to send over), from
+        # the same loaded picture as its dice
+        nets = Networks(self.mine_with) if self.mine_with else None
+        patches, negatives = [], []
+        for p in self.pictures:
+            image = p.load()
+            patches += corpus.real_patches(p, image)
+            if nets:
+                negatives += mining.mined_patches(p, image, nets)
         patches += [corpus.rendered_patch(rng, self.upright) for _ in range(self.rendered)]
-        # mined here, in the loader's process: the patches are too large to send over
-        negatives = mining.mine(self.pictures, self.mine_with) if self.mine_with else None
         while True:
             crop, value = corpus.class_sample(patches, rng, self.upright, negatives)
             yield to_input(crop), value
