@@ -378,10 +378,27 @@ def rendered_patch(rng: np.random.Generator, upright: bool = True) -> Patch:
 BESIDE, ON_A_PIP, TOO_LARGE, SIDE_FACE = 0.2, 0.08, 0.07, 0.08
 #: how often a classifier crop is a mined place (:mod:`vision.mining`), when there are any
 MINED = 0.1
+#: how often a classifier crop is cut from a composed patch (:func:`composed_patch`), when
+#: there are any; and how many the stream composes when it starts (one costs 10-40 ms)
+COMPOSED, COMPOSED_POOL = 0.25, 2000
+
+
+def composed_patch(p: Patch, rng: np.random.Generator) -> Patch:
+    """The die of a real patch moved onto a made-up surface (:func:`surface`), with its soft
+    round mask and shadow as in :func:`composite`: the same face on a table none of the sets
+    shows, so that what lies around a die (and beside it, for the "not a die" crops) is not
+    learned as one set's table."""
+    side = p.image.shape[0]
+    canvas = surface(rng, side, side)
+    crop = DieCrop(centred_square(p.image, p.centre, max(8, int(round(2 * p.size)))), p.value,
+                   p.size, "")
+    _paste(canvas, crop, p.centre, p.size, 0.0, rng)
+    return Patch(np.clip(canvas, 0, 255).astype(np.uint8), p.centre, p.size, p.value)
 
 
 def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool = True,
-                 negatives: list[Patch] | None = None) -> tuple[np.ndarray, int]:
+                 negatives: list[Patch] | None = None, composed: list[Patch] | None = None,
+                 ) -> tuple[np.ndarray, int]:
     """One classifier crop and its class (0 = not a die, 1-6), placed as the detector would:
     the die shrunk or enlarged to 11-90 px, turned, mirrored, off-centre and mis-sized a little;
     with the up channel (:func:`vision.crops.with_up`) when ``upright``, else BGR alone.
@@ -397,9 +414,14 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
 
     ``negatives`` (:mod:`vision.mining`: what the detector proposes away from every labelled
     die) make ``MINED`` of the crops, each centred on its place like a die, "not a die".
+    ``composed`` (dice moved onto made-up surfaces, :func:`composed_patch`) make
+    ``COMPOSED`` of the other crops; without them nothing more is drawn, so the stream is as
+    it was.
     """
     mined = bool(negatives) and rng.random() < MINED
     pool = negatives if mined and negatives else patches
+    if composed and not mined and rng.random() < COMPOSED:
+        pool = composed
     p = pool[int(rng.integers(len(pool)))]
     target = math.exp(rng.uniform(math.log(11), math.log(90)))
     k = target / p.size

@@ -281,8 +281,10 @@ class Crops(torch.utils.data.IterableDataset):
     """Endless classifier crops (:func:`vision.corpus.class_sample`) from a seed."""
 
     def __init__(self, pictures: list[LabelledPicture], seed: int, rendered: int = 800,
-                 upright: bool = True, mine_with: pathlib.Path | None = None) -> None:
+                 upright: bool = True, mine_with: pathlib.Path | None = None,
+                 composed: bool = False) -> None:
         self.pictures = pictures
+        self.composed = composed
         self.seed = seed
         self.rendered = rendered
         self.upright = upright
@@ -300,17 +302,23 @@ class Crops(torch.utils.data.IterableDataset):
             if nets:
                 negatives += mining.mined_patches(p, image, nets)
         patches += [corpus.rendered_patch(rng, self.upright) for _ in range(self.rendered)]
+        composed = [corpus.composed_patch(patches[int(i)], rng) for i in
+                    rng.integers(len(patches), size=corpus.COMPOSED_POOL)] if self.composed else []
         while True:
-            crop, value = corpus.class_sample(patches, rng, self.upright, negatives)
+            crop, value = corpus.class_sample(patches, rng, self.upright, negatives,
+                                              composed)
             yield to_input(crop), value
 
 
 def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, steps: int,
                      seed: int, log=print,  # noqa: ANN001
-                     name: str = "classifier-up.onnx", mine: bool = False) -> None:
+                     name: str = "classifier-up.onnx", mine: bool = False,
+                     composed: bool = False) -> None:
     """Stage 2: one face classifier (``name``, one of :data:`MEMBERS`) alone, on its own stream
     of crops, replacing stage 1's. ``mine``: a tenth of the crops are hard negatives, what the
     folder's detector proposes away from every labelled die (:mod:`vision.mining`).
+    ``composed``: a quarter of the other crops are dice moved onto made-up surfaces
+    (:func:`vision.corpus.composed_patch`).
 
     Why a stage of its own: a crop costs a twentieth of a detector sample, so the classifier
     sees many more dice here than beside the detector.
@@ -320,7 +328,8 @@ def train_classifier(pictures: list[LabelledPicture], out_dir: pathlib.Path, ste
     cls = face_classifier(upright)
     opt = torch.optim.AdamW(cls.parameters(), lr=3e-3, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(Crops(pictures, seed, upright=upright,
-                                               mine_with=out_dir if mine else None),
+                                               mine_with=out_dir if mine else None,
+                                               composed=composed),
                                          batch_size=128,
                                          num_workers=1)
     start = time.monotonic()
@@ -385,6 +394,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--mine", action="store_true",
                         help="train the classifiers on hard negatives too: what the detector "
                              "proposes away from every labelled die (not yet the shipped recipe)")
+    parser.add_argument("--composed", action="store_true",
+                        help="cut a quarter of the classifiers' crops from dice moved onto "
+                             "made-up surfaces (not yet the shipped recipe)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
@@ -409,7 +421,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.stage == "all":
         train(fit, out_dir, steps, args.seed)
     for name in MEMBERS:
-        train_classifier(fit, out_dir, cls_steps, args.seed, name=name, mine=args.mine)
+        train_classifier(fit, out_dir, cls_steps, args.seed, name=name, mine=args.mine,
+                         composed=args.composed)
     from vision.thresholds import choose  # after export: it reads the ONNX files just written
 
     chosen = choose(out_dir, calib)
