@@ -379,7 +379,7 @@ BESIDE, ON_A_PIP, TOO_LARGE, SIDE_FACE = 0.2, 0.08, 0.07, 0.08
 #: how often a classifier crop is a mined place (:mod:`vision.mining`), when there are any
 MINED = 0.1
 #: how often a classifier crop is cut from a composed patch (:func:`composed_patch`), when
-#: there are any; and how many the stream composes when it starts (one costs 10-40 ms)
+#: there are any; and how many the stream composes when it starts (about 10 ms each)
 COMPOSED, COMPOSED_POOL = 0.25, 2000
 
 

@@ -396,7 +396,8 @@ def main(argv: list[str] | None = None) -> int:
                              "proposes away from every labelled die (not yet the shipped recipe)")
     parser.add_argument("--composed", action="store_true",
                         help="cut a quarter of the classifiers' crops from dice moved onto "
-                             "made-up surfaces (not yet the shipped recipe)")
+                             "made-up surfaces (not the shipped recipe: left out, each set "
+                             "read fewer dice; docs/vision-model.md)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
