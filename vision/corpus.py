@@ -384,10 +384,10 @@ COMPOSED, COMPOSED_POOL = 0.25, 2000
 
 
 def composed_patch(p: Patch, rng: np.random.Generator) -> Patch:
-    """The die of a real patch moved onto a made-up surface (:func:`surface`), with its soft
-    round mask and shadow as in :func:`composite`: the same face on a table none of the sets
-    shows, so that what lies around a die (and beside it, for the "not a die" crops) is not
-    learned as one set's table."""
+    """The die of a patch (real or rendered) moved onto a made-up surface (:func:`surface`),
+    with its soft round mask and shadow as in :func:`composite`: the same face on a table none
+    of the sets shows, so that what lies around a die (and beside it, for the "not a die"
+    crops) is not learned as one set's table."""
     side = p.image.shape[0]
     canvas = surface(rng, side, side)
     crop = DieCrop(centred_square(p.image, p.centre, max(8, int(round(2 * p.size)))), p.value,

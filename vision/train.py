@@ -12,7 +12,9 @@ never enters training or the choice of a threshold. ``--leave-out SET`` trains t
 recipe without any picture of that set (nor composites cut from it), with ``--steps``
 usually shorter, into ``vision/models/without-SET/``: the leave-one-set-out figure of
 ``python -m vision.evaluate --leave-one-set-out``. ``--mine`` adds hard negatives to the
-classifiers' crops (:mod:`vision.mining`); it is not yet the recipe of the shipped weights.
+classifiers' crops (:mod:`vision.mining`); ``--composed`` cuts some from dice moved onto
+made-up surfaces (:func:`vision.corpus.composed_patch`). Neither is the recipe of the shipped
+weights (the model card says why).
 
 The two networks (the model card, ``docs/vision-model.md``, has their sizes and figures):
 
