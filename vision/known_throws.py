@@ -155,15 +155,18 @@ def load_picture(path: pathlib.Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarra
 
 def look_throws(throws: Sequence[Throw], nets: Networks,
                 settings: ReaderSettings | None = None) -> list[Thrown]:
-    """Read every known throw once per detect threshold of the grid."""
+    """Read every known throw once per detect threshold of the grid (with the crops above each
+    place when the model's own thresholds use them: ``above_value`` stays the model's)."""
     settings = settings or ReaderSettings()
+    above = nets.thresholds.get("above_value", DEFAULTS["above_value"]) <= 1
     out = []
     for throw in throws:
         try:
             image = checked_picture(load_picture(throw.path))
         except VisionError as exc:
             raise KnownThrowsError(f"{throw.path}: {exc}") from None
-        out.append(Thrown(throw.path.name, throw.values, look_at_each(image, nets, settings)))
+        out.append(Thrown(throw.path.name, throw.values,
+                          look_at_each(image, nets, settings, above=above)))
     return out
 
 

@@ -53,6 +53,10 @@ GRID = {
     "second_veto": (1.0, 0.8, 0.5),
     "counted_value": (0.5, 0.7, 0.8, 0.9, 1.1),
 }
+#: with ``--look-above``, the grid also asks whether a crop one face up reading another value
+#: makes a place unsure (:func:`vision.learned_reader.top_above`; over 1: never). Not the
+#: shipped model's choice (``docs/vision-model.md``, the tenth session); it triples the search.
+LOOK_ABOVE = {"above_value": (1.1, 0.7, 0.5)}
 
 
 #: what the reader saw in one picture at each detect threshold it was read at
@@ -82,7 +86,8 @@ class Looked:
 
 
 def look_at_each(image: np.ndarray, nets: Networks, settings: ReaderSettings,
-                 detects: Sequence[float] = GRID["detect"]) -> dict[float, tuple[Seen, ...]]:
+                 detects: Sequence[float] = GRID["detect"], above: bool = False,
+                 ) -> dict[float, tuple[Seen, ...]]:
     """What the reader sees in one picture at each detect threshold of the grid: read once per
     threshold, it can be decided again at every other setting without the networks.
 
@@ -93,16 +98,19 @@ def look_at_each(image: np.ndarray, nets: Networks, settings: ReaderSettings,
     dice where it reads 263.
     """
     counted = pip_count.read_dice(image).dice  # the same at every threshold: counted once
-    return {d: tuple(look(image, nets, settings, d, counted)) for d in sorted(set(detects))}
+    return {d: tuple(look(image, nets, settings, d, counted, above))
+            for d in sorted(set(detects))}
 
 
 def look_all(nets: Networks, pictures: Iterable[LabelledPicture],
-             settings: ReaderSettings | None = None) -> list[Looked]:
+             settings: ReaderSettings | None = None, above: bool = False) -> list[Looked]:
+    """:func:`look_at_each` for each labelled picture (``above``: with the crops one face up
+    that ``above_value`` needs), with its labels as the evaluator counts them."""
     settings = settings or ReaderSettings()
     out = []
     for p in pictures:
         image = p.load()
-        seen = look_at_each(image, nets, settings)
+        seen = look_at_each(image, nets, settings, above=above)
         h, w = image.shape[:2]
         labels = load_labels(p.path.with_suffix(".txt"), w, h)  # as the evaluator counts
         out.append(Looked(seen, tuple(labels), w, h))
@@ -173,10 +181,12 @@ def best(looked: Sequence[Picture], budget: float = WRONG_BUDGET, judge: Judge =
     return choice[1], choice[2]
 
 
-def choose(folder: pathlib.Path, pictures: Sequence[LabelledPicture]) -> dict[str, float]:
-    """Thresholds for a model folder, from calibration pictures; prints what they give."""
-    looked = look_all(Networks(folder), pictures)
-    chosen, s = best(looked)
+def choose(folder: pathlib.Path, pictures: Sequence[LabelledPicture], above: bool = False,
+           ) -> dict[str, float]:
+    """Thresholds for a model folder, from calibration pictures; prints what they give.
+    ``above``: the grid also holds :data:`LOOK_ABOVE`."""
+    looked = look_all(Networks(folder), pictures, above=above)
+    chosen, s = best(looked, grid={**GRID, **LOOK_ABOVE} if above else GRID)
     print(f"calibration: {s.summary()}")
     return chosen
 
@@ -187,13 +197,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--model", type=pathlib.Path, default=MODELS)
     parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
     parser.add_argument("--leave-out", choices=SETS, help="a set the model was trained without")
+    parser.add_argument("--look-above", action="store_true",
+                        help="also choose above_value: a value below a crop reading another "
+                             "value is unsure (not the shipped model's choice; 3x the search)")
     args = parser.parse_args(argv)
     pictures = []
     for name in SETS:
         if name != args.leave_out:
             pictures.extend(load_set(args.sets / name / "Train", name))
     _, calib = split_calibration(pictures)
-    chosen = choose(args.model, calib)
+    chosen = choose(args.model, calib, above=args.look_above)
     (args.model / "thresholds.json").write_text(json.dumps(chosen, indent=2) + "\n")
     print("thresholds:", json.dumps(chosen))
     return 0

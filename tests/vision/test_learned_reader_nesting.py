@@ -3,6 +3,8 @@ of dice taken for one die, and the side face of a die seen at an angle."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import numpy as np
 
 from vision.crops import Pyramid
@@ -86,3 +88,41 @@ def test_two_faces_of_one_value_are_not_one_die():
     dice."""
     dice, unsure = decide_all([face(4, (200.0, 100.0)), face(4, (200.0, 140.0))], SURE)
     assert [d.value for d in dice] == [4, 4] and unsure == []
+
+
+LOOK_ABOVE = {**SURE, "above_value": 0.7}
+
+
+def above(value: int, p: float = 0.9, not_die: float = 0.05) -> np.ndarray:
+    """The classifier's upright reading of a crop just above a place: ``value`` at ``p``."""
+    probs = np.full(7, (1 - p - not_die) / 5, np.float32)
+    probs[0], probs[value] = not_die, p
+    return probs
+
+
+def front_six(*readings_above: np.ndarray) -> Seen:
+    """oblique-colour's dice_370: a red die's front 6 read surely; its top face (a 3) is no
+    place of its own, only the crops above the 6 (one per ABOVE) see it."""
+    return replace(face(6, (200.0, 140.0)), above=np.stack(readings_above))
+
+
+def test_a_sure_face_under_a_crop_reading_another_value_may_be_its_side():
+    """Rule 6: the value below a crop read as a face of another value is unsure."""
+    dice, unsure = decide_all([front_six(above(2, 0.4), above(3, 0.82))], LOOK_ABOVE)
+    assert dice == []
+    assert [u.reason for u in unsure] == [f"{SIDE_FACE} (6 below a 3)"]
+
+
+def test_above_the_same_value_no_die_or_a_doubt_the_value_is_read():
+    """Rule 6 asks for a face of another value, read at above_value or more by a crop the
+    classifier takes for a die: a 6 above a 6 is two dice, table is table, a doubt is not
+    evidence."""
+    for reading in (above(6, 0.95), above(3, 0.35, not_die=0.6), above(3, 0.6)):
+        dice, unsure = decide_all([front_six(reading, reading)], LOOK_ABOVE)
+        assert [d.value for d in dice] == [6] and unsure == []
+
+
+def test_by_default_what_lies_above_a_face_makes_nothing_unsure():
+    """A model whose thresholds predate rule 6 (no above_value) reads as it did."""
+    dice, _ = decide_all([front_six(above(3, 0.99), above(3, 0.99))], SURE)
+    assert [d.value for d in dice] == [6]

@@ -8,13 +8,24 @@ cut down afterwards.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from vision import reader
-from vision.learned_reader import DEFAULTS, ReaderSettings, look
+from vision.evaluate import Score
+from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, look
 from vision.networks import Candidate
 from vision.reading import Die, Reading
-from vision.thresholds import look_at_each, seen_at, verdicts
+from vision.thresholds import (
+    GRID,
+    LOOK_ABOVE,
+    best,
+    look_at_each,
+    seen_at,
+    verdicts,
+    within_budget,
+)
 
 from .conftest import WhiteSquareNets
 
@@ -64,3 +75,36 @@ def test_a_picture_read_at_every_threshold_is_pip_counted_once(monkeypatch):
     seen = look_at_each(image, nets, ReaderSettings(), detects=(0.2, 0.3, 0.4))
     assert len(counts) == 1
     assert [s.counted for s in seen[0.4] if s.candidate.centre == (80.0, 100.0)] == [1]
+
+
+def test_with_look_above_the_search_may_make_a_side_face_unsure_rather_than_wrong():
+    """thresholds --look-above: oblique-colour's dice_370, a front 6 read as surely as a true
+    4 elsewhere, with its top (a 3) read only by the crop above it. No threshold of the plain
+    grid reads the 4 without the wrong 6, so it reads neither; with LOOK_ABOVE the search
+    makes the 6 unsure and reads the 4."""
+    def place(value: int, top: np.ndarray) -> Seen:
+        probs = np.full(7, 0.002, np.float32)
+        probs[value] = 0.988
+        return Seen(Candidate((100.0, 140.0), 40.0, 0.9, (1 / 6,) * 6), probs, 8, False,
+                    above=np.stack([top, top]))
+
+    table = np.array([0.98, 0.004, 0.004, 0.004, 0.004, 0.004, 0.0], np.float32)
+    three = np.array([0.05, 0.01, 0.02, 0.85, 0.03, 0.02, 0.02], np.float32)
+    pictures = [Item((place(6, three),), 3), Item((place(4, table),), 4)]
+
+    def judge(item: Item, dice: list[Die], unsure: list) -> Score:
+        right = sum(d.value == item.value for d in dice)
+        return Score(labels=1, pictures=1, right=right, wrong=len(dice) - right,
+                     unsure=len(unsure))
+
+    _, plain = best(pictures, judge=judge)
+    assert (plain.right, plain.wrong) == (0, 0)
+    chosen, looked_above = best(pictures, judge=judge, grid={**GRID, **LOOK_ABOVE})
+    assert within_budget(looked_above) and looked_above.right == 1
+    assert chosen["above_value"] <= 0.85
+
+
+@dataclass(frozen=True)
+class Item:
+    seen: tuple[Seen, ...]
+    value: int
