@@ -298,19 +298,24 @@ def test_a_face_sized_under_min_die_is_not_read():
     assert sorted(s.candidate.centre for s in finer) == [(100.0, 100.0), (400.0, 300.0)]
 
 
+class RecordingNets(WhiteSquareNets):
+    """The fake networks, keeping each stack of crops given to the classifier, in order."""
+
+    def __init__(self, *candidates: Candidate) -> None:
+        super().__init__(*candidates)
+        self.given: list[np.ndarray] = []
+
+    def classify(self, crops, second=False):
+        self.given.append(np.asarray(crops))
+        return super().classify(crops, second)
+
+
 def test_each_view_of_a_place_carries_the_picture_s_up_turned_with_it():
     """The classifier reads the top face of a die seen at an angle only if it knows where up
     lay in the picture, in every turn of the crop (vision.crops.up_channel)."""
-    given = []
-
-    class Nets(WhiteSquareNets):
-        def classify(self, crops, second=False):
-            given.append(np.asarray(crops))
-            return super().classify(crops, second)
-
-    face = Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6)
-    look(_white_face(), Nets(face), ReaderSettings(), 0.3, counted=())
-    sizing, views = given
+    nets = RecordingNets(Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6))
+    look(_white_face(), nets, ReaderSettings(), 0.3, counted=())
+    sizing, views = nets.given
     assert all(np.array_equal(c[..., 3], up_channel()) for c in sizing)
     assert [np.array_equal(v[..., 3], up_channel(a, m)) for v, (a, m) in
             zip(views, learned_reader.VIEWS[1:], strict=True)] == [True] * 7
@@ -318,20 +323,13 @@ def test_each_view_of_a_place_carries_the_picture_s_up_turned_with_it():
 
 def test_asked_to_look_above_each_place_is_read_upright_one_face_up():
     """The crops top_above reads (an option: thresholds with an above_value ask for them)."""
-    given = []
-
-    class Nets(WhiteSquareNets):
-        def classify(self, crops, second=False):
-            given.append(np.asarray(crops))
-            return super().classify(crops, second)
-
-    face = Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6)
-    [place] = look(_white_face(), Nets(face), ReaderSettings(), 0.3, counted=(), above=True)
-    _, _, above = given
+    nets = RecordingNets(Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6))
+    [place] = look(_white_face(), nets, ReaderSettings(), 0.3, counted=(), above=True)
+    _, _, above = nets.given
     assert len(above) == len(learned_reader.ABOVE) and place.above.shape == (len(above), 7)
     assert all(np.array_equal(c[..., 3], up_channel()) for c in above)
     # cut above the face, not below it: the white face fills the crops' lower part
     assert all(c[-8:, :, :3].mean() > 100 > c[:8, :, :3].mean() for c in above)
-    given.clear()
-    [place] = look(_white_face(), Nets(face), ReaderSettings(), 0.3, counted=())
-    assert len(given) == 2 and place.above is None  # not asked: not read
+    nets.given.clear()
+    [place] = look(_white_face(), nets, ReaderSettings(), 0.3, counted=())
+    assert len(nets.given) == 2 and place.above is None  # not asked: not read
