@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import pathlib
 
+import cv2
 import numpy as np
 import pytest
 
@@ -20,10 +21,12 @@ from vision.known_throws import (
     PROMISE,
     TABLE_GRID,
     KnownThrowsError,
+    Throw,
     Thrown,
     by_values,
     calibrate,
     dice_to_show,
+    look_throws,
     parse_values,
     taken,
     wrong_bound,
@@ -33,6 +36,8 @@ from vision.networks import Candidate
 from vision.reading import Die, Unsure
 from vision.settings import THRESHOLDS
 from vision.thresholds import best, within_budget
+
+from .conftest import WhiteSquareNets
 
 TXT = pathlib.Path("throws/t1.txt")
 
@@ -188,3 +193,24 @@ def test_a_few_dozen_throws_may_tighten_the_models_thresholds():
     assert result.model_score.wrong == 1
     assert result.chosen["min_value"] > 0.95 and result.chosen_score.wrong == 0
     assert result.chosen_score.right == 20
+
+
+def test_known_throws_are_read_with_the_crops_above_when_the_model_s_thresholds_use_them(
+        tmp_path: pathlib.Path):
+    """above_value stays the model's: a model chosen with it (thresholds --look-above) is
+    calibrated on readings that carry the crops above each place; one without it is not."""
+    image = np.zeros((200, 200, 3), np.uint8)
+    image[70:130, 70:130] = 255
+    cv2.imwrite(str(tmp_path / "one.png"), image)
+    throws = [Throw(tmp_path / "one.png", (1,))]
+
+    class Nets(WhiteSquareNets):
+        thresholds: dict[str, float] = {}
+
+    nets = Nets(Candidate((100.0, 100.0), 60.0, 0.9, (1 / 6,) * 6))
+    [plain] = look_throws(throws, nets)
+    nets.thresholds = {"above_value": 0.7}
+    [above] = look_throws(throws, nets)
+    assert all(s.above is None for seen in plain.seen.values() for s in seen)
+    assert all(s.above is not None for seen in above.seen.values() for s in seen)
+    assert any(above.seen.values())
