@@ -29,7 +29,7 @@ import numpy as np
 
 from engine.errors import BidouError, VisionError
 from vision.evaluate import Score
-from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, thresholds_of
+from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, looks_above, thresholds_of
 from vision.networks import Networks
 from vision.picture import checked_picture
 from vision.reading import Die, Unsure
@@ -158,7 +158,7 @@ def look_throws(throws: Sequence[Throw], nets: Networks,
     """Read every known throw once per detect threshold of the grid (with the crops above each
     place when the model's own thresholds use them: ``above_value`` stays the model's)."""
     settings = settings or ReaderSettings()
-    above = nets.thresholds.get("above_value", DEFAULTS["above_value"]) <= 1
+    above = looks_above(thresholds_of(nets, settings))
     out = []
     for throw in throws:
         try:

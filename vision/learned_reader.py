@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import math
 import pathlib
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 import cv2
@@ -410,16 +410,23 @@ def top_above(face: Seen, t: dict[str, float]) -> int | None:
     Why: on the calibration split the wrong values that set the thresholds were side faces of
     dice seen at an angle (a front 6 under a top 3) whose top face was no place of its own, so
     :func:`side_of` had nothing to compare; a crop one face up read the top's value there
-    (``docs/vision-model.md``, the tenth session). Not the shipped model's: left out, it cost
-    a right die for every six wrong values it saved, and its rule asked for none.
+    (``docs/vision-model.md``, the tenth session). Not the shipped model's: left out,
+    oblique-colour lost one right die for six wrong values saved (its rule asked for none
+    lost), topdown-colour six right dice for none.
     """
-    if face.above is None or t["above_value"] > 1:
+    if face.above is None or not looks_above(t):
         return None
     for p in face.above:
         says = int(np.argmax(p[1:])) + 1
         if p[0] < t["not_a_die"] and says != face.value and p[says] >= t["above_value"]:
             return says
     return None
+
+
+def looks_above(thresholds: Mapping[str, float]) -> bool:
+    """Whether these thresholds use the crops above each place (:func:`top_above`): an
+    ``above_value`` of 1 or less; over 1, or none, they are never cut."""
+    return {**DEFAULTS, **thresholds}["above_value"] <= 1
 
 
 def count_may_confirm(seen: Seen, thresholds: dict[str, float]) -> bool:
@@ -451,7 +458,7 @@ def read_dice(image: np.ndarray, settings: ReaderSettings | None = None) -> Read
     image = as_bgr(checked_picture(image))
     nets = load(settings.model)
     t = thresholds_of(nets, settings)
-    seen = look(image, nets, settings, t["detect"], counted=(), above=t["above_value"] <= 1)
+    seen = look(image, nets, settings, t["detect"], counted=(), above=looks_above(t))
     if any(count_may_confirm(s, t) for s in seen):
         counted = pip_count.read_dice(image).dice
         seen = [replace(s, counted=counted_at(s.candidate, counted)) for s in seen]
