@@ -28,6 +28,8 @@ values, unsure, missed, extra dice, whole pictures exact and milliseconds per pi
 that predicts a new table. ``--own-calibration`` adds each set's Valid read after the table's
 own calibration on that set's calibration pictures (:mod:`vision.own_calibration`): the figure
 a pub with that table would see after ``bidou-table calibrate --known-throws``.
+``--at-labels`` adds each set read by the classifier alone at its labels
+(:mod:`vision.at_labels`): what the classifier cannot read, whatever the reader's placing.
 """
 
 from __future__ import annotations
@@ -240,6 +242,33 @@ HEADER = (f"{'set':28s} {'reader':9s} {'dice':>5s} {'recall':>7s} {'wrong':>13s}
           f"{'unsure':>6s} {'missed':>5s} {'extra':>5s} {'exact':>9s} {'ms/pic':>6s}")
 
 
+def print_at_labels(sets: pathlib.Path, left_out: bool) -> list[str]:
+    """Each shared set's Valid and calibration split read at the labels by the shipped model
+    (with ``left_out``, also all of each set by the model trained without it, where built).
+    Returns the sets it could not find (each named on stderr); the others are still read."""
+    from vision.at_labels import at_labels
+    from vision.labels import load_set, split_calibration
+    from vision.networks import MODELS, load
+
+    print("at the labels (the classifier alone, each die cut where its label says):")
+    missing = []
+    for name in SETS:
+        folders = [sets / name / part for part in ("Train", "Valid")]
+        if not all(f.is_dir() for f in folders):
+            print(f"{sets / name} has no Train and Valid folders of labelled pictures: give "
+                  "--sets the folder of the shared dice sets.", file=sys.stderr)
+            missing.append(name)
+            continue
+        train, valid = (load_set(f, name) for f in folders)
+        for what, pics in ((f"{name}/Valid", valid),
+                           (f"{name}/calibration", split_calibration(train)[1])):
+            print(f"  {what:28s} {at_labels(load(MODELS), pics).summary()}", flush=True)
+        if left_out and (MODELS / f"without-{name}").is_dir():
+            counts = at_labels(load(MODELS / f"without-{name}"), train + valid)
+            print(f"  {name + ' (left out)':28s} {counts.summary()}", flush=True)
+    return missing
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m vision.evaluate",
@@ -257,6 +286,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--own-calibration", action="store_true",
                         help="also score each set's Valid after the table's own calibration on "
                              "that set's calibration pictures (vision/own_calibration.py)")
+    parser.add_argument("--at-labels", action="store_true",
+                        help="also read each labelled die with the classifier alone, cut at its "
+                             "label (vision/at_labels.py): what no placing of the reader can mend")
     parser.add_argument("--failures", action="store_true", help="list every picture not all right")
     parser.add_argument("--ours-only", action="store_true", help="only the table's reader")
     args = parser.parse_args(argv)
@@ -280,6 +312,7 @@ def main(argv: list[str] | None = None) -> int:
             score = evaluate(reader_named(name), pictures(dirs))
             print(row(what, name, score), flush=True)
             print_failures(score, args.failures)
+    lost = print_at_labels(args.sets, args.leave_one_set_out) if args.at_labels else []
     if args.own_calibration:
         from vision.own_calibration import own_calibration
 
@@ -307,7 +340,7 @@ def main(argv: list[str] | None = None) -> int:
             print_failures(score, args.failures)
         if missing:
             return 2
-    return 0
+    return 2 if lost else 0
 
 
 if __name__ == "__main__":
