@@ -23,11 +23,9 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-import numpy as np
-
-from vision.crops import Pyramid, die_crop, with_up
+from vision.crops import Pyramid
 from vision.labels import LabelledDie, LabelledPicture
-from vision.learned_reader import DEFAULTS, VIEWS, Seen, decide
+from vision.learned_reader import DEFAULTS, Seen, agreement, decide, view_crops
 from vision.networks import Candidate, Networks
 from vision.reading import Die, Unsure
 
@@ -62,12 +60,7 @@ class AtLabels:
 
 def read_at_label(nets: Networks, pyramid: Pyramid, die: LabelledDie) -> Seen:
     """What the classifier sees of one die cut at its label, as the reader would keep it."""
-    crops = np.stack([with_up(die_crop(pyramid, die.centre, die.size, angle, mirror),
-                              angle, mirror) for angle, mirror in VIEWS])
-    views = nets.classify(crops)
-    mean = views.mean(axis=0)
-    best = int(np.argmax(mean[1:])) + 1
-    agreeing = int((views.argmax(axis=1) == best).sum())
+    mean, agreeing = agreement(nets.classify(view_crops(pyramid, die.centre, die.size)))
     return Seen(Candidate(die.centre, die.size, 1.0, NO_GUESS), mean, agreeing, cut=False)
 
 

@@ -261,8 +261,7 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
             if p[0] < QUICK_NO and c.size >= settings.min_die]
     if not kept:
         return []
-    rest = np.stack([with_up(die_crop(pyramid, c.centre, c.size, angle, mirror), angle, mirror)
-                     for c, _ in kept for angle, mirror in VIEWS[1:]])
+    rest = np.concatenate([view_crops(pyramid, c.centre, c.size, VIEWS[1:]) for c, _ in kept])
     others = nets.classify(rest).reshape(len(kept), len(VIEWS) - 1, 7)
     seconds: list[np.ndarray | None] = [None] * len(kept)
     if nets.has_second:
@@ -278,14 +277,26 @@ def look(image: np.ndarray, nets: Networks, settings: ReaderSettings, min_score:
     h, w = image.shape[:2]
     seen = []
     for (c, p0), p, second, up in zip(kept, others, seconds, tops, strict=True):
-        views = np.vstack([p0[None], p])
-        mean = views.mean(axis=0)
-        best = int(np.argmax(mean[1:])) + 1
-        agreeing = int((views.argmax(axis=1) == best).sum())
+        mean, agreeing = agreement(np.vstack([p0[None], p]))
         (cx, cy), r = c.centre, 0.5 * c.size
         cut = cx - r < 0 or cy - r < 0 or cx + r > w or cy + r > h
         seen.append(Seen(c, mean, agreeing, cut, second, counted_at(c, counted), up))
     return seen
+
+
+def view_crops(pyramid: Pyramid, centre: tuple[float, float], size: float,
+               views: Sequence[tuple[float, bool]] = VIEWS) -> np.ndarray:
+    """The classifier's crops of one place, one per view, each with its up turned with it."""
+    return np.stack([with_up(die_crop(pyramid, centre, size, angle, mirror), angle, mirror)
+                     for angle, mirror in views])
+
+
+def agreement(views: np.ndarray) -> tuple[np.ndarray, int]:
+    """The classifier's mean over a place's views, and how many views' best class is the
+    mean's best value (what :class:`Seen` keeps)."""
+    mean = views.mean(axis=0)
+    best = int(np.argmax(mean[1:])) + 1
+    return mean, int((views.argmax(axis=1) == best).sum())
 
 
 def counted_at(c: Candidate, counted: Sequence[Die]) -> int | None:
