@@ -18,7 +18,10 @@ from urllib.parse import urlsplit
 import pytest
 
 from firmware.server_settings import ServerSettings
+from table_server.auth import PressLimiter
 from table_server.server import Dashboard
+
+from .conftest import HandPace
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -115,6 +118,10 @@ def play_whole_game(browser: Any, table_factory: Any, shot: Any, *, variant: str
     t = table_factory(variant=variant, players=players, seed=seed)
     d = Dashboard(t.controller, ServerSettings(port=0, referee_token="r" * 20,
                                                referee_pin="482913", keepalive=1.0)).start()
+    # A seat may act many times running (throw, declare, bet): the game presses as fast as the
+    # pages answer, faster than the 5 a second a hand is held to, so its presses are spaced as
+    # a hand's would be (the press limit itself: test_press_gate, test_load).
+    d.context.presses = PressLimiter(clock=HandPace())
     stream = EventStream(d.public_base)
     try:
         table_page = browser.new_context(viewport={"width": 1280, "height": 720}).new_page()
