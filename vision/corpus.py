@@ -26,7 +26,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import SECOND_INPUT, SECOND_SCALE, Pyramid, die_crop, face_crop, with_up
+from vision.crops import (
+    CLASS_INPUT,
+    SECOND_INPUT,
+    SECOND_SCALE,
+    Pyramid,
+    die_crop,
+    face_crop,
+    with_up,
+)
 from vision.labels import LabelledDie, LabelledPicture
 from vision.render import DieSpec, Glare, SceneSpec, render_scene
 
@@ -398,6 +406,7 @@ def composed_patch(p: Patch, rng: np.random.Generator) -> Patch:
 
 def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool = True,
                  negatives: list[Patch] | None = None, composed: list[Patch] | None = None,
+                 *, side: int = CLASS_INPUT, turn: float = 180.0, up_channel: bool = True,
                  ) -> tuple[np.ndarray, int]:
     """One classifier crop and its class (0 = not a die, 1-6), placed as the detector would:
     the die shrunk or enlarged to 11-90 px, turned, mirrored, off-centre and mis-sized a little;
@@ -417,6 +426,11 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
     ``composed`` (dice moved onto made-up surfaces, :func:`composed_patch`) make
     ``COMPOSED`` of the other crops; without them nothing more is drawn, so the stream is as
     it was.
+
+    ``side``: the crop's pixels. ``turn`` under 180: the crop is turned at most that many
+    degrees either way, so the picture's up stays up in the crop itself (the pretrained face
+    classifier reads BGR alone and learns side faces from where they lie, ``up_channel``
+    False); at 180 it is turned any way, the same draws as before.
     """
     mined = bool(negatives) and rng.random() < MINED
     pool = negatives if mined and negatives else patches
@@ -459,10 +473,11 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
     else:
         jitter = rng.normal(0, 0.08 * size, 2)
         centre = (centre[0] + jitter[0], centre[1] + jitter[1])
-    angle, mirror = float(rng.uniform(0, 360)), bool(rng.random() < 0.5)
-    crop = die_crop(Pyramid(image), centre, crop_size, angle, mirror)
+    angle = float(rng.uniform(0, 360)) if turn >= 180 else float(rng.uniform(-turn, turn))
+    mirror = bool(rng.random() < 0.5)
+    crop = die_crop(Pyramid(image), centre, crop_size, angle, mirror, side)
     crop = photometric(crop, rng)
-    return (with_up(crop, angle, mirror) if upright else crop), value
+    return (with_up(crop, angle, mirror) if upright and up_channel else crop), value
 
 
 def rendered_die(rng: np.random.Generator, size: float, side_dir: float | None = None,

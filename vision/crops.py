@@ -89,12 +89,13 @@ class Pyramid:
 
 
 def die_crop(pyramid: Pyramid, centre: tuple[float, float], size: float, angle: float = 0.0,
-             mirror: bool = False) -> np.ndarray:
-    """The classifier's crop of one die (BGR: :func:`with_up` adds the up channel), from the
-    coarsest copy where it is still sharp."""
+             mirror: bool = False, side: int = CLASS_INPUT) -> np.ndarray:
+    """The classifier's crop of one die (BGR: :func:`with_up` adds the up channel), ``side``
+    pixels square, from the coarsest copy where it is still sharp."""
     k = 0
-    while size / 2 ** (k + 1) >= CLASS_INPUT / CROP_SCALE and min(
+    while size / 2 ** (k + 1) >= side / CROP_SCALE and min(
             pyramid.level(k).shape[:2]) >= 32:
         k += 1
     f = 2.0 ** k
-    return face_crop(pyramid.level(k), (centre[0] / f, centre[1] / f), size / f, angle, mirror)
+    return face_crop(pyramid.level(k), (centre[0] / f, centre[1] / f), size / f, angle, mirror,
+                     side)

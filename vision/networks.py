@@ -77,6 +77,40 @@ def run(net: onnxruntime.InferenceSession, batch: np.ndarray) -> np.ndarray:
     return net.run(None, {net.get_inputs()[0].name: batch})[0]
 
 
+def detect(detector: onnxruntime.InferenceSession, image: np.ndarray, scale: float,
+       min_score: float) -> list[Candidate]:
+    """Die centres in ``image`` read at ``scale`` x its size, in the image's pixels."""
+    h, w = image.shape[:2]
+    sw, sh = max(STRIDE * 4, round(w * scale)), max(STRIDE * 4, round(h * scale))
+    # pad to a multiple of 8 so that the upsampled stride-8 map lines up with stride 4
+    pw, ph = -(-sw // 8) * 8, -(-sh // 8) * 8
+    interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
+    small = image if (sw, sh) == (w, h) else cv2.resize(image, (sw, sh), interpolation=interp)
+    if (pw, ph) != (sw, sh):
+        small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
+    cells = run(detector, as_input(small[None]))[0]
+    heat = 1 / (1 + np.exp(-cells[0]))
+    peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
+    found = []
+    gh, gw = heat.shape
+    sx, sy = sw / w, sh / h
+    for iy, ix in zip(*np.nonzero(peaks), strict=True):
+        y0, y1, x0, x1 = max(iy - 1, 0), min(iy + 2, gh), max(ix - 1, 0), min(ix + 2, gw)
+        patch = heat[y0:y1, x0:x1]
+        yy, xx = np.mgrid[y0:y1, x0:x1]
+        cx = (float((patch * xx).sum() / patch.sum()) + 0.5) * STRIDE
+        cy = (float((patch * yy).sum() / patch.sum()) + 0.5) * STRIDE
+        if cx >= sw or cy >= sh:  # a peak on the padding
+            continue
+        logits = cells[2:, iy, ix].astype(np.float64)
+        values = np.exp(logits - logits.max())
+        values /= values.sum()
+        size = float(np.exp(cells[1, iy, ix]))
+        found.append(Candidate((cx / sx, cy / sy), size / scale, float(heat[iy, ix]),
+                               tuple(float(v) for v in values)))
+    return found
+
+
 class Networks:
     """The networks of one model folder, loaded once; safe to call from several threads
     (an onnxruntime session runs concurrent calls)."""
@@ -107,36 +141,8 @@ class Networks:
         self.thresholds: dict[str, float] = json.loads(path.read_text()) if path.is_file() else {}
 
     def detect(self, image: np.ndarray, scale: float, min_score: float) -> list[Candidate]:
-        """Die centres in ``image`` read at ``scale`` x its size, in the image's pixels."""
-        h, w = image.shape[:2]
-        sw, sh = max(STRIDE * 4, round(w * scale)), max(STRIDE * 4, round(h * scale))
-        # pad to a multiple of 8 so that the upsampled stride-8 map lines up with stride 4
-        pw, ph = -(-sw // 8) * 8, -(-sh // 8) * 8
-        interp = cv2.INTER_AREA if scale < 1 else cv2.INTER_LINEAR
-        small = image if (sw, sh) == (w, h) else cv2.resize(image, (sw, sh), interpolation=interp)
-        if (pw, ph) != (sw, sh):
-            small = cv2.copyMakeBorder(small, 0, ph - sh, 0, pw - sw, cv2.BORDER_REPLICATE)
-        cells = run(self._detector, as_input(small[None]))[0]
-        heat = 1 / (1 + np.exp(-cells[0]))
-        peaks = (heat == cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat >= min_score)
-        found = []
-        gh, gw = heat.shape
-        sx, sy = sw / w, sh / h
-        for iy, ix in zip(*np.nonzero(peaks), strict=True):
-            y0, y1, x0, x1 = max(iy - 1, 0), min(iy + 2, gh), max(ix - 1, 0), min(ix + 2, gw)
-            patch = heat[y0:y1, x0:x1]
-            yy, xx = np.mgrid[y0:y1, x0:x1]
-            cx = (float((patch * xx).sum() / patch.sum()) + 0.5) * STRIDE
-            cy = (float((patch * yy).sum() / patch.sum()) + 0.5) * STRIDE
-            if cx >= sw or cy >= sh:  # a peak on the padding
-                continue
-            logits = cells[2:, iy, ix].astype(np.float64)
-            values = np.exp(logits - logits.max())
-            values /= values.sum()
-            size = float(np.exp(cells[1, iy, ix]))
-            found.append(Candidate((cx / sx, cy / sy), size / scale, float(heat[iy, ix]),
-                                   tuple(float(v) for v in values)))
-        return found
+        """Die centres in ``image`` read at ``scale`` x its size (:func:`detect`)."""
+        return detect(self._detector, image, scale, min_score)
 
     @property
     def has_second(self) -> bool:

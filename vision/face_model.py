@@ -1,0 +1,100 @@
+"""The face classifier at the table: a pretrained network's features, and a head that may be
+the table's own.
+
+Why two parts: the network (``faces.onnx``, run by onnxruntime) turns a crop of a die into a
+feature vector; the head (``head.npz``: a linear layer and a temperature, run with numpy)
+turns the features into probabilities of "not a die" and of each value. The network is what
+was learned from many tables and ImageNet before them; the head is cheap to fit again. A
+pub's own known throws (``bidou-table calibrate --known-throws``) fit a head for that table
+on the Pi's CPU in seconds (:mod:`vision.adapt`), with no PyTorch, and the reader then reads
+with it. Shipped and adapted heads have one format, so one code path reads both.
+
+The temperature makes the probabilities calibrated: chosen on pictures the network was not
+trained on, so that a value read at 0.99 is right about 99 times in 100 there.
+"""
+
+from __future__ import annotations
+
+import functools
+import pathlib
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+import onnxruntime
+
+from engine.errors import VisionError
+
+#: the crop the network reads, pixels square (:func:`vision.crops.die_crop` with ``side``)
+FACE_INPUT = 64
+#: classes: 0 = not a die (or not one top face), 1-6 = the value
+CLASSES = 7
+
+
+@dataclass(frozen=True)
+class Head:
+    """Logits = features @ weight.T + bias, probabilities = softmax(logits / temperature)."""
+
+    weight: np.ndarray  # CLASSES x features
+    bias: np.ndarray  # CLASSES
+    temperature: float = 1.0
+
+    def probabilities(self, features: np.ndarray) -> np.ndarray:
+        logits = (features.astype(np.float64) @ self.weight.T.astype(np.float64)
+                  + self.bias) / self.temperature
+        logits -= logits.max(axis=1, keepdims=True)
+        e = np.exp(logits)
+        return (e / e.sum(axis=1, keepdims=True)).astype(np.float32)
+
+    def save(self, path: pathlib.Path) -> None:
+        np.savez(path, weight=self.weight.astype(np.float32), bias=self.bias.astype(np.float32),
+                 temperature=np.float32(self.temperature))
+
+
+def load_head(path: pathlib.Path, features: int | None = None) -> Head:
+    """A head saved by :meth:`Head.save`; a broken or mismatched file is a clear error."""
+    try:
+        with np.load(path) as data:
+            head = Head(np.asarray(data["weight"], np.float32),
+                        np.asarray(data["bias"], np.float32), float(data["temperature"]))
+    except (OSError, ValueError, KeyError) as exc:
+        raise VisionError(f"{path} is not a dice reader head ({exc}); calibrate the table again "
+                          "(bidou-table calibrate --known-throws) or delete the file.") from exc
+    shape_ok = head.weight.ndim == 2 and head.weight.shape[0] == CLASSES and \
+        head.bias.shape == (CLASSES,) and head.temperature > 0
+    if not shape_ok or (features is not None and head.weight.shape[1] != features):
+        raise VisionError(f"{path} does not fit the dice reader's network (a head of shape "
+                          f"{head.weight.shape}); calibrate the table again or delete the file.")
+    return head
+
+
+class FaceNetwork:
+    """``faces.onnx``: uint8 BGR crops, N x 64 x 64 x 3 -> features, N x F."""
+
+    def __init__(self, path: pathlib.Path) -> None:
+        options = onnxruntime.SessionOptions()
+        options.intra_op_num_threads = max(1, cv2.getNumThreads())
+        options.inter_op_num_threads = 1
+        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+        options.log_severity_level = 3
+        try:
+            self._net = onnxruntime.InferenceSession(str(path), options,
+                                                     providers=["CPUExecutionProvider"])
+        except Exception as exc:  # onnxruntime's errors share no narrower base
+            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+            raise VisionError(f"onnxruntime cannot load the face network {path} ({reason}); "
+                              "reinstall bidou-table.") from exc
+        self._input = self._net.get_inputs()[0].name
+        self.features = int(self._net.get_outputs()[0].shape[1])
+
+    def embed(self, crops: np.ndarray) -> np.ndarray:
+        if not len(crops):
+            return np.zeros((0, self.features), np.float32)
+        blob = np.ascontiguousarray(np.asarray(crops, np.float32).transpose(0, 3, 1, 2))
+        return self._net.run(None, {self._input: blob})[0]
+
+
+@functools.lru_cache(maxsize=8)
+def face_network(path: pathlib.Path) -> FaceNetwork:
+    """The face network of a model folder, loaded once per process."""
+    return FaceNetwork(path)

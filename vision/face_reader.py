@@ -1,0 +1,242 @@
+"""The dice reader on a pretrained network: propose, read each place, one rule decides.
+
+Why this shape (issue 35): issue 11's reader stacked six special cases on a classifier that
+was its own ceiling; here the classifier is a pretrained network (:mod:`vision.face_model`)
+and the reader does only what it must:
+
+1. **Propose** dice with the detector (:func:`vision.networks.detect`) at the scales where a
+   die between ``min_die`` and ``max_die`` falls inside the detector's range; when the die size
+   is known (a seat's zone, :func:`vision.zones`), at the one scale that makes it the size the
+   networks were trained on, so a 12 MP frame costs its zones, not its pixels.
+2. **Read** each proposal as the network was trained: a 64 px crop of 1.5 x the face around
+   it, upright (the picture's up stays up: a side face is "not a die") and mirrored, the
+   head's calibrated probabilities averaged over the two.
+3. **Decide**, one rule: a place whose "not a die" probability is at least ``not_a_die`` is
+   dropped; of overlapping places the one most surely a die stays; a place whose best value
+   has at least ``min_value`` is that value; any other place is :class:`Unsure`. A die cut by
+   the picture's edge is unsure whatever it reads.
+
+The thresholds come with the model (``reader.json``, chosen on a calibration split cut from
+Train, never Valid) or from the table's own calibration (``head.npz`` and ``reader.json``
+beside the config, :mod:`vision.adapt`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import math
+import pathlib
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.errors import VisionError
+from vision.crops import Pyramid, die_crop
+from vision.face_model import FACE_INPUT, FaceNetwork, Head, face_network, load_head
+from vision.networks import MODELS, Candidate, detect, session
+from vision.picture import checked_picture
+from vision.reading import Box, Die, Reading, Unsure
+
+#: the die sizes, in pixels of its input, the detector reads best
+DETECT_RANGE = (12.0, 60.0)
+#: a known die size is read at the scale that makes it this many pixels for the detector
+DETECT_AT = 28.0
+SCALE_STEP = 2.0
+#: at most this many proposals per picture are read, the detector's surest first
+MAX_PROPOSALS = 120
+#: two proposals closer than this times the larger's size are one die
+SAME_DIE = 0.5
+#: ... and less than this factor apart in size
+SAME_SIZE = 1.6
+
+NOT_SURE = "not sure of the value"
+CUT_BY_EDGE = "the die is cut by the picture's edge"
+
+#: the thresholds when neither the model nor the table gives one
+DEFAULTS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a person or the table might change.
+
+    ``die_size``: the face size in pixels when it is known (a seat's zone), else the reader
+    looks for any size from ``min_die`` to ``max_die``. ``None`` thresholds take the
+    model's (``reader.json``). ``head``: a table's own head (:mod:`vision.adapt`) instead of
+    the model's.
+    """
+
+    min_die: float = 12.0
+    max_die: float = 300.0
+    die_size: float | None = None
+    min_value: float | None = None
+    not_a_die: float | None = None
+    detect: float | None = None
+    model: pathlib.Path = field(default=MODELS)
+    head: pathlib.Path | None = None
+
+
+@dataclass(frozen=True)
+class Place:
+    """One proposed die as read: where, how big, the detector's score, the probabilities
+    (not a die, 1-6) and the features they came from (for a table's own head)."""
+
+    centre: tuple[float, float]
+    size: float
+    score: float
+    probs: np.ndarray
+    features: np.ndarray
+    cut: bool
+
+    @property
+    def box(self) -> Box:
+        (cx, cy), s = self.centre, self.size
+        return (int(round(cx - s / 2)), int(round(cy - s / 2)), int(round(s)), int(round(s)))
+
+    @property
+    def value(self) -> int:
+        return int(np.argmax(self.probs[1:])) + 1
+
+
+class Model:
+    """A model folder's detector, face network, head and thresholds, loaded once."""
+
+    def __init__(self, folder: pathlib.Path, head: pathlib.Path | None = None) -> None:
+        missing = [n for n in ("detector.onnx", "faces.onnx", "head.npz")
+                   if not (folder / n).is_file()]
+        if missing:
+            raise VisionError(f"the dice reader's model is incomplete: {', '.join(missing)} "
+                              f"missing in {folder}; reinstall bidou-table.")
+        self.detector = session(folder / "detector.onnx")
+        self.faces: FaceNetwork = face_network(folder / "faces.onnx")
+        self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
+        self.thresholds = dict(DEFAULTS)
+        for source in (folder / "reader.json", head.with_name("reader.json") if head else None):
+            if source is not None and source.is_file():
+                self.thresholds.update(_thresholds(source))
+
+
+def _thresholds(path: pathlib.Path) -> dict[str, float]:
+    try:
+        data = json.loads(path.read_text())
+        return {k: float(data[k]) for k in DEFAULTS if k in data}
+    except (OSError, ValueError, TypeError) as exc:
+        raise VisionError(f"{path} is not the dice reader's thresholds ({exc}); calibrate the "
+                          "table again or delete the file.") from exc
+
+
+@functools.lru_cache(maxsize=8)
+def load(folder: pathlib.Path = MODELS, head: pathlib.Path | None = None) -> Model:
+    return Model(folder, head)
+
+
+def thresholds_of(model: Model, settings: Settings) -> dict[str, float]:
+    """The model's thresholds, with those the settings give instead."""
+    given = {k: getattr(settings, k) for k in DEFAULTS if getattr(settings, k) is not None}
+    return {**model.thresholds, **given}
+
+
+def scales(width: int, height: int, settings: Settings) -> list[float]:
+    """The scales a picture is read at, finest first, a factor ``SCALE_STEP`` apart."""
+    if settings.die_size:
+        return [DETECT_AT / settings.die_size]
+    lo, hi = DETECT_RANGE
+    scale = lo / settings.min_die
+    out = []
+    while True:
+        out.append(scale)
+        if settings.max_die * scale <= hi or min(width, height) * scale < 2 * lo:
+            return out
+        scale /= SCALE_STEP
+
+
+def propose(image: np.ndarray, model: Model, settings: Settings, min_score: float,
+            ) -> list[Candidate]:
+    """Die candidates over all scales, the surest first, one per die."""
+    found: list[Candidate] = []
+    lo, hi = DETECT_RANGE
+    levels = scales(image.shape[1], image.shape[0], settings)
+    for scale in levels:
+        for c in detect(model.detector, image, scale, min_score):
+            s = c.size * scale
+            if (s < lo * 0.8 and scale != levels[0]) or (s > hi * 1.25 and scale != levels[-1]):
+                continue
+            found.append(c)
+    found.sort(key=lambda c: -c.score)
+    kept: list[Candidate] = []
+    for c in found:
+        if not any(math.dist(c.centre, k.centre) < SAME_DIE * max(c.size, k.size)
+                   and max(c.size, k.size) < SAME_SIZE * min(c.size, k.size) for k in kept):
+            kept.append(c)
+        if len(kept) >= MAX_PROPOSALS:
+            break
+    return kept
+
+
+def view_crops(pyramid: Pyramid, centre: tuple[float, float], size: float) -> list[np.ndarray]:
+    """The two views the network reads of one place: upright and mirrored."""
+    return [die_crop(pyramid, centre, size, 0.0, mirror, FACE_INPUT) for mirror in (False, True)]
+
+
+def read_places(image: np.ndarray, places: list[tuple[tuple[float, float], float, float]],
+                model: Model) -> list[Place]:
+    """Read each (centre, size, detector score) in its two views."""
+    if not places:
+        return []
+    pyramid = Pyramid(image)
+    crops = np.stack([v for centre, size, _ in places
+                      for v in view_crops(pyramid, centre, size)])
+    features = model.faces.embed(crops).reshape(len(places), 2, -1)
+    probs = model.head.probabilities(features.reshape(2 * len(places), -1))
+    probs = probs.reshape(len(places), 2, -1).mean(axis=1)
+    h, w = image.shape[:2]
+    out = []
+    for (centre, size, score), p, f in zip(places, probs, features, strict=True):
+        half = size / 2
+        cut = (centre[0] - half < 0 or centre[1] - half < 0 or centre[0] + half > w
+               or centre[1] + half > h)
+        out.append(Place(centre, size, score, p, f.mean(axis=0), cut))
+    return out
+
+
+def look(image: np.ndarray, model: Model, settings: Settings, min_score: float) -> list[Place]:
+    """Every proposal read: what :func:`decide` needs (and the table's calibration)."""
+    proposed = propose(image, model, settings, min_score)
+    return read_places(image, [(c.centre, c.size, c.score) for c in proposed], model)
+
+
+def decide(places: list[Place], thresholds: Mapping[str, float],
+           ) -> tuple[list[Die], list[Unsure]]:
+    """The one rule (module docstring): drop what is no die, keep one place per die, give a
+    value only when its calibrated probability reaches ``min_value``."""
+    t = {**DEFAULTS, **thresholds}
+    dice_like = [p for p in places if p.score >= t["detect"] and p.probs[0] < t["not_a_die"]]
+    dice_like.sort(key=lambda p: -(1 - float(p.probs[0])))
+    kept: list[Place] = []
+    for p in dice_like:
+        if all(math.dist(p.centre, k.centre) > SAME_DIE * max(p.size, k.size) for k in kept):
+            kept.append(p)
+    dice, unsure = [], []
+    for p in kept:
+        sure = float(p.probs[p.value])
+        if p.cut:
+            unsure.append(Unsure(p.box, CUT_BY_EDGE))
+        elif sure >= t["min_value"]:
+            dice.append(Die(p.value, p.box, round(sure, 4)))
+        else:
+            unsure.append(Unsure(p.box, f"{NOT_SURE} ({p.value}: {round(100 * sure)}%)"))
+    return dice, unsure
+
+
+def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
+    """Every die on the picture with its value and confidence, and the places it is not sure
+    of. Raises :class:`VisionError` for a picture that cannot hold dice (blank, wrong shape)."""
+    settings = settings or Settings()
+    image = checked_picture(image)
+    model = load(settings.model, settings.head)
+    t = thresholds_of(model, settings)
+    dice, unsure = decide(look(image, model, settings, t["detect"]), t)
+    h, w = image.shape[:2]
+    return Reading(tuple(dice), tuple(unsure), w, h)
