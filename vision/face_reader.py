@@ -17,8 +17,8 @@ and the reader does only what it must:
    the picture's edge is unsure whatever it reads.
 
 The thresholds come with the model (``reader.json``, chosen on a calibration split cut from
-Train, never Valid) or from the table's own calibration (``head.npz`` and ``reader.json``
-beside the config, :mod:`vision.adapt`).
+Train, never Valid) or from the table's own calibration (``NAME.head.npz`` and
+``NAME.reader.json`` beside the config ``NAME.toml``, :mod:`vision.adapt`).
 """
 
 from __future__ import annotations
@@ -34,7 +34,14 @@ import numpy as np
 
 from engine.errors import VisionError
 from vision.crops import Pyramid, die_crop
-from vision.face_model import FACE_INPUT, FaceNetwork, Head, face_network, load_head
+from vision.face_model import (
+    FACE_INPUT,
+    FaceNetwork,
+    Head,
+    face_network,
+    fingerprint,
+    load_head,
+)
 from vision.networks import MODELS, Candidate, detect, session
 from vision.picture import checked_picture
 from vision.reading import Box, Die, Reading, Unsure
@@ -81,7 +88,9 @@ class Settings:
 @dataclass(frozen=True)
 class Place:
     """One proposed die as read: where, how big, the detector's score, the probabilities
-    (not a die, 1-6) and the features they came from (for a table's own head)."""
+    (not a die, 1-6) and the features they came from (for a table's own head): ``features``
+    the mean of the two views', ``views`` each view's (2 x F), which a table's own head is
+    fitted on, since the reader averages the two views' probabilities, not their features."""
 
     centre: tuple[float, float]
     size: float
@@ -89,6 +98,7 @@ class Place:
     probs: np.ndarray
     features: np.ndarray
     cut: bool
+    views: np.ndarray | None = None
 
     @property
     def box(self) -> Box:
@@ -113,9 +123,36 @@ class Model:
         self.faces: FaceNetwork = face_network(folder / "faces.onnx")
         self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
         self.thresholds = dict(DEFAULTS)
-        for source in (folder / "reader.json", head.with_name("reader.json") if head else None):
+        own = thresholds_path(head) if head else None
+        for source in (folder / "reader.json", own):
             if source is not None and source.is_file():
                 self.thresholds.update(_thresholds(source))
+        if own is not None and own.is_file():
+            _check_fitted_for(own, folder / "faces.onnx", head)
+
+
+def thresholds_path(head: pathlib.Path) -> pathlib.Path:
+    """Where a table's own thresholds lie beside its head: ``NAME.head.npz`` has
+    ``NAME.reader.json`` (so two tables' configs may share a folder), any other head a
+    ``reader.json`` beside it."""
+    if head.name.endswith(".head.npz"):
+        return head.with_name(head.name[: -len(".head.npz")] + ".reader.json")
+    return head.with_name("reader.json")
+
+
+def _check_fitted_for(own: pathlib.Path, network: pathlib.Path, head: pathlib.Path) -> None:
+    """A table's head fits only the face network it was fitted on: the network's fingerprint
+    is in its thresholds file (:mod:`vision.adapt`); another network (the model was updated)
+    would read its features as noise, with the confidence of a fit, so it is refused."""
+    try:
+        fitted = json.loads(own.read_text()).get("network")
+    except (OSError, ValueError, AttributeError):
+        return  # _thresholds has said what is wrong with the file
+    if fitted is not None and fitted != fingerprint(network):
+        raise VisionError(f"{head} was fitted for another face network than the one installed "
+                          f"in {network.parent} (the model was updated since): calibrate the "
+                          "table again (bidou-table calibrate --known-throws) or remove head "
+                          "from [vision] in the config.")
 
 
 def _thresholds(path: pathlib.Path) -> dict[str, float]:
@@ -197,7 +234,7 @@ def read_places(image: np.ndarray, places: list[tuple[tuple[float, float], float
         half = size / 2
         cut = (centre[0] - half < 0 or centre[1] - half < 0 or centre[0] + half > w
                or centre[1] + half > h)
-        out.append(Place(centre, size, score, p, f.mean(axis=0), cut))
+        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f))
     return out
 
 

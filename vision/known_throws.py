@@ -19,16 +19,21 @@ from __future__ import annotations
 
 import math
 import pathlib
-import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import cv2
-import numpy as np
-
-from engine.errors import BidouError, VisionError
+from engine.errors import VisionError
+from vision import known
 from vision.evaluate import Score
+from vision.known import (  # noqa: F401 (the folder format, here as before)
+    DIGITS,
+    SUFFIXES,
+    KnownThrowsError,
+    Throw,
+    load_picture,
+    parse_values,
+)
 from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, looks_above, thresholds_of
 from vision.networks import Networks
 from vision.picture import checked_picture
@@ -45,9 +50,6 @@ from vision.thresholds import (
     within_budget,
 )
 
-#: the picture files a folder of known throws may hold
-SUFFIXES = (".jpg", ".jpeg", ".png")
-DIGITS = frozenset("123456")
 #: the fewest known throws worth choosing from: fewer and one lucky picture decides
 FEWEST = 20
 #: the grid of the thresholds a table may set, in the search's order (loosest first)
@@ -56,18 +58,6 @@ TABLE_GRID = {name: values for name, values in GRID.items() if name in THRESHOLD
 PROMISE = 1 / 200
 #: how sure the known throws must make it before any threshold is set looser than the model's
 CONFIDENCE = 0.95
-
-
-class KnownThrowsError(BidouError, ValueError):
-    """A folder of known throws that cannot be used: one sentence naming the file at fault."""
-
-
-@dataclass(frozen=True)
-class Throw:
-    """One known throw: its picture and the values of the dice in it."""
-
-    path: pathlib.Path
-    values: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -99,58 +89,9 @@ class Calibration:
         return self.bound <= PROMISE
 
 
-def parse_values(text: str, path: pathlib.Path) -> tuple[int, ...]:
-    """The values written in a known throw's ``.txt``: digits 1-6, spaces or commas between."""
-    tokens = [t for t in re.split(r"[\s,]+", text) if t]
-    if any(t not in DIGITS for t in tokens):
-        shown = " ".join(text.split())
-        shown = shown if len(shown) <= 40 else shown[:40] + "..."
-        raise KnownThrowsError(
-            f"{path} holds {shown!r}, not the values of the dice in its picture: write digits "
-            "1 to 6 separated by spaces or commas, e.g. 2 4 6 (an empty file: no dice)")
-    return tuple(int(t) for t in tokens)
-
-
 def find_throws(folder: pathlib.Path, fewest: int = FEWEST) -> list[Throw]:
-    """The known throws in ``folder``, checked before any is read (:class:`KnownThrowsError`).
-
-    Every picture needs its ``.txt``, every ``.txt`` its values, and every picture must be one
-    OpenCV can decode, so a bad file stops the calibration before minutes of reading.
-    """
-    if not folder.is_dir():
-        raise KnownThrowsError(f"there is no folder {folder}: give the folder that holds the "
-                               "pictures of the known throws and their .txt files")
-    paths = sorted(p for p in folder.iterdir()
-                   if p.suffix.lower() in SUFFIXES and p.is_file())
-    if not paths:
-        raise KnownThrowsError(f"{folder} holds no pictures (.jpg or .png) of known throws")
-    if len(paths) < fewest:
-        raise KnownThrowsError(f"a few dozen known throws are needed: found {len(paths)}; "
-                               f"take at least {fewest}")
-    throws = []
-    for path in paths:
-        label = path.with_suffix(".txt")
-        if not label.is_file():
-            raise KnownThrowsError(f"{path.name} has no {label.name} beside it: write the "
-                                   "values of its dice there, e.g. 2 4 6")
-        text = label.read_text(encoding="utf-8", errors="replace")
-        throws.append(Throw(path, parse_values(text, label)))
-    for throw in throws:
-        load_picture(throw.path, cv2.IMREAD_REDUCED_GRAYSCALE_8)  # a quick decode: readable?
-    return throws
-
-
-def load_picture(path: pathlib.Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
-    """A known throw's picture, or a :class:`KnownThrowsError` naming it."""
-    try:  # the bytes first: a missing file is not "not a picture", and no OpenCV warning
-        data = path.read_bytes()
-    except OSError as exc:
-        raise KnownThrowsError(f"cannot read {path}: {exc.strerror}") from None
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
-    if image is None or image.size == 0:
-        raise KnownThrowsError(f"{path} is not a picture OpenCV can read (corrupt or not an "
-                               "image file): take it again or remove it with its .txt")
-    return image
+    """The known throws in ``folder`` (:func:`vision.known.find_throws`), at least ``fewest``."""
+    return known.find_throws(folder, fewest)
 
 
 def look_throws(throws: Sequence[Throw], nets: Networks,

@@ -1,0 +1,380 @@
+"""The table learns its own dice: a head fitted at the table on its known throws.
+
+Why (issue 35): a pub is one table; its camera, cloth, light and dice do not change between
+throws, and a network's head refitted on a few dozen of its dice read several new tables far
+better -- but with too few pictures it made others worse. So an adaptation is fitted on part
+of the known throws, judged on the rest, and kept only where it reads them better.
+
+How, with numpy and onnxruntime only (no PyTorch at the table), pure apart from reading the
+pictures given to it:
+
+1. **Read** each known picture once with the model (:func:`vision.face_reader.look`): every
+   proposal's probabilities and each view's features.
+2. **Match** a picture's places to its known values (a multiset): the places the detector
+   takes (one per die, as the reader keeps them), each value to the place most likely that
+   value, surest pairs first (:func:`match`). When every value found a place, the places
+   left over are "not a die" examples; when not, they are left out (a die may hide there).
+   A die cut by the picture's edge takes its value but teaches nothing.
+3. **Hold back** about a third of the pictures (chosen by a seeded shuffle of the pictures'
+   names, so the same throws give the same split) and fit on the rest.
+4. **Fit** the head: multinomial logistic regression on each view's features, started from
+   the model's head and pulled towards it (:func:`fit`, a ridge around the model's weights
+   worth ``PRIOR_EXAMPLES`` examples), so that a few dozen dice move it only where they agree.
+   Then a temperature, chosen on out-of-fold readings of the fitted pictures (so the
+   probabilities stay calibrated and the model's ``min_value`` keeps its meaning).
+5. **Judge** on the held-back pictures, by their values (:func:`vision.known.by_values`), with
+   the thresholds the table reads with: as the table reads now (``before``) and with the new
+   head (``after``). The rule (:func:`better`): **kept only when it reads more of the
+   held-back dice right with no more wrong, or as many right with fewer wrong**. The head
+   saved is the one judged, not one refitted on every picture: what was checked is what runs.
+
+:func:`save` writes ``NAME.head.npz`` (:meth:`vision.face_model.Head.save`) and
+``NAME.reader.json`` (the thresholds, the face network's fingerprint, and the figures of the
+calibration) for a config ``NAME.toml``; ``bidou-table calibrate`` (:mod:`hardware.adapt_cli`)
+runs it and names the head under ``[vision]``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import pathlib
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+import numpy as np
+
+from engine.errors import VisionError
+from vision import face_reader
+from vision.face_model import CLASSES, Head, fingerprint
+from vision.face_reader import SAME_DIE, Model, Place, Settings, decide, look
+from vision.known import KnownThrowsError, Tally, by_values
+from vision.picture import checked_picture
+
+#: the fewest known dice worth adapting on: fewer, and a lucky throw decides
+FEWEST_DICE = 30
+#: the share of the pictures held back to judge the adaptation
+HOLD_BACK = 1 / 3
+#: how many examples the model's own head counts as, in the fit's pull towards it
+PRIOR_EXAMPLES = 60.0
+#: gradient steps of the fit (accelerated; the fit is convex)
+STEPS = 300
+#: temperatures tried, a factor of about 1.06 apart
+TEMPERATURES = np.exp(np.linspace(math.log(0.25), math.log(4.0), 49))
+#: folds of the fitted pictures whose out-of-fold readings choose the temperature
+FOLDS = 3
+
+
+@dataclass(frozen=True)
+class Known:
+    """One known throw: a name for people, its dice's values, and how to get its picture."""
+
+    name: str
+    values: tuple[int, ...]
+    picture: Callable[[], np.ndarray]
+
+
+@dataclass(frozen=True)
+class Seen:
+    """A known throw as the model read it: its values and every place proposed."""
+
+    name: str
+    values: tuple[int, ...]
+    places: tuple[Place, ...]
+
+
+@dataclass(frozen=True)
+class Examples:
+    """Features (one row per view) and the class each view is (0 not a die, 1-6 the value);
+    ``group`` is the place a row came from, so a place's two views stay together."""
+
+    x: np.ndarray
+    y: np.ndarray
+    group: np.ndarray
+
+    @property
+    def dice(self) -> int:
+        return int(len(set(self.group[self.y > 0].tolist())))
+
+    @property
+    def not_dice(self) -> int:
+        return int(len(set(self.group[self.y == 0].tolist())))
+
+
+@dataclass
+class Adaptation:
+    """What one calibration found: the head fitted, the thresholds, and the judgement."""
+
+    head: Head
+    thresholds: dict[str, float]
+    before: Tally
+    after: Tally
+    kept: bool
+    fitted: tuple[str, ...]  # the pictures fitted on
+    held_back: tuple[str, ...]
+    dice: int  # known dice in all
+    examples_dice: int  # dice matched in the fitted pictures (each two views)
+    examples_not_dice: int
+    seconds: float = 0.0
+    network: str = ""
+    extra: dict[str, object] = field(default_factory=dict)
+
+
+def read_known(known: Sequence[Known], model: Model, settings: Settings,
+               thresholds: Mapping[str, float],
+               progress: Callable[[int, int], None] | None = None) -> list[Seen]:
+    """Every known picture read once by the model (the costly part: the networks)."""
+    seen = []
+    for i, item in enumerate(known, 1):
+        try:
+            image = checked_picture(item.picture())
+        except VisionError as exc:
+            raise KnownThrowsError(f"{item.name}: {str(exc).rstrip('.')}: take it again or "
+                                   "leave it out") from None
+        places = look(image, model, settings, thresholds["detect"])
+        seen.append(Seen(item.name, tuple(item.values), tuple(places)))
+        if progress is not None:
+            progress(i, len(known))
+    return seen
+
+
+def candidates(places: Sequence[Place], thresholds: Mapping[str, float]) -> list[int]:
+    """The places the detector takes for dice, one per die, most surely a die first: the
+    reader's own choice (:func:`vision.face_reader.decide`) before its "not a die" cut, so a
+    die the model thinks is none can still be matched and taught."""
+    order = sorted((i for i, p in enumerate(places) if p.score >= thresholds["detect"]),
+                   key=lambda i: float(places[i].probs[0]))
+    kept: list[int] = []
+    for i in order:
+        p = places[i]
+        if all(math.dist(p.centre, places[k].centre) > SAME_DIE * max(p.size, places[k].size)
+               for k in kept):
+            kept.append(i)
+    return kept
+
+
+def match(seen: Seen, thresholds: Mapping[str, float]) -> list[tuple[int, int]]:
+    """(place index, class) pairs for one picture: each known value given to the place most
+    likely that value, surest pairs first (greedy on log p(value)); when every value found a
+    place, every other candidate is class 0, not a die."""
+    cands = candidates(seen.places, thresholds)
+    values = list(seen.values)
+    pairs = sorted(((math.log(max(float(seen.places[i].probs[v]), 1e-12)), i, slot)
+                    for i in cands for slot, v in enumerate(values)), reverse=True)
+    taken_place: set[int] = set()
+    taken_slot: set[int] = set()
+    out = []
+    for _, i, slot in pairs:
+        if i in taken_place or slot in taken_slot:
+            continue
+        taken_place.add(i)
+        taken_slot.add(slot)
+        out.append((i, values[slot]))
+    if len(taken_slot) == len(values):
+        out += [(i, 0) for i in cands if i not in taken_place]
+    return out
+
+
+def examples(seen: Sequence[Seen], thresholds: Mapping[str, float]) -> Examples:
+    """Each matched place's two views as rows (a die cut by the edge teaches nothing)."""
+    xs, ys, groups = [], [], []
+    group = 0
+    for item in seen:
+        for i, cls in match(item, thresholds):
+            place = item.places[i]
+            if place.cut or place.views is None:
+                continue
+            for view in place.views:
+                xs.append(view)
+                ys.append(cls)
+                groups.append(group)
+            group += 1
+    if not xs:
+        return Examples(np.zeros((0, 0), np.float32), np.zeros(0, int), np.zeros(0, int))
+    return Examples(np.asarray(xs, np.float64), np.asarray(ys, int), np.asarray(groups, int))
+
+
+def fit(ex: Examples, base: Head, *, prior: float = PRIOR_EXAMPLES, steps: int = STEPS,
+        ) -> tuple[np.ndarray, np.ndarray]:
+    """Weights and bias (temperature 1) of multinomial logistic regression on ``ex``, started
+    from ``base`` (its temperature folded in) and pulled towards it.
+
+    Loss: the summed cross-entropy plus ``lam / 2`` times the squared distance to the base's
+    weights and bias, with ``lam`` the curvature of ``prior`` examples of these features (a
+    quarter of their mean square per feature, times ``prior``), so the pull does not depend
+    on the features' scale. Nesterov's accelerated gradient with the step of the loss's
+    Lipschitz bound: no line search, and the same result each time.
+    """
+    w0 = base.weight.astype(np.float64) / base.temperature
+    b0 = base.bias.astype(np.float64) / base.temperature
+    x = np.hstack([ex.x, np.ones((len(ex.x), 1))])
+    target = np.eye(CLASSES)[ex.y]
+    theta0 = np.hstack([w0, b0[:, None]])  # CLASSES x (F + 1)
+    lam = prior * 0.25 * float(np.mean(np.sum(ex.x ** 2, axis=1))) / ex.x.shape[1]
+    lipschitz = 0.5 * float(np.linalg.norm(x, 2)) ** 2 + lam
+    step = 1.0 / lipschitz
+    theta, previous, momentum = theta0.copy(), theta0.copy(), 1.0
+    for _ in range(steps):
+        look_at = theta + ((momentum - 1) / (momentum + 2)) * (theta - previous)
+        logits = x @ look_at.T
+        logits -= logits.max(axis=1, keepdims=True)
+        p = np.exp(logits)
+        p /= p.sum(axis=1, keepdims=True)
+        grad = (p - target).T @ x + lam * (look_at - theta0)
+        previous, theta = theta, look_at - step * grad
+        momentum += 1
+    return theta[:, :-1], theta[:, -1]
+
+
+def place_probs(head: Head, views: np.ndarray) -> np.ndarray:
+    """A place's probabilities as the reader computes them: the mean of its views'."""
+    return head.probabilities(views).mean(axis=0)
+
+
+def temperature(ex: Examples, base: Head, folds: int = FOLDS, seed: int = 0) -> float:
+    """The temperature that makes out-of-fold probabilities likeliest (each place's views
+    averaged, as the reader does): fitted on all folds but one, read on that one."""
+    places = np.unique(ex.group)
+    if len(places) < 2 * folds:
+        return 1.0
+    rng = np.random.default_rng(seed)
+    fold_of = dict(zip(places.tolist(), rng.permutation(len(places)) % folds, strict=True))
+    fold = np.array([fold_of[g] for g in ex.group.tolist()])
+    logits = np.zeros((len(ex.y), CLASSES))
+    for k in range(folds):
+        inside = fold != k
+        if len(set(ex.y[inside].tolist())) < 2:
+            return 1.0
+        w, b = fit(Examples(ex.x[inside], ex.y[inside], ex.group[inside]), base)
+        logits[~inside] = ex.x[~inside] @ w.T + b
+    best, best_loss = 1.0, math.inf
+    groups, index = np.unique(ex.group, return_inverse=True)
+    labels = np.zeros(len(groups), int)
+    labels[index] = ex.y
+    for t in TEMPERATURES:
+        z = logits / t
+        z -= z.max(axis=1, keepdims=True)
+        p = np.exp(z)
+        p /= p.sum(axis=1, keepdims=True)
+        mean = np.zeros((len(groups), CLASSES))
+        np.add.at(mean, index, p)
+        mean /= np.bincount(index)[:, None]
+        loss = -float(np.sum(np.log(np.maximum(mean[np.arange(len(groups)), labels], 1e-12))))
+        if loss < best_loss:
+            best, best_loss = float(t), loss
+    return best
+
+
+def split(seen: Sequence[Seen], seed: int = 0, share: float = HOLD_BACK,
+          ) -> tuple[list[Seen], list[Seen]]:
+    """(fitted, held back): a seeded shuffle of the pictures by name, the first third held
+    back; the same throws always give the same split, whatever order they came in."""
+    names = sorted(s.name for s in seen)
+    random.Random(seed).shuffle(names)
+    back = set(names[:max(1, round(share * len(names)))])
+    return [s for s in seen if s.name not in back], [s for s in seen if s.name in back]
+
+
+def tally(seen: Sequence[Seen], thresholds: Mapping[str, float],
+          head: Head | None = None) -> Tally:
+    """How the reader reads these known throws: with their places' own probabilities, or, given
+    ``head``, with that head's."""
+    total = Tally()
+    for item in seen:
+        places = list(item.places)
+        if head is not None:
+            places = [replace(p, probs=place_probs(head, p.views)) if p.views is not None else p
+                      for p in places]
+        dice, unsure = decide(places, thresholds)
+        total.add(by_values(item.name, item.values, dice, unsure))
+    return total
+
+
+def better(before: Tally, after: Tally) -> bool:
+    """The rule: more dice right and no more wrong, or as many right and fewer wrong."""
+    return ((after.right > before.right and after.wrong <= before.wrong)
+            or (after.right >= before.right and after.wrong < before.wrong))
+
+
+def adapt(seen: Sequence[Seen], model: Model, base: Head, thresholds: Mapping[str, float], *,
+          seed: int = 0, network: str = "") -> Adaptation:
+    """Fit a head on part of the known throws and judge it on the rest (module docstring).
+
+    ``seen``: the throws as read by the table now (their probabilities are the ``before``);
+    ``base``: the model's own head, which the fit starts from and is pulled towards. Raises
+    :class:`KnownThrowsError` when the throws hold fewer than ``FEWEST_DICE`` dice, or too few
+    pictures with dice to both fit and judge.
+    """
+    t = {**face_reader.DEFAULTS, **thresholds}
+    dice = sum(len(s.values) for s in seen)
+    if dice < FEWEST_DICE:
+        more = math.ceil((FEWEST_DICE - dice) / 3)
+        raise KnownThrowsError(
+            f"the known throws hold {dice} dice; at least {FEWEST_DICE} are needed to adapt the "
+            f"reader to this table: take about {more} more throw{'s' if more > 1 else ''} of "
+            "3 dice")
+    fitted, held = split(seen, seed)
+    if not any(s.values for s in fitted) or not any(s.values for s in held):
+        raise KnownThrowsError(
+            f"the {dice} known dice are in too few pictures to fit on some and check on the "
+            "others: take at least 6 pictures of dice")
+    ex = examples(fitted, t)
+    before = tally(held, t)
+    if not ex.dice:
+        head, after = base, before
+        kept = False
+    else:
+        w, b = fit(ex, base)
+        head = Head(w.astype(np.float32), b.astype(np.float32), temperature(ex, base, seed=seed))
+        after = tally(held, t, head)
+        kept = better(before, after)
+    del model  # the model read ``seen``; the fit needs only its head
+    return Adaptation(head, {k: float(t[k]) for k in face_reader.DEFAULTS}, before, after, kept,
+                      tuple(s.name for s in fitted), tuple(s.name for s in held), dice,
+                      ex.dice, ex.not_dice, network=network)
+
+
+def calibrate(known: Sequence[Known], settings: Settings, *, seed: int = 0,
+              progress: Callable[[int, int], None] | None = None) -> Adaptation:
+    """Read the known throws as the table reads now (``settings.head`` when it has one) and
+    adapt the model's head to them; ``seconds`` is the whole of it, reading included."""
+    start = time.monotonic()
+    model = face_reader.load(settings.model, settings.head)
+    base = face_reader.load(settings.model).head
+    thresholds = face_reader.thresholds_of(model, settings)
+    seen = read_known(known, model, settings, thresholds, progress)
+    result = adapt(seen, model, base, thresholds, seed=seed,
+                   network=fingerprint(settings.model / "faces.onnx"))
+    result.seconds = time.monotonic() - start
+    return result
+
+
+def head_path(config: pathlib.Path) -> pathlib.Path:
+    """Where a config's own head is saved: ``NAME.head.npz`` beside ``NAME.toml``."""
+    return config.with_name(f"{config.stem}.head.npz")
+
+
+def save(result: Adaptation, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
+    """Write the head and its thresholds file (:func:`vision.face_reader.thresholds_path`),
+    each replaced in one step so a crash leaves the old pair or the new; the two paths."""
+    own = face_reader.thresholds_path(head)
+    record = {**result.thresholds, "network": result.network,
+              "calibration": {"at": time.strftime("%Y-%m-%d %H:%M:%S"),
+                              "fitted": list(result.fitted), "held_back": list(result.held_back),
+                              "before": result.before.figures(),
+                              "after": result.after.figures(),
+                              "seconds": round(result.seconds, 1)}}
+    temporary_head = head.with_name(f".{head.name}.tmp.npz")
+    temporary_own = own.with_name(f".{own.name}.tmp")
+    try:
+        result.head.save(temporary_head)
+        temporary_own.write_text(json.dumps(record, indent=1) + "\n")
+        temporary_head.replace(head)
+        temporary_own.replace(own)
+    finally:
+        temporary_head.unlink(missing_ok=True)
+        temporary_own.unlink(missing_ok=True)
+    face_reader.load.cache_clear()  # a reader loaded before reads the new head from now
+    return head, own

@@ -1,0 +1,165 @@
+"""Known throws: pictures of dice whose values are known, and how a reading of one is scored.
+
+Why values and not boxes: a pub cannot draw a box round every die, but whoever throws can write
+down what the dice show. So each picture ``NAME.jpg`` (or ``.png``) has a ``NAME.txt`` beside
+it holding the values, e.g. ``2 4 6`` (digits 1-6, spaces or commas, any order; empty: no dice),
+and a picture is scored by its values as a multiset (:func:`by_values`), not by where each die
+lies. A referee's dice correction is a known throw too: its picture kept in the log, its values
+the corrected ones (:mod:`firmware.correction_pictures`).
+
+Its own module, apart from the reader that uses it: the table's adaptation
+(:mod:`vision.adapt`) and the old threshold search (:mod:`vision.known_throws`) share the folder
+format, and this needs no network.
+"""
+
+from __future__ import annotations
+
+import pathlib
+import re
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from engine.errors import BidouError
+from vision.reading import Die, Unsure
+
+#: the picture files a folder of known throws may hold
+SUFFIXES = (".jpg", ".jpeg", ".png")
+DIGITS = frozenset("123456")
+
+
+class KnownThrowsError(BidouError, ValueError):
+    """Known throws that cannot be used: one sentence naming the file at fault (or the count
+    that is short) and what to do."""
+
+
+@dataclass(frozen=True)
+class Throw:
+    """One known throw in a folder: its picture and the values of the dice in it."""
+
+    path: pathlib.Path
+    values: tuple[int, ...]
+
+
+@dataclass
+class Tally:
+    """How a reader read known throws, by their values: what a pub needs to judge it.
+
+    ``unsure_places``: unsure places beyond the known dice (at the table they too send the
+    throw to the referee). ``failures`` names every picture not read exactly.
+    """
+
+    dice: int = 0
+    right: int = 0
+    wrong: int = 0
+    unsure: int = 0
+    missed: int = 0
+    extra: int = 0
+    unsure_places: int = 0
+    pictures: int = 0
+    exact: int = 0
+    failures: list[str] = field(default_factory=list)
+
+    def add(self, other: Tally) -> None:
+        for name in ("dice", "right", "wrong", "unsure", "missed", "extra", "unsure_places",
+                     "pictures", "exact"):
+            setattr(self, name, getattr(self, name) + getattr(other, name))
+        self.failures.extend(other.failures)
+
+    def figures(self) -> dict[str, int]:
+        """The counts, for a JSON record of the calibration."""
+        return {name: getattr(self, name) for name in (
+            "dice", "right", "wrong", "unsure", "missed", "extra", "pictures", "exact")}
+
+
+def parse_values(text: str, path: pathlib.Path) -> tuple[int, ...]:
+    """The values written in a known throw's ``.txt``: digits 1-6, spaces or commas between."""
+    tokens = [t for t in re.split(r"[\s,]+", text) if t]
+    if any(t not in DIGITS for t in tokens):
+        shown = " ".join(text.split())
+        shown = shown if len(shown) <= 40 else shown[:40] + "..."
+        raise KnownThrowsError(
+            f"{path} holds {shown!r}, not the values of the dice in its picture: write digits "
+            "1 to 6 separated by spaces or commas, e.g. 2 4 6 (an empty file: no dice)")
+    return tuple(int(t) for t in tokens)
+
+
+def find_throws(folder: pathlib.Path, fewest: int = 1) -> list[Throw]:
+    """The known throws in ``folder``, checked before any is read (:class:`KnownThrowsError`).
+
+    Every picture needs its ``.txt``, every ``.txt`` its values, and every picture must be one
+    OpenCV can decode, so a bad file stops the calibration before minutes of reading.
+    """
+    if not folder.is_dir():
+        raise KnownThrowsError(f"there is no folder {folder}: give the folder that holds the "
+                               "pictures of the known throws and their .txt files")
+    paths = sorted(p for p in folder.iterdir()
+                   if p.suffix.lower() in SUFFIXES and p.is_file())
+    if not paths:
+        raise KnownThrowsError(f"{folder} holds no pictures (.jpg or .png) of known throws")
+    if len(paths) < fewest:
+        raise KnownThrowsError(f"a few dozen known throws are needed: found {len(paths)}; "
+                               f"take at least {fewest}")
+    throws = []
+    for path in paths:
+        label = path.with_suffix(".txt")
+        if not label.is_file():
+            raise KnownThrowsError(f"{path.name} has no {label.name} beside it: write the "
+                                   "values of its dice there, e.g. 2 4 6")
+        text = label.read_text(encoding="utf-8", errors="replace")
+        throws.append(Throw(path, parse_values(text, label)))
+    for throw in throws:
+        load_picture(throw.path, cv2.IMREAD_REDUCED_GRAYSCALE_8)  # a quick decode: readable?
+    return throws
+
+
+def load_picture(path: pathlib.Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
+    """A known throw's picture, or a :class:`KnownThrowsError` naming it."""
+    try:  # the bytes first: a missing file is not "not a picture", and no OpenCV warning
+        data = path.read_bytes()
+    except OSError as exc:
+        raise KnownThrowsError(f"cannot read {path}: {exc.strerror}") from None
+    image = decode_picture(data, flags)
+    if image is None:
+        raise KnownThrowsError(f"{path} is not a picture OpenCV can read (corrupt or not an "
+                               "image file): take it again or remove it with its .txt")
+    return image
+
+
+def decode_picture(data: bytes, flags: int = cv2.IMREAD_COLOR) -> np.ndarray | None:
+    """JPEG or PNG bytes as a picture, or None when they are not one."""
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), flags) if data else None
+    return None if image is None or image.size == 0 else image
+
+
+def by_values(name: str, values: Sequence[int], dice: Sequence[Die],
+              unsure: Sequence[Unsure]) -> Tally:
+    """One known throw scored by its values as a multiset, as a player would check it.
+
+    The sure dice's values R against the known K: *right* is the size of their multiset
+    intersection; a sure die beyond it stands in for a known die, *wrong*, as long as known
+    dice are left (``min(len(R) - right, len(K) - right)``); the sure dice beyond the known
+    count are *extra*; the known dice still left are *unsure* while there are unsure places,
+    then *missed*. Exact: every known die right and no extra die.
+    """
+    known, read = Counter(values), Counter(d.value for d in dice)
+    right = sum((known & read).values())
+    wrong = min(len(dice) - right, len(values) - right)
+    left = len(values) - right - wrong
+    unsure_ones = min(left, len(unsure))
+    s = Tally(dice=len(values), right=right, wrong=wrong, unsure=unsure_ones,
+              missed=left - unsure_ones, extra=len(dice) - right - wrong,
+              unsure_places=len(unsure) - unsure_ones, pictures=1)
+    s.exact = int(right == s.dice and not s.extra)
+    if not s.exact:
+        s.failures.append(f"{name}: thrown {_values(values)}, read "
+                          f"{_values([d.value for d in dice])}"
+                          + (f" and {len(unsure)} unsure" if unsure else ""))
+    return s
+
+
+def _values(values: Sequence[int]) -> str:
+    return " ".join(map(str, sorted(values))) or "no dice"
