@@ -25,8 +25,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
             "run the table: controller and dashboard (simulated off the Pi)"),
     "replay": ("firmware.cmd_replay", "replay a game record and print the state as JSON"),
     "read-dice": ("vision.cli", "read the dice in photographs"),
-    "calibrate": ("hardware.calibrate",
-                  "find the seat zones (or the dice reader's thresholds) and save them"),
+    "calibrate": ("firmware.cmd_calibrate",
+                  "find the seat zones (or adapt the dice reader to the table) and save them"),
     "export": ("firmware.cmd_export", "write finished games from the log as game records"),
 }
 

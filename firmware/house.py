@@ -32,25 +32,22 @@ from firmware.throws import DiceWatcher
 from hardware.calibrate import save_zones
 from hardware.cameras import FrameSource, open_camera
 from hardware.panel import SeatPanels
-from vision import learned_reader
-from vision.reader import read_dice
 from vision.reading import Reading
 from vision.settings import VisionSettings
+from vision.table_reader import table_reader
 from vision.zones import Zone, default_zones
 
 Reader = Callable[[np.ndarray], Reading]
 
 
-def real_reader(camera: FrameSource, vision: VisionSettings | None = None) -> Reader:
+def real_reader(camera: FrameSource, vision: VisionSettings | None = None,
+                config_path: str | None = None) -> Reader:
     """The dice reader ``[vision]`` names, for any camera: the rule reader
     (``vision.reader.read_dice``) by default; ``reader = "learned"`` gives
-    ``vision.learned_reader.read_dice`` with the table's own thresholds (the model's where the
-    config sets none)."""
-    vision = vision or VisionSettings()
-    if vision.reader == "learned":
-        settings = learned_reader.ReaderSettings(**vision.thresholds)
-        return functools.partial(learned_reader.read_dice, settings=settings)
-    return read_dice
+    ``vision.face_reader.read_dice`` with the table's own head (``[vision] head``, beside the
+    config at ``config_path``) and thresholds, loaded now: a head that cannot be used is a
+    :class:`VisionError` naming it before the table starts (:mod:`vision.table_reader`)."""
+    return table_reader(vision or VisionSettings(), config_path)
 
 
 def _quiet(text: str) -> None:
@@ -141,7 +138,8 @@ def build_house(config: TableConfig, *, db: str = ":memory:", simulate: bool = T
     house = House(config)
     house.warn = warn
     if reader is None:
-        reader = functools.partial(real_reader, vision=config.vision)
+        reader = functools.partial(real_reader, vision=config.vision,
+                                   config_path=config_path or config.path)
     try:
         _open(house, config, db=db, simulate=simulate, seed=seed, reader=reader,
               panels=panels, pin_factory=pin_factory, hold_time=hold_time,

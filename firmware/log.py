@@ -18,6 +18,11 @@ Schema (docs/controller.md):
   record is replaced), ``void-hand`` (text is the number of actions kept), ``new-game``.
 - ``keys(name, value)`` -- secrets made on first use (``GameLog.key``): ``seat-tokens``, from
   which the seat tokens are derived so they survive a restart.
+- ``pictures(game, seq, seat, seen, image)`` -- made on first use, apart from the games'
+  schema like ``keys``: the camera's picture of a seat's zone (PNG) kept with the entry
+  ``(game, seq)`` that corrected its dice, and the values the camera should have seen there
+  (``seen``, e.g. ``"2 4 6"``: the top faces, 7 - v of the corrected values under a glass
+  table). ``bidou-table calibrate --from-log`` learns the table's dice from them.
 """
 
 from __future__ import annotations
@@ -70,6 +75,32 @@ class GameRow:
     finished: str | None
     status: str
     result: dict[str, Any] | None
+
+
+@dataclass(frozen=True)
+class Picture:
+    """The camera's picture of a seat's zone (PNG bytes) and the values it shows."""
+
+    seat: str
+    seen: tuple[int, ...]
+    image: bytes
+
+
+@dataclass(frozen=True)
+class LoggedPicture:
+    """A picture kept with a correction: the entry it belongs to (its ``kind`` and ``text``,
+    e.g. ``fix-dice`` and ``3 Ann throw 6 5 4``) and the picture."""
+
+    game: int
+    seq: int
+    kind: str
+    text: str
+    picture: Picture
+
+
+PICTURES = ("CREATE TABLE IF NOT EXISTS pictures (game INTEGER NOT NULL, seq INTEGER NOT NULL, "
+            "seat TEXT NOT NULL, seen TEXT NOT NULL, image BLOB NOT NULL, "
+            "PRIMARY KEY (game, seq))")
 
 
 @dataclass(frozen=True)
@@ -165,11 +196,13 @@ class GameLog:
         return row
 
     def append(self, game: int, kind: str, text: str, by: str, at: str, why: str = "", *,
-               finish: tuple[str, dict[str, Any] | None] | None = None) -> int:
+               finish: tuple[str, dict[str, Any] | None] | None = None,
+               picture: Picture | None = None) -> int:
         """Commit one entry (and, with ``finish=(status, result)``, the game's new status with
         it, in the same transaction: an action that ends a game and the game's end are one
         change, so no crash can leave one without the other). ``status`` ``playing`` (a
-        correction took back the end) clears ``finished`` and ``result``.
+        correction took back the end) clears ``finished`` and ``result``. ``picture``: the
+        camera's picture the entry corrects, kept with it in the same transaction.
 
         Returns the entry's seq. The entry is on disk when this returns.
         """
@@ -181,8 +214,14 @@ class GameLog:
             statements.append(_finishing(game, status, result,
                                          None if status == "playing" else at))
         statements.append(_entry(game, kind, text, by, at, why))
-        row = self._write(statements)
-        (seq,), = self._rows("SELECT seq FROM entries WHERE id = ?", (row,))
+        if picture is not None:
+            statements += [(PICTURES, ()), (
+                "INSERT INTO pictures (game, seq, seat, seen, image) SELECT game, seq, ?, ?, ? "
+                "FROM entries WHERE id = last_insert_rowid()",
+                (picture.seat, " ".join(map(str, picture.seen)), sqlite3.Binary(picture.image)))]
+        row = self._write(statements)  # the last statement's row: the entry's, or its picture's
+        table = "entries WHERE id" if picture is None else "pictures WHERE rowid"
+        (seq,), = self._rows(f"SELECT seq FROM {table} = ?", (row,))
         return int(seq)
 
     def finish_game(self, game: int, status: str, result: dict[str, Any] | None,
@@ -254,6 +293,23 @@ class GameLog:
         return [Entry(*r) for r in self._rows(
             "SELECT game, seq, kind, text, by, why, at FROM entries WHERE game = ? "
             "ORDER BY seq", (game_id,))]
+
+    def pictures(self) -> list[LoggedPicture]:
+        """Every picture kept with a correction, oldest first (none before the first)."""
+        with self._lock:
+            if self._closed:
+                raise LogError("The game log is closed; the table is shutting down.")
+            found = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
+                                     "name = 'pictures'").fetchone()
+            if found is None:
+                return []
+            rows = self._db.execute(
+                "SELECT p.game, p.seq, e.kind, e.text, p.seat, p.seen, p.image FROM pictures p "
+                "JOIN entries e ON e.game = p.game AND e.seq = p.seq ORDER BY p.game, p.seq"
+            ).fetchall()
+        return [LoggedPicture(game, seq, kind, text,
+                              Picture(seat, tuple(int(v) for v in seen.split()), bytes(image)))
+                for game, seq, kind, text, seat, seen, image in rows]
 
     def key(self, name: str) -> str:
         """A secret kept in the log under ``name``, made (``secrets.token_urlsafe``) on first

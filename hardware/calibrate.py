@@ -7,9 +7,9 @@ config with tomlkit, keeping the rest of the file and its comments as the pub wr
 ``--image`` calibrates from a saved picture; ``--dry-run`` only prints. The dashboard saves
 zones the referee drew with :func:`save_zones`.
 
-``--known-throws DIR`` calibrates the learned dice reader instead of the zones: its thresholds
-for this table, chosen on photographs of known throws and saved under ``[vision]``
-(:mod:`hardware.calibrate_reader`, :func:`save_thresholds`).
+``--known-throws DIR`` (and ``--from-log DB``) adapts the learned dice reader to the table
+instead of the zones (:mod:`firmware.calibrate_reader`, which needs the log; the command is
+:mod:`firmware.cmd_calibrate`); :func:`save_vision` names its head under ``[vision]``.
 """
 
 from __future__ import annotations
@@ -39,11 +39,12 @@ from vision.zones import Zone, check_overlap, default_zones
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", required=True, metavar="FILE",
                         help="the table's TOML config; [zones.SEAT] tables (or, with "
-                             "--known-throws, [vision] thresholds) are written into it")
+                             "--known-throws, the [vision] head) are written into it")
     parser.add_argument("--known-throws", metavar="DIR",
-                        help="instead of the zones: choose the learned dice reader's thresholds "
-                             "from DIR's pictures of known throws (NAME.jpg or .png, with "
-                             "NAME.txt holding its dice's values, e.g. 2 4 6; at least 20)")
+                        help="instead of the zones: adapt the learned dice reader to this table "
+                             "on DIR's pictures of known throws (NAME.jpg or .png, with "
+                             "NAME.txt holding its dice's values, e.g. 2 4 6; at least 30 dice "
+                             "in all); its head is saved beside the config")
     parser.add_argument("--camera", metavar="KIND",
                         help="use this camera kind instead of the config's [camera] kind "
                              "(picamera, usb, folder, video, simulated)")
@@ -60,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="when the dice cannot be grouped, save the default layout instead "
                              "of stopping")
     parser.add_argument("--dry-run", action="store_true",
-                        help="print the zones (or thresholds) found without saving them")
+                        help="print the zones (or the adaptation) found without saving them")
 
 
 def read_config(path: str | os.PathLike[str]) -> tomlkit.TOMLDocument:
@@ -129,9 +130,10 @@ def save_zones(config_path: str | os.PathLike[str], zones: Iterable[Zone]) -> No
     _write_config(config_path, document)
 
 
-def save_thresholds(config_path: str | os.PathLike[str],
-                    thresholds: Mapping[str, float | int]) -> None:
-    """Write the learned reader's ``thresholds`` into the config's ``[vision]`` table.
+def save_vision(config_path: str | os.PathLike[str],
+                thresholds: Mapping[str, float | int | str]) -> None:
+    """Write ``thresholds`` (keys of ``[vision]``: the table's head, its reader) into the
+    config's ``[vision]`` table.
 
     A key already there keeps its place and its comment; a new one goes after the table's last
     key (not after the comments that end the table: they introduce the next section). The
@@ -156,7 +158,7 @@ def save_thresholds(config_path: str | os.PathLike[str],
         for key, value in thresholds.items():
             table[key] = value
         document.add(tomlkit.nl())
-        document.add(tomlkit.comment("The dice reader's thresholds, written by "
+        document.add(tomlkit.comment("The dice reader, adapted to this table by "
                                      "`bidou-table calibrate --known-throws`."))
         document.add("vision", table)
     _write_config(config_path, document)
@@ -241,11 +243,6 @@ def _middle(zone: Zone, part: float = 0.4) -> Zone:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.known_throws is not None:
-        # lazy: only the reader's calibration loads the learned reader and its networks
-        from hardware.calibrate_reader import run_known_throws
-
-        return run_known_throws(args)
     try:
         document = read_config(args.config)
         seats = seats_of(document, args.seats)

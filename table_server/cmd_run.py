@@ -21,7 +21,7 @@ import sys
 import time
 from typing import Any
 
-from engine.errors import ConfigError
+from engine.errors import ConfigError, VisionError
 from firmware.commands import Correct
 from firmware.config import default_config, load_config
 from firmware.controller import TableController
@@ -154,6 +154,9 @@ def run(args: argparse.Namespace) -> int:
                 return 2
             where = args.config or "the default config"
             _error(f"{where}: {e}. Fix the config and start again.")
+            return 2
+        except VisionError as e:  # the table's own head, or the model, cannot be used
+            _error(f"{str(e).rstrip('.')}. Then start again.")
             return 2
         except (LogError, OSError) as e:
             _error(e.strerror if isinstance(e, OSError) and e.strerror else f"{e}")

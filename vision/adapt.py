@@ -19,9 +19,10 @@ pictures given to it:
    names, so the same throws give the same split) and fit on the rest.
 4. **Fit** the head: multinomial logistic regression on each view's features, started from
    the model's head and pulled towards it (:func:`fit`, a ridge around the model's weights
-   worth ``PRIOR_EXAMPLES`` examples), so that a few dozen dice move it only where they agree.
-   Then a temperature, chosen on out-of-fold readings of the fitted pictures (so the
-   probabilities stay calibrated and the model's ``min_value`` keeps its meaning).
+   worth some examples), so that a few dozen dice move it only where they agree. How strong
+   the pull, and then a temperature, are chosen on out-of-fold readings of the fitted
+   pictures' places (:func:`choose`), never the held-back ones: the probabilities stay
+   calibrated, so the model's ``min_value`` keeps its meaning.
 5. **Judge** on the held-back pictures, by their values (:func:`vision.known.by_values`), with
    the thresholds the table reads with: as the table reads now (``before``) and with the new
    head (``after``). The rule (:func:`better`): **kept only when it reads more of the
@@ -42,7 +43,7 @@ import pathlib
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -57,13 +58,15 @@ from vision.picture import checked_picture
 FEWEST_DICE = 30
 #: the share of the pictures held back to judge the adaptation
 HOLD_BACK = 1 / 3
-#: how many examples the model's own head counts as, in the fit's pull towards it
-PRIOR_EXAMPLES = 60.0
+#: how many examples the model's own head counts as, in the fit's pull towards it: the
+#: candidates, strongest first, one chosen per calibration (:func:`choose`)
+PRIORS = (100.0, 30.0, 10.0, 3.0)
+PRIOR_EXAMPLES = PRIORS[0]
 #: gradient steps of the fit (accelerated; the fit is convex)
 STEPS = 300
 #: temperatures tried, a factor of about 1.06 apart
 TEMPERATURES = np.exp(np.linspace(math.log(0.25), math.log(4.0), 49))
-#: folds of the fitted pictures whose out-of-fold readings choose the temperature
+#: folds of the fitted places whose out-of-fold readings choose the pull and the temperature
 FOLDS = 3
 
 
@@ -119,7 +122,7 @@ class Adaptation:
     examples_not_dice: int
     seconds: float = 0.0
     network: str = ""
-    extra: dict[str, object] = field(default_factory=dict)
+    prior: float = 0.0  # the pull towards the model's head chosen (:func:`choose`)
 
 
 def read_known(known: Sequence[Known], model: Model, settings: Settings,
@@ -233,26 +236,32 @@ def place_probs(head: Head, views: np.ndarray) -> np.ndarray:
     return head.probabilities(views).mean(axis=0)
 
 
-def temperature(ex: Examples, base: Head, folds: int = FOLDS, seed: int = 0) -> float:
-    """The temperature that makes out-of-fold probabilities likeliest (each place's views
-    averaged, as the reader does): fitted on all folds but one, read on that one."""
+def out_of_fold(ex: Examples, base: Head, prior: float, folds: int = FOLDS,
+                seed: int = 0) -> np.ndarray | None:
+    """Each row's logits (temperature 1) from a head fitted on the other folds of places (a
+    place's two views stay in one fold); None when there are too few places to fold."""
     places = np.unique(ex.group)
     if len(places) < 2 * folds:
-        return 1.0
+        return None
     rng = np.random.default_rng(seed)
-    fold_of = dict(zip(places.tolist(), rng.permutation(len(places)) % folds, strict=True))
+    fold_of = dict(zip(places.tolist(), (rng.permutation(len(places)) % folds).tolist(),
+                       strict=True))
     fold = np.array([fold_of[g] for g in ex.group.tolist()])
     logits = np.zeros((len(ex.y), CLASSES))
     for k in range(folds):
         inside = fold != k
-        if len(set(ex.y[inside].tolist())) < 2:
-            return 1.0
-        w, b = fit(Examples(ex.x[inside], ex.y[inside], ex.group[inside]), base)
+        w, b = fit(Examples(ex.x[inside], ex.y[inside], ex.group[inside]), base, prior=prior)
         logits[~inside] = ex.x[~inside] @ w.T + b
-    best, best_loss = 1.0, math.inf
+    return logits
+
+
+def best_temperature(logits: np.ndarray, ex: Examples) -> tuple[float, float]:
+    """(temperature, loss): the temperature under which these logits give the places' true
+    classes the highest likelihood, each place's views averaged as the reader does."""
     groups, index = np.unique(ex.group, return_inverse=True)
     labels = np.zeros(len(groups), int)
     labels[index] = ex.y
+    best, best_loss = 1.0, math.inf
     for t in TEMPERATURES:
         z = logits / t
         z -= z.max(axis=1, keepdims=True)
@@ -264,7 +273,23 @@ def temperature(ex: Examples, base: Head, folds: int = FOLDS, seed: int = 0) -> 
         loss = -float(np.sum(np.log(np.maximum(mean[np.arange(len(groups)), labels], 1e-12))))
         if loss < best_loss:
             best, best_loss = float(t), loss
-    return best
+    return best, best_loss
+
+
+def choose(ex: Examples, base: Head, seed: int = 0) -> tuple[float, float]:
+    """(prior, temperature) chosen on out-of-fold readings of the fitted pictures only: the
+    pull towards the model's head that predicts unseen places of this table best (the
+    strongest on a tie), and the temperature that calibrates it. Too few places to fold:
+    the strongest pull and the fit's own temperature 1."""
+    choice = (PRIORS[0], 1.0, math.inf)
+    for prior in PRIORS:
+        logits = out_of_fold(ex, base, prior, seed=seed)
+        if logits is None:
+            return PRIORS[0], 1.0
+        t, loss = best_temperature(logits, ex)
+        if loss < choice[2] - 1e-9:
+            choice = (prior, t, loss)
+    return choice[0], choice[1]
 
 
 def split(seen: Sequence[Seen], seed: int = 0, share: float = HOLD_BACK,
@@ -322,18 +347,20 @@ def adapt(seen: Sequence[Seen], model: Model, base: Head, thresholds: Mapping[st
             "others: take at least 6 pictures of dice")
     ex = examples(fitted, t)
     before = tally(held, t)
+    prior = 0.0
     if not ex.dice:
         head, after = base, before
         kept = False
     else:
-        w, b = fit(ex, base)
-        head = Head(w.astype(np.float32), b.astype(np.float32), temperature(ex, base, seed=seed))
+        prior, t_fit = choose(ex, base, seed)
+        w, b = fit(ex, base, prior=prior)
+        head = Head(w.astype(np.float32), b.astype(np.float32), t_fit)
         after = tally(held, t, head)
         kept = better(before, after)
     del model  # the model read ``seen``; the fit needs only its head
     return Adaptation(head, {k: float(t[k]) for k in face_reader.DEFAULTS}, before, after, kept,
                       tuple(s.name for s in fitted), tuple(s.name for s in held), dice,
-                      ex.dice, ex.not_dice, network=network)
+                      ex.dice, ex.not_dice, network=network, prior=prior)
 
 
 def calibrate(known: Sequence[Known], settings: Settings, *, seed: int = 0,
@@ -365,6 +392,7 @@ def save(result: Adaptation, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.
                               "fitted": list(result.fitted), "held_back": list(result.held_back),
                               "before": result.before.figures(),
                               "after": result.after.figures(),
+                              "prior": result.prior, "temperature": result.head.temperature,
                               "seconds": round(result.seconds, 1)}}
     temporary_head = head.with_name(f".{head.name}.tmp.npz")
     temporary_own = own.with_name(f".{own.name}.tmp")

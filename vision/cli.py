@@ -1,4 +1,4 @@
-"""`bidou-table read-dice [--json] [--annotate DIR] [--reader learned] IMAGE...`: read dice.
+"""`bidou-table read-dice [--json] [--annotate DIR] [--reader R] [--config FILE] IMAGE...`.
 
 Why a command: to check the reader on the table's own camera pictures (or any photograph)
 without running the table, and to feed other tools. With ``--json`` each image gives one line:
@@ -9,14 +9,22 @@ without running the table, and to feed other tools. With ``--json`` each image g
 (boxes in pixels of the input image, around each die's top face). Without it, one line per
 image for people. ``--annotate DIR`` also writes ``DIR/<stem>.annotated.png``.
 
+``--config FILE`` reads as that table does: the reader its ``[vision]`` names, with the
+table's own head and thresholds (``bidou-table calibrate --known-throws``,
+:mod:`vision.table_reader`); ``--reader`` chooses another reader, with the table's head still.
+Without either, the rule reader. ``--reader learned`` is the reader on the pretrained network
+(:mod:`vision.face_reader`).
+
 A file that cannot be read (missing, not an image, corrupt, blank) gives one line on stderr,
 ``PATH: cannot read image: ...``; the other files are still read and the exit status is 1.
-Exit 0 when every image was read; 2 when the annotation directory cannot be used.
+Exit 0 when every image was read; 2 when the annotation directory, the config or the table's
+own head cannot be used (one sentence saying what to do; no image is read).
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -37,9 +45,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="also write DIR/<stem>.annotated.png with boxes, values and unsure places",
     )
     parser.add_argument(
-        "--reader", choices=("rules", "learned"), default="rules",
-        help="the table's rule reader (default), or the learned reader, not yet the table's: "
-             "docs/vision-model.md says how they compare",
+        "--reader", choices=("rules", "learned"), default=None,
+        help="the rule reader (the default), or the learned reader on a pretrained network: "
+             "docs/vision-model.md says how they compare; default with --config: the config's",
+    )
+    parser.add_argument(
+        "--config", metavar="FILE",
+        help="read as this table does: the reader its [vision] names, with the table's own "
+             "head and thresholds (bidou-table calibrate --known-throws)",
     )
 
 
@@ -101,12 +114,22 @@ def _annotation_dir(directory: str) -> Path | None:
 def run(args: argparse.Namespace) -> int:
     import cv2
 
-    from engine.errors import VisionError
+    from engine.errors import ConfigError, VisionError
     from vision.annotate import annotate
-    if args.reader == "learned":
-        from vision.learned_reader import read_dice
-    else:
-        from vision.reader import read_dice
+    from vision.table_reader import config_vision, table_reader
+
+    try:
+        vision = config_vision(args.config)
+        if args.reader is not None:
+            vision = dataclasses.replace(vision, reader=args.reader)
+        read_dice = table_reader(vision, args.config)
+    except ConfigError as e:
+        print(f"bidou-table read-dice: {args.config}: {e}. Fix the config and try again.",
+              file=sys.stderr)
+        return 2
+    except VisionError as e:
+        print(f"bidou-table read-dice: {e}", file=sys.stderr)
+        return 2
 
     out_dir = None
     if args.annotate is not None:

@@ -38,7 +38,6 @@ from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, looks_above, t
 from vision.networks import Networks
 from vision.picture import checked_picture
 from vision.reading import Die, Unsure
-from vision.settings import THRESHOLDS
 from vision.thresholds import (
     GRID,
     WRONG_BUDGET,
@@ -52,6 +51,8 @@ from vision.thresholds import (
 
 #: the fewest known throws worth choosing from: fewer and one lucky picture decides
 FEWEST = 20
+#: the old learned reader's thresholds a table could set
+THRESHOLDS = ("min_value", "min_views", "min_detector_value", "detect")
 #: the grid of the thresholds a table may set, in the search's order (loosest first)
 TABLE_GRID = {name: values for name, values in GRID.items() if name in THRESHOLDS}
 #: the table's promise: a wrong value rarer than 1 in 200 dice

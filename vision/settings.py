@@ -1,18 +1,19 @@
 """The config's ``[vision]`` table: which dice reader the table uses, and its own thresholds.
 
 Why a module of its own: ``firmware.config`` checks every section before anything starts, and
-``bidou-table calibrate --known-throws`` writes the thresholds it chooses into this same table;
-both must agree on the keys and what each allows. Pure: no file, no model, no OpenCV.
+``bidou-table calibrate --known-throws`` names the table's own head in this same table; both
+must agree on the keys and what each allows. Pure: no file, no model, no OpenCV.
 
     [vision]
-    reader = "rules"          # "rules" (the default) or "learned"
-    min_value = 0.9           # the learned reader's thresholds; absent = the model's own
-    min_views = 8
-    min_detector_value = 0.5
+    reader = "learned"        # "rules" (the default) or "learned"
+    head = "table.head.npz"   # the table's own head, beside the config (written by calibrate)
+    min_value = 0.9           # the learned reader's thresholds; absent = the head's or model's
+    not_a_die = 0.5
     detect = 0.3
 
-The thresholds only matter to the learned reader; they are the fields of the same names of
-:class:`vision.learned_reader.ReaderSettings`.
+The thresholds and the head only matter to the learned reader (:mod:`vision.face_reader`,
+whose :class:`~vision.face_reader.Settings` fields they are); which files the table then reads
+is :mod:`vision.table_reader`'s business.
 """
 
 from __future__ import annotations
@@ -24,9 +25,11 @@ from engine.errors import ConfigError, reject_unknown_keys
 
 #: the readers ``[vision] reader`` names: the rule reader (the default) and the learned one
 READERS = ("rules", "learned")
-#: the learned reader's thresholds a table may set, as ``ReaderSettings`` names them
-THRESHOLDS = ("min_value", "min_views", "min_detector_value", "detect")
-KEYS = ("reader", *THRESHOLDS)
+#: the learned reader's thresholds a table may set, as ``vision.face_reader.Settings`` names them
+THRESHOLDS = ("min_value", "not_a_die", "detect")
+KEYS = ("reader", "head", *THRESHOLDS)
+#: the keys of the old learned reader's thresholds, which its successor does not take
+RETIRED = ("min_views", "min_detector_value")
 
 
 @dataclass(frozen=True)
@@ -35,12 +38,13 @@ class VisionSettings:
 
     reader: str = "rules"
     min_value: float | None = None
-    min_views: int | None = None
-    min_detector_value: float | None = None
+    not_a_die: float | None = None
     detect: float | None = None
+    #: the table's own head as the config writes it (relative: to the config's folder)
+    head: str | None = None
 
     @property
-    def thresholds(self) -> dict[str, float | int]:
+    def thresholds(self) -> dict[str, float]:
         """The thresholds this table sets (the keyword arguments of ``ReaderSettings``)."""
         own = {name: getattr(self, name) for name in THRESHOLDS}
         return {name: value for name, value in own.items() if value is not None}
@@ -52,19 +56,24 @@ def parse_vision(section: Mapping[str, object] | None) -> VisionSettings:
     Raises :class:`ConfigError` naming the key, the value and what is allowed.
     """
     section = dict(section or {})
+    for key in RETIRED:
+        if key in section:
+            raise ConfigError(f"vision.{key}", section[key],
+                              "no longer a key: it was the old learned reader's threshold; "
+                              "delete the line (bidou-table calibrate --known-throws adapts "
+                              "the new reader)")
     reject_unknown_keys("vision", section, KEYS)
     reader = section.get("reader", "rules")
     if reader not in READERS:
         raise ConfigError("vision.reader", reader, '"rules" or "learned"')
-    min_views = section.get("min_views")
-    if min_views is not None and (isinstance(min_views, bool) or not isinstance(min_views, int)
-                                  or not 1 <= min_views <= 8):
-        raise ConfigError("vision.min_views", min_views,
-                          "a whole number from 1 to 8 (of the 8 views of a die)")
+    head = section.get("head")
+    if head is not None and (not isinstance(head, str) or not head.strip()
+                             or not head.endswith(".npz")):
+        raise ConfigError("vision.head", head, 'the file name of the table\'s own head, e.g. '
+                          '"table.head.npz", as bidou-table calibrate --known-throws writes it')
     return VisionSettings(reader=reader, min_value=_fraction(section, "min_value"),
-                          min_views=min_views,
-                          min_detector_value=_fraction(section, "min_detector_value"),
-                          detect=_fraction(section, "detect"))
+                          not_a_die=_fraction(section, "not_a_die"),
+                          detect=_fraction(section, "detect"), head=head)
 
 
 def _fraction(section: Mapping[str, object], key: str) -> float | None:

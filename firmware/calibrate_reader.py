@@ -1,0 +1,184 @@
+"""`bidou-table calibrate --known-throws DIR` / `--from-log DB`: the table learns its own dice.
+
+The model was trained on other tables; this table's light, cloth and dice are not theirs. So
+the pub photographs a few dozen throws with the table's camera and writes each picture's values
+in ``NAME.txt`` beside it (:mod:`vision.known`), and every referee's dice correction keeps the
+camera's picture with the corrected values (:mod:`firmware.correction_pictures`). This command
+reads them once, fits the table's own head on two thirds of the pictures and checks it on the
+third held back (:mod:`vision.adapt`), says in plain sentences how the held-back throws read as
+the table reads now and after the adaptation, and keeps it only when it reads them better. Kept,
+it saves ``NAME.head.npz`` and ``NAME.reader.json`` beside the config ``NAME.toml`` and writes
+``head = "NAME.head.npz"`` under ``[vision]`` (comments kept,
+:func:`hardware.calibrate.save_vision`), with ``reader = "learned"`` when the config names no
+reader; a config that says ``reader = "rules"`` keeps it, and is told how to switch.
+``--dry-run`` only prints. A config with only its ``[table]`` section is enough: no zones or
+camera are needed.
+
+Here rather than in ``hardware/`` because ``--from-log`` reads the controller's log.
+
+Exit 0 when the adaptation was kept (and saved, unless ``--dry-run``); 1 when it was not kept
+(nothing changed), or the config, the model or the log cannot be read, or the files cannot be
+saved; 2 for known throws that cannot be used (each case one sentence naming the file, or too
+few dice) or a zone option given with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import pathlib
+import sys
+
+from engine.errors import ConfigError, VisionError
+from firmware.correction_pictures import known_from_log
+from firmware.log_guard import LogError
+from hardware.calibrate import read_config, save_vision
+from vision import adapt, face_reader, known
+from vision.known import KnownThrowsError, Tally
+from vision.settings import VisionSettings
+from vision.table_reader import check, config_vision, face_settings
+
+#: the zone calibration's options, which mean nothing with --known-throws
+ZONE_OPTIONS = (("image", "--image"), ("camera", "--camera"), ("device", "--device"),
+                ("seats", "--seats"), ("annotate", "--annotate"),
+                ("default_if_not_found", "--default-if-not-found"))
+#: pictures not read exactly that are named, at most
+NAMED = 10
+RULE = "more dice right with no more wrong, or as many right with fewer wrong"
+
+
+def run_known_throws(args: argparse.Namespace) -> int:
+    """Adapt the reader and save it (the module docstring); the exit status."""
+    given = [flag for name, flag in ZONE_OPTIONS if getattr(args, name, None)]
+    if given:
+        return _stop("--known-throws and --from-log calibrate the dice reader, not the seat "
+                     f"zones: leave out {', '.join(given)}", 2)
+    config = pathlib.Path(args.config)
+    try:
+        read_config(config)  # readable TOML, before minutes of reading pictures
+        vision = config_vision(config)
+    except ConfigError as exc:
+        return _stop(f"{config}: {exc}; fix the config and try again", 1)
+    try:
+        items, where = _known(args)
+    except KnownThrowsError as exc:
+        return _stop(str(exc), 2)
+    except (LogError, OSError) as exc:
+        return _stop(f"cannot read the corrections in the log {args.from_log}: {exc}", 1)
+    try:
+        settings = _settings_now(vision, config)
+    except VisionError as exc:  # the model itself
+        return _stop(str(exc), 1)
+    dice = sum(len(item.values) for item in items)
+    print(f"Reading {len(items)} known throws ({dice} dice) {where} with the learned reader.",
+          flush=True)
+    try:
+        result = adapt.calibrate(items, settings, seed=args.seed)
+    except KnownThrowsError as exc:
+        return _stop(str(exc), 2)
+    except VisionError as exc:
+        return _stop(str(exc), 1)
+    _report(result, settings)
+    return _keep(result, args, config, vision.reader)
+
+
+def _known(args: argparse.Namespace) -> tuple[list[adapt.Known], str]:
+    """The known throws of the folder and of the log's corrections, and where they came from."""
+    items: list[adapt.Known] = []
+    where = []
+    if args.known_throws is not None:
+        folder = pathlib.Path(args.known_throws)
+        for throw in known.find_throws(folder):
+            items.append(adapt.Known(throw.path.name, throw.values,
+                                     lambda path=throw.path: known.load_picture(path)))
+        where.append(f"in {folder}")
+    if args.from_log is not None:
+        found = known_from_log(args.from_log)
+        if not found:
+            raise KnownThrowsError(f"the log {args.from_log} holds no dice correction with its "
+                                   "picture: correct a misread throw from the referee console "
+                                   "first, or give --known-throws DIR")
+        items += found
+        where.append(f"from {len(found)} corrections in {args.from_log}")
+    return items, " and ".join(where)
+
+
+def _settings_now(vision: VisionSettings, config: pathlib.Path) -> face_reader.Settings:
+    """The learned reader as the table reads now; a table head that cannot be used is said,
+    and the model's own head stands in for it (calibrating again is how to mend it)."""
+    try:
+        settings = face_settings(vision, config)
+        check(settings)
+        return settings
+    except VisionError as exc:
+        if vision.head is None:
+            raise
+        print(f"Note: {str(exc).rstrip('.')}. Comparing with the model's own head instead.")
+        settings = face_settings(dataclasses.replace(vision, head=None), config)
+        check(settings)
+        return settings
+
+
+def _report(result: adapt.Adaptation, settings: face_reader.Settings) -> None:
+    fitted, held = len(result.fitted), len(result.held_back)
+    print(f"Fitted on {fitted} of the pictures ({result.examples_dice} dice matched, and "
+          f"{result.examples_not_dice} places that are no die); checked on the {held} held "
+          f"back ({result.before.dice} dice).")
+    now = f"the table's own head {settings.head.name}" if settings.head else "the model's head"
+    print(f"As the table reads now ({now}): {_reads(result.before)}.")
+    print(f"Adapted to this table: {_reads(result.after)}.")
+    print("(At the table a throw with anything unsure in its zone goes to the referee.)")
+    if result.after.failures:
+        print("Not read exactly after the adaptation:")
+        for line in result.after.failures[:NAMED]:
+            print(f"  {line}")
+        if len(result.after.failures) > NAMED:
+            print(f"  and {len(result.after.failures) - NAMED} more.")
+    print(f"The adaptation took {result.seconds:.1f} seconds on this machine, reading the "
+          "pictures included.")
+
+
+def _keep(result: adapt.Adaptation, args: argparse.Namespace, config: pathlib.Path,
+          reader: str) -> int:
+    if not result.kept:
+        print(f"Not kept: the adaptation does not read the held-back throws better ({RULE}). "
+              "The table reads as before and the config was not changed; take more throws, "
+              "or check the values written for the pictures above.")
+        return 1
+    print(f"Kept: it reads the held-back throws better ({RULE}).")
+    head = adapt.head_path(config)
+    if args.dry_run:
+        print("Dry run: nothing was saved and the config was not changed.")
+        return 0
+    keys: dict[str, str] = {"head": head.name}
+    document = read_config(config)
+    section = document.get("vision")
+    named = hasattr(section, "get") and section.get("reader") is not None
+    if not named:
+        keys = {"reader": "learned", **keys}
+    try:
+        head, own = adapt.save(result, head)
+        save_vision(config, keys)
+    except (ConfigError, OSError) as exc:
+        return _stop(f"could not save the adaptation: {exc}", 1)
+    print(f"Saved the table's own head in {head} and its thresholds in {own}; "
+          f"head = \"{head.name}\" is under [vision] in {config}.")
+    if not named:
+        print('reader = "learned" is under [vision] too: the table reads with the learned '
+              'reader from its next start (write reader = "rules" to go back).')
+    elif reader != "learned":
+        print(f'The table still reads with the rule reader: write reader = "learned" under '
+              f"[vision] in {config} to read with the learned one and this head.")
+    return 0
+
+
+def _stop(sentence: str, status: int) -> int:
+    print(f"bidou-table calibrate: {sentence.rstrip('.')}.", file=sys.stderr)
+    return status
+
+
+def _reads(s: Tally) -> str:
+    """One sentence's worth of figures: what a pub needs to judge the reader here."""
+    share = f" ({100 * s.right / s.dice:.0f}%)" if s.dice else ""
+    return (f"{s.right} of {s.dice} dice read right{share}, {s.wrong} wrong, {s.unsure} unsure, "
+            f"{s.missed} missed, {s.extra} extra; {s.exact} of {s.pictures} pictures exact")

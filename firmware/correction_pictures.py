@@ -1,0 +1,63 @@
+"""The referee's dice corrections as known throws: the camera's picture and the right values.
+
+Why: every misread throw the referee corrects is a picture of this table's dice whose values
+are now known, exactly what the table's adaptation learns from (:mod:`vision.adapt`). So a
+``fix-dice`` of a throw the camera read keeps that read's picture of the seat's zone in the log
+(:meth:`firmware.log.GameLog.append`, ``picture``), and ``bidou-table calibrate --from-log DB``
+reads them back here. A throw corrected twice is known by its last correction.
+"""
+
+from __future__ import annotations
+
+import os
+
+import cv2
+import numpy as np
+
+from firmware.log import GameLog, LoggedPicture, Picture
+from vision.adapt import Known
+from vision.known import KnownThrowsError, decode_picture
+
+
+def zone_picture(seat: str, crop: np.ndarray, values: tuple[int, ...], *,
+                 bottom_faces: bool = False) -> Picture | None:
+    """A seat zone's crop as the log keeps it (PNG), with the values the camera sees there:
+    the corrected ``values``, or 7 - v under a glass table (the camera sees the bottoms).
+    None when the crop cannot be encoded (the correction is still logged, without it)."""
+    ok, png = cv2.imencode(".png", crop)
+    if not ok:
+        return None
+    seen = tuple(7 - v for v in values) if bottom_faces else tuple(values)
+    return Picture(seat, seen, bytes(png))
+
+
+def known_from_log(db: str) -> list[Known]:
+    """The corrections with a picture in the log ``db``, as known throws (newest correction
+    of each throw only). :class:`KnownThrowsError` when there is no such log file."""
+    if not os.path.exists(db):
+        raise KnownThrowsError(f"there is no table log {db}: give the --db file of bidou-table "
+                               "run (on a Pi, /var/lib/bidou-table/table.db)")
+    log = GameLog(db, exclusive=False)  # the table may be running on it
+    try:
+        logged = log.pictures()
+    finally:
+        log.close()
+    latest: dict[tuple[int, str], LoggedPicture] = {}
+    for item in logged:
+        position = (f"action {item.text.split(' ', 1)[0]}" if item.kind == "fix-dice"
+                    else f"entry {item.seq}")
+        latest[(item.game, position)] = item  # oldest first: a later correction wins
+    out = []
+    for (game, position), item in sorted(latest.items()):
+        name = f"game {game} {position} ({item.picture.seat}, {db})"
+        out.append(Known(name, item.picture.seen,
+                         lambda item=item, name=name: _picture(item, name)))
+    return out
+
+
+def _picture(item: LoggedPicture, name: str) -> np.ndarray:
+    image = decode_picture(item.picture.image)
+    if image is None:
+        raise KnownThrowsError(f"the picture kept with {name} cannot be decoded: the log may "
+                               "be damaged there; calibrate with --known-throws alone")
+    return image
