@@ -47,7 +47,7 @@ from firmware.commands import (
     Refusal,
     Reread,
 )
-from firmware.log import Entry, GameLog, GameRow, LogError
+from firmware.log import Entry, GameLog, GameRow, LogError, Picture
 from firmware.presses import decide
 from firmware.publishing import Publisher, Subscription
 from firmware.rebuild import effective_actions, rebuild, record_from_log, replay_actions
@@ -406,7 +406,8 @@ class TableController:
             numbers = (chips,)
         return self._play(Action(cmd.seat, cmd.verb, numbers), cmd.source)
 
-    def _play(self, action: Action, by: str, why: str = "") -> Outcome:
+    def _play(self, action: Action, by: str, why: str = "",
+              picture: Picture | None = None) -> Outcome:
         """Verify, log (committed), apply, publish: the only way an action enters the game."""
         try:
             self.game.verify(action)
@@ -417,7 +418,7 @@ class TableController:
         finish = ("over", self.game.state()) if self.game.over else None
         try:  # the action and, when it ends the game, the game's end: one transaction
             seq = self.log.append(self.row.id, "action", str(action), by, at, why,
-                                  finish=finish)
+                                  finish=finish, picture=picture)
         except LogError:
             self.game, self._hand_starts = rebuild(self.row, self._entries)  # as logged
             raise
@@ -468,7 +469,7 @@ class TableController:
                            needs_look=True)
         outcome = self._play(Action(seat, kind, read.values), by)
         if outcome.ok:
-            self.reads.played(seat, kind, read)
+            self.reads.played(seat, kind, read, len(self.game.history))
         return outcome
 
     def _enter(self, cmd: EnterDice) -> Outcome:
@@ -482,7 +483,8 @@ class TableController:
             return self._refuse(None, Refusal(
                 f"A {kind} is {dice_words(kind)}, each 1 to 6, not {list(values)}; enter them "
                 "again."))
-        return self._play(Action(cmd.seat, kind, values), cmd.by, "entered by the referee")
+        return self._play(Action(cmd.seat, kind, values), cmd.by, "entered by the referee",
+                          self.reads.picture_for_entry(cmd.seat, values))
 
     def _reread(self, cmd: Reread) -> Outcome:
         bad = self._known_seat(cmd.seat)
@@ -519,8 +521,15 @@ class TableController:
         finish: tuple[str, dict[str, Any] | None] | None = None
         if game.over != (self.row.status == "over"):  # the correction ends or reopens the game
             finish = ("over", game.state()) if game.over else ("playing", None)
+        picture = None
+        if cmd.kind == "fix-dice":  # the camera's picture of the throw it fixes, if it read it
+            position, fixed = plan.text.split(" ", 1)
+            action = Action.parse(fixed)
+            picture = self.reads.picture_for_fix(int(position), action.player, action.numbers)
+        else:
+            self.reads.forget_pictures()
         seq = self.log.append(self.row.id, cmd.kind, plan.text, cmd.by, at, cmd.why,
-                              finish=finish)
+                              finish=finish, picture=picture)
         self._entries.append(Entry(self.row.id, seq, cmd.kind, plan.text, cmd.by, cmd.why, at))
         self.game, self._hand_starts, self._opening = game, starts, opening
         if finish is not None:

@@ -2,8 +2,9 @@
 
 Why: every misread throw the referee corrects is a picture of this table's dice whose values
 are now known, exactly what the table's adaptation learns from (:mod:`vision.adapt`). So a
-``fix-dice`` of a throw the camera read keeps that read's picture of the seat's zone in the log
-(:meth:`firmware.log.GameLog.append`, ``picture``), and ``bidou-table calibrate --from-log DB``
+``fix-dice`` of a throw the camera read, and the dice the referee enters for a throw that needs
+a look, keep that read's picture of the seat's zone in the log (:mod:`firmware.seat_reads`,
+:meth:`firmware.log.GameLog.append`), and ``bidou-table calibrate --from-log DB``
 reads them back here. A throw corrected twice is known by its last correction.
 """
 
@@ -11,24 +12,11 @@ from __future__ import annotations
 
 import os
 
-import cv2
 import numpy as np
 
-from firmware.log import GameLog, LoggedPicture, Picture
+from firmware.log import GameLog, LoggedPicture
 from vision.adapt import Known
 from vision.known import KnownThrowsError, decode_picture
-
-
-def zone_picture(seat: str, crop: np.ndarray, values: tuple[int, ...], *,
-                 bottom_faces: bool = False) -> Picture | None:
-    """A seat zone's crop as the log keeps it (PNG), with the values the camera sees there:
-    the corrected ``values``, or 7 - v under a glass table (the camera sees the bottoms).
-    None when the crop cannot be encoded (the correction is still logged, without it)."""
-    ok, png = cv2.imencode(".png", crop)
-    if not ok:
-        return None
-    seen = tuple(7 - v for v in values) if bottom_faces else tuple(values)
-    return Picture(seat, seen, bytes(png))
 
 
 def known_from_log(db: str) -> list[Known]:

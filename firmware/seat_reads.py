@@ -5,13 +5,24 @@ be read the seat "needs a look" until it is read again or the referee enters the
 throw shows the same dice in the same places as the seat's last one, the referee gets a flag
 (possibly not thrown). This module keeps that per-seat memory; the controller decides what is
 played.
+
+It also keeps the camera's picture of each seat's zone from its last read, and of the last
+throw or roll the camera read and was played (with its position in the game), so that the
+referee's dice correction of it -- entering the dice of a throw that needs a look, or a
+``fix-dice`` of a throw read wrong -- is logged with the picture it corrects
+(:meth:`picture_for_entry`, :meth:`picture_for_fix`): known throws the table learns its dice
+from (``bidou-table calibrate --from-log``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+import cv2
+import numpy as np
+
 from engine.actions import dice_count
+from firmware.log import Picture
 from firmware.publishing import MAX_EVENTS
 from firmware.throws import DiceWatcher, SeatRead, same_dice_same_places
 
@@ -37,6 +48,10 @@ class SeatReads:
         self.last: dict[str, SeatRead] = {}
         self.last_throw: dict[str, SeatRead] = {}
         self.flags: list[str] = []
+        #: seat -> its zone in the frame of its last read; seat -> (position, that picture)
+        #: of its last throw or roll the camera read and was played
+        self.frames: dict[str, np.ndarray] = {}
+        self.played_frames: dict[str, tuple[int, np.ndarray]] = {}
 
     def forget_waiting(self) -> None:
         """A correction changed the game: nothing waits for a look, no throw to compare."""
@@ -55,6 +70,11 @@ class SeatReads:
             read = SeatRead(seat, None, "there is no camera")
         else:
             read = self.watcher.read_seat(seat, dice_count(kind))
+            crop = self.watcher.zone_crop(seat)
+            if crop is None:
+                self.frames.pop(seat, None)
+            else:
+                self.frames[seat] = crop
         self.last[seat] = read
         if read.values is None:
             self.needs_look[seat] = read.reason or "the dice could not be read"
@@ -65,10 +85,55 @@ class SeatReads:
             del self.flags[:-MAX_EVENTS]
         return read
 
-    def played(self, seat: str, kind: str, read: SeatRead | None = None) -> None:
+    def played(self, seat: str, kind: str, read: SeatRead | None = None,
+               position: int | None = None) -> None:
         """``seat``'s action was played: nothing waits for it; a throw's read is kept to
-        compare with the next one."""
+        compare with the next one. With the camera's ``read`` and the action's ``position``,
+        the read's picture is kept for a correction of it; without, the seat's is dropped
+        (the action played was not the camera's)."""
         self.needs_look.pop(seat, None)
         self.pending.pop(seat, None)
         if kind == "throw" and read is not None:
             self.last_throw[seat] = read
+        if read is None or position is None or seat not in self.frames:
+            self.played_frames.pop(seat, None)
+        else:
+            self.played_frames[seat] = (position, self.frames[seat])
+
+    def forget_pictures(self) -> None:
+        """An undo or void-hand renumbers what follows: no picture stands for a position."""
+        self.played_frames.clear()
+
+    def picture_for_entry(self, seat: str, values: tuple[int, ...]) -> Picture | None:
+        """The picture of ``seat``'s read that needs a look, for the dice the referee enters."""
+        if seat not in self.needs_look or seat not in self.frames:
+            return None
+        return self._picture(seat, self.frames[seat], values)
+
+    def picture_for_fix(self, position: int, seat: str,
+                        values: tuple[int, ...]) -> Picture | None:
+        """The picture of the camera's read played at ``position`` by ``seat``, for a
+        ``fix-dice`` giving it ``values``; None when that action was not the camera's."""
+        kept = self.played_frames.get(seat)
+        if kept is None or kept[0] != position:
+            return None
+        return self._picture(seat, kept[1], values)
+
+    def _picture(self, seat: str, crop: np.ndarray, values: tuple[int, ...]) -> Picture | None:
+        bottom = bool(self.watcher is not None and self.watcher.bottom_faces)
+        return zone_picture(seat, crop, values, bottom_faces=bottom)
+
+
+def zone_picture(seat: str, crop: np.ndarray, values: tuple[int, ...], *,
+                 bottom_faces: bool = False) -> Picture | None:
+    """A seat zone's crop as the log keeps it (PNG), with the values the camera sees there:
+    the corrected ``values``, or 7 - v under a glass table (the camera sees the bottoms).
+    None when the crop cannot be encoded (the correction is still logged, without it)."""
+    try:
+        ok, png = cv2.imencode(".png", crop)
+    except cv2.error:
+        return None
+    if not ok:
+        return None
+    seen = tuple(7 - v for v in values) if bottom_faces else tuple(values)
+    return Picture(seat, seen, bytes(png))

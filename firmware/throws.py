@@ -109,6 +109,13 @@ class DiceWatcher:
         with self._camera_lock:
             return self.camera.read()
 
+    def zone_crop(self, seat: str) -> np.ndarray | None:
+        """A copy of ``seat``'s zone in the last frame read (None before any, or no zone)."""
+        if self.last_frame is None or seat not in self.zones:
+            return None
+        crop = self._crop(self.last_frame, seat)
+        return crop.copy() if crop.size else None
+
     def _crop(self, frame: np.ndarray, seat: str) -> np.ndarray:
         z = self.zones[seat]
         return frame[z.y:z.y + z.h, z.x:z.x + z.w]
