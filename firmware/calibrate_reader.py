@@ -65,11 +65,15 @@ def run_known_throws(args: argparse.Namespace) -> int:
         return _stop(str(exc), 2)
     except (LogError, OSError) as exc:
         return _stop(f"cannot read the corrections in the log {args.from_log}: {exc}", 1)
+    dice = sum(len(item.values) for item in items)
+    try:
+        adapt.check_enough(dice)
+    except KnownThrowsError as exc:
+        return _stop(str(exc), 2)
     try:
         settings = _settings_now(vision, config)
     except VisionError as exc:  # the model itself
         return _stop(str(exc), 1)
-    dice = sum(len(item.values) for item in items)
     print(f"Reading {len(items)} known throws ({dice} dice) {where} with the learned reader.",
           flush=True)
     try:

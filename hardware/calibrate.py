@@ -148,7 +148,7 @@ def save_vision(config_path: str | os.PathLike[str],
             if key in existing or not keys:
                 existing[key] = value
             else:  # tomlkit's public add would put it after the closing comments
-                existing.value._insert_after(keys[-1], key, value)
+                _insert_after_last_key(existing.value, key, value)
     else:
         table = tomlkit.table()
         if existing is not None:  # an inline table: its keys carried over
@@ -162,6 +162,20 @@ def save_vision(config_path: str | os.PathLike[str],
                                      "`bidou-table calibrate --known-throws`."))
         document.add("vision", table)
     _write_config(config_path, document)
+
+
+def _insert_after_last_key(container: tomlkit.container.Container, key: str,
+                           value: object) -> None:
+    """Put ``key`` right after the table's last key (private tomlkit API: ``_insert_after``
+    before tomlkit 0.14, ``_insert_at`` since; tomlkit has no public way to do this)."""
+    body = container.body
+    last = max(i for i, (k, _) in enumerate(body) if k is not None)
+    if last + 1 >= len(body):  # nothing after it: the public way is the same
+        container.append(key, value)
+    elif hasattr(container, "_insert_after"):
+        container._insert_after(body[last][0], key, value)
+    else:
+        container._insert_at(last + 1, key, value)
 
 
 def _write_config(config_path: str | os.PathLike[str], document: tomlkit.TOMLDocument) -> None:

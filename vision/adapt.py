@@ -323,7 +323,18 @@ def better(before: Tally, after: Tally) -> bool:
             or (after.right >= before.right and after.wrong < before.wrong))
 
 
-def adapt(seen: Sequence[Seen], model: Model, base: Head, thresholds: Mapping[str, float], *,
+def check_enough(dice: int) -> None:
+    """The one count the adaptation needs: at least ``FEWEST_DICE`` known dice, else a
+    :class:`KnownThrowsError` saying how many more throws to take."""
+    if dice < FEWEST_DICE:
+        more = math.ceil((FEWEST_DICE - dice) / 3)
+        raise KnownThrowsError(
+            f"the known throws hold {dice} dice; at least {FEWEST_DICE} are needed to adapt the "
+            f"reader to this table: take about {more} more throw{'s' if more > 1 else ''} of "
+            "3 dice")
+
+
+def adapt(seen: Sequence[Seen], base: Head, thresholds: Mapping[str, float], *,
           seed: int = 0, network: str = "") -> Adaptation:
     """Fit a head on part of the known throws and judge it on the rest (module docstring).
 
@@ -334,12 +345,7 @@ def adapt(seen: Sequence[Seen], model: Model, base: Head, thresholds: Mapping[st
     """
     t = {**face_reader.DEFAULTS, **thresholds}
     dice = sum(len(s.values) for s in seen)
-    if dice < FEWEST_DICE:
-        more = math.ceil((FEWEST_DICE - dice) / 3)
-        raise KnownThrowsError(
-            f"the known throws hold {dice} dice; at least {FEWEST_DICE} are needed to adapt the "
-            f"reader to this table: take about {more} more throw{'s' if more > 1 else ''} of "
-            "3 dice")
+    check_enough(dice)
     fitted, held = split(seen, seed)
     if not any(s.values for s in fitted) or not any(s.values for s in held):
         raise KnownThrowsError(
@@ -357,7 +363,6 @@ def adapt(seen: Sequence[Seen], model: Model, base: Head, thresholds: Mapping[st
         head = Head(w.astype(np.float32), b.astype(np.float32), t_fit)
         after = tally(held, t, head)
         kept = better(before, after)
-    del model  # the model read ``seen``; the fit needs only its head
     return Adaptation(head, {k: float(t[k]) for k in face_reader.DEFAULTS}, before, after, kept,
                       tuple(s.name for s in fitted), tuple(s.name for s in held), dice,
                       ex.dice, ex.not_dice, network=network, prior=prior)
@@ -367,12 +372,13 @@ def calibrate(known: Sequence[Known], settings: Settings, *, seed: int = 0,
               progress: Callable[[int, int], None] | None = None) -> Adaptation:
     """Read the known throws as the table reads now (``settings.head`` when it has one) and
     adapt the model's head to them; ``seconds`` is the whole of it, reading included."""
+    check_enough(sum(len(item.values) for item in known))  # before minutes of reading
     start = time.monotonic()
     model = face_reader.load(settings.model, settings.head)
     base = face_reader.load(settings.model).head
     thresholds = face_reader.thresholds_of(model, settings)
     seen = read_known(known, model, settings, thresholds, progress)
-    result = adapt(seen, model, base, thresholds, seed=seed,
+    result = adapt(seen, base, thresholds, seed=seed,
                    network=fingerprint(settings.model / "faces.onnx"))
     result.seconds = time.monotonic() - start
     return result

@@ -1,19 +1,22 @@
-"""The config's ``[vision]``: which dice reader the table uses and the learned reader's own
-thresholds; each bad value stops the start with one sentence, and the house wires the reader
-the config names."""
+"""The config's ``[vision]``: which dice reader the table uses, its own head and thresholds;
+each bad value stops the start with one sentence, and the house wires the reader the config
+names, with the table's own head."""
 
 from __future__ import annotations
 
 import functools
 import pathlib
 import re
+import subprocess
 
+import numpy as np
 import pytest
 
-from engine.errors import ConfigError
+from engine.errors import ConfigError, VisionError
 from firmware.config import build_config, default_config, load_config
 from firmware.house import build_house, real_reader
-from vision import learned_reader
+from vision import face_reader
+from vision.face_model import CLASSES, Head
 from vision.reader import read_dice as rule_reader
 from vision.settings import THRESHOLDS, VisionSettings
 
@@ -33,25 +36,25 @@ def test_without_a_vision_section_the_table_keeps_the_rule_reader():
 
 def test_the_example_documents_every_vision_key_and_each_one_uncommented_loads(tmp_path):
     """table.example.toml is the pub's reference: every key [vision] takes is in it, and
-    uncommenting the thresholds gives a config that loads with those values."""
+    uncommenting them gives a config that loads with those values."""
     text = EXAMPLE.read_text()
     assert load_config(str(EXAMPLE), environ={}).vision == VisionSettings(reader="rules")
     section = text.split("[vision]\n", 1)[1].split("\n[", 1)[0]
     uncommented = re.sub(r"^# (\w+ = )", r"\1", section, flags=re.MULTILINE)
-    for key in THRESHOLDS:
+    for key in (*THRESHOLDS, "head"):
         assert re.search(rf"^{key} = ", uncommented, re.MULTILINE), f"{key} is not documented"
     path = tmp_path / "table.toml"
     path.write_text(text.replace(section, uncommented).replace('reader = "rules"',
                                                                'reader = "learned"'))
     vision = load_config(str(path), environ={}).vision
-    assert vision == VisionSettings("learned", min_value=0.9, min_views=8,
-                                    min_detector_value=0.5, detect=0.3)
+    assert vision == VisionSettings("learned", min_value=0.9, not_a_die=0.5, detect=0.3,
+                                    head="table.head.npz")
 
 
 def test_thresholds_are_kept_as_given_and_whole_numbers_count_as_fractions():
-    vision = build_config(_cfg({"reader": "learned", "min_value": 1, "detect": 0.25,
-                                "min_views": 7}), environ={}).vision
-    assert vision.thresholds == {"min_value": 1.0, "detect": 0.25, "min_views": 7}
+    vision = build_config(_cfg({"reader": "learned", "min_value": 1, "detect": 0.25}),
+                          environ={}).vision
+    assert vision.thresholds == {"min_value": 1.0, "detect": 0.25}
     assert isinstance(vision.thresholds["min_value"], float)
 
 
@@ -62,20 +65,22 @@ def test_thresholds_are_kept_as_given_and_whole_numbers_count_as_fractions():
      "vision.min_value = 1.5 is not allowed: a number from 0 to 1, e.g. 0.9"),
     ({"min_value": "0.9"},
      "vision.min_value = '0.9' is not allowed: a number from 0 to 1, e.g. 0.9"),
-    ({"min_detector_value": -0.1},
-     "vision.min_detector_value = -0.1 is not allowed: a number from 0 to 1, e.g. 0.9"),
+    ({"not_a_die": -0.1},
+     "vision.not_a_die = -0.1 is not allowed: a number from 0 to 1, e.g. 0.9"),
     ({"detect": True},
      "vision.detect = True is not allowed: a number from 0 to 1, e.g. 0.9"),
-    ({"min_views": 9},
-     "vision.min_views = 9 is not allowed: a whole number from 1 to 8 (of the 8 views of a die)"),
-    ({"min_views": 7.5},
-     "vision.min_views = 7.5 is not allowed: a whole number from 1 to 8 (of the 8 views of a "
-     "die)"),
-    ({"min_views": 0},
-     "vision.min_views = 0 is not allowed: a whole number from 1 to 8 (of the 8 views of a die)"),
+    ({"head": 3},
+     "vision.head = 3 is not allowed: the file name of the table's own head, e.g. "
+     '"table.head.npz", as bidou-table calibrate --known-throws writes it'),
+    ({"head": "table.toml"},
+     "vision.head = 'table.toml' is not allowed: the file name of the table's own head, e.g. "
+     '"table.head.npz", as bidou-table calibrate --known-throws writes it'),
+    ({"min_views": 8},
+     "vision.min_views = 8 is not allowed: no longer a key: it was the old learned reader's "
+     "threshold; delete the line (bidou-table calibrate --known-throws adapts the new reader)"),
     ({"second_veto": 0.5},
-     "vision.second_veto = 0.5 is not allowed: no such key; [vision] takes reader, min_value, "
-     "min_views, min_detector_value, detect"),
+     "vision.second_veto = 0.5 is not allowed: no such key; [vision] takes reader, head, "
+     "min_value, not_a_die, detect"),
 ])
 def test_each_bad_vision_value_is_one_sentence_naming_key_value_and_what_is_allowed(vision,
                                                                                    sentence):
@@ -97,19 +102,61 @@ def test_real_reader_is_the_rule_reader_unless_the_config_says_learned():
 def test_the_learned_reader_gets_the_tables_own_thresholds_and_the_models_for_the_rest():
     reader = real_reader(None, VisionSettings(reader="learned", min_value=0.8, detect=0.4))
     assert isinstance(reader, functools.partial)
-    assert reader.func is learned_reader.read_dice
-    assert reader.keywords["settings"] == learned_reader.ReaderSettings(min_value=0.8,
-                                                                        detect=0.4)
+    assert reader.func is face_reader.read_dice
+    assert reader.keywords["settings"] == face_reader.Settings(min_value=0.8, detect=0.4)
 
 
-def test_the_house_reads_the_throws_with_the_reader_the_config_names(tmp_path):
-    """What `bidou-table run` builds: no reader is given, so [vision] decides."""
-    config = build_config(_cfg({"reader": "learned", "min_views": 7}), environ={})
+def _with_head(tmp_path: pathlib.Path, data: bytes | None) -> pathlib.Path:
+    """A config naming its own head pub.head.npz (written with ``data``; None: a real head)."""
+    config = tmp_path / "pub.toml"
+    config.write_text('[table]\nplayers = ["Ann", "Bob"]\n[vision]\nreader = "learned"\n'
+                      'head = "pub.head.npz"\n')
+    head = tmp_path / "pub.head.npz"
+    if data is None:
+        features = face_reader.load().faces.features
+        Head(np.zeros((CLASSES, features), np.float32), np.zeros(CLASSES, np.float32)).save(head)
+    else:
+        head.write_bytes(data)
+    return config
+
+
+def test_the_house_reads_the_throws_with_the_reader_and_head_the_config_names(tmp_path):
+    """What `bidou-table run` builds: no reader is given, so [vision] decides, and the head
+    is found beside the config."""
+    config = load_config(str(_with_head(tmp_path, None)), environ={})
     with build_house(config, db=str(tmp_path / "t.db"), seed=1, panels=False) as house:
         assert house.watcher is not None
         read = house.watcher._read
-        assert read.func is learned_reader.read_dice
-        assert read.keywords["settings"].min_views == 7
+        assert read.func is face_reader.read_dice
+        assert read.keywords["settings"].head == tmp_path / "pub.head.npz"
     with build_house(default_config(environ={}), db=str(tmp_path / "r.db"), seed=1,
                      panels=False) as house:
         assert house.watcher is not None and house.watcher._read is rule_reader
+
+
+@pytest.mark.parametrize(("data", "words"), [
+    (b"not a head", "is not a dice reader head"),
+    (None, "is missing: calibrate the table again"),
+])
+def test_a_broken_or_missing_head_stops_the_house_with_a_sentence_naming_it(tmp_path, data,
+                                                                           words):
+    config_path = _with_head(tmp_path, data or b"x")
+    if data is None:
+        (tmp_path / "pub.head.npz").unlink()
+    config = load_config(str(config_path), environ={})
+    with pytest.raises(VisionError) as e:
+        build_house(config, db=str(tmp_path / "t.db"), seed=1, panels=False)
+    assert str(tmp_path / "pub.head.npz") in str(e.value) and words in str(e.value)
+
+
+def test_run_with_a_broken_head_exits_2_with_one_sentence_naming_it(tmp_path, bidou):
+    """`bidou-table run` stops before the table opens, as for a bad config."""
+    config = _with_head(tmp_path, b"not a head")
+    done = subprocess.run(bidou("run", "--simulate", "--config", str(config), "--db",
+                                str(tmp_path / "t.db"), "--port", "0"),
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2, done
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith(f"bidou-table run: {tmp_path / 'pub.head.npz'} is not a dice reader "
+                           "head")
+    assert last.endswith("Then start again.")
