@@ -20,6 +20,7 @@ import pytest
 from vision.known_throws import (
     PROMISE,
     TABLE_GRID,
+    THRESHOLDS,
     KnownThrowsError,
     Throw,
     Thrown,
@@ -34,7 +35,6 @@ from vision.known_throws import (
 from vision.learned_reader import DEFAULTS, Seen
 from vision.networks import Candidate
 from vision.reading import Die, Unsure
-from vision.settings import THRESHOLDS
 from vision.thresholds import best, within_budget
 
 from .conftest import WhiteSquareNets
@@ -132,7 +132,8 @@ def test_when_even_the_strictest_reads_wrong_the_budget_says_so():
     assert s.wrong == 1 and not within_budget(s)
 
 
-def test_the_table_searches_only_the_thresholds_its_config_can_hold():
+def test_the_search_covers_the_old_learned_reader_s_table_thresholds_only():
+    """(``[vision]`` now holds the new reader's; this search serves ``--own-calibration``.)"""
     assert set(TABLE_GRID) == set(THRESHOLDS)
 
 
