@@ -124,6 +124,11 @@ def _settings_now(vision: VisionSettings, config: pathlib.Path) -> face_reader.S
 
 
 def _report(result: adapt.Adaptation, settings: face_reader.Settings) -> None:
+    if result.left_out:
+        shown = ", ".join(result.left_out[:NAMED]) + (", ..." if len(result.left_out) > NAMED
+                                                      else "")
+        print(f"Left out {len(result.left_out)} pictures kept with corrections that cannot hold "
+              f"dice (blank or covered): {shown}.")
     fitted, held = len(result.fitted), len(result.held_back)
     print(f"Fitted on {fitted} of the pictures ({result.examples_dice} dice matched, and "
           f"{result.examples_not_dice} places that are no die); checked on the {held} held "

@@ -5,7 +5,8 @@ are now known, exactly what the table's adaptation learns from (:mod:`vision.ada
 ``fix-dice`` of a throw the camera read, and the dice the referee enters for a throw that needs
 a look, keep that read's picture of the seat's zone in the log (:mod:`firmware.seat_reads`,
 :meth:`firmware.log.GameLog.append`), and ``bidou-table calibrate --from-log DB``
-reads them back here. A throw corrected twice is known by its last correction.
+reads them back here. A throw corrected twice is known by its last correction; a picture that
+cannot hold dice (the camera covered) is left out and named, since nobody can take it again.
 """
 
 from __future__ import annotations
@@ -39,13 +40,12 @@ def known_from_log(db: str) -> list[Known]:
     for (game, position), item in sorted(latest.items()):
         name = f"game {game} {position} ({item.picture.seat}, {db})"
         out.append(Known(name, item.picture.seen,
-                         lambda item=item, name=name: _picture(item, name)))
+                         lambda item=item, name=name: _picture(item, name), optional=True))
     return out
 
 
 def _picture(item: LoggedPicture, name: str) -> np.ndarray:
     image = decode_picture(item.picture.image)
     if image is None:
-        raise KnownThrowsError(f"the picture kept with {name} cannot be decoded: the log may "
-                               "be damaged there; calibrate with --known-throws alone")
+        raise KnownThrowsError(f"the picture kept with {name} cannot be decoded")
     return image

@@ -72,11 +72,16 @@ FOLDS = 3
 
 @dataclass(frozen=True)
 class Known:
-    """One known throw: a name for people, its dice's values, and how to get its picture."""
+    """One known throw: a name for people, its dice's values, and how to get its picture.
+
+    ``optional``: a picture that cannot hold dice (blank, the camera covered) is left out and
+    named, not a reason to stop -- the pictures kept with the referee's corrections, which
+    nobody can take again. A folder's pictures are not optional: their owner can."""
 
     name: str
     values: tuple[int, ...]
     picture: Callable[[], np.ndarray]
+    optional: bool = False
 
 
 @dataclass(frozen=True)
@@ -123,17 +128,23 @@ class Adaptation:
     seconds: float = 0.0
     network: str = ""
     prior: float = 0.0  # the pull towards the model's head chosen (:func:`choose`)
+    left_out: tuple[str, ...] = ()  # optional pictures that could not hold dice
 
 
 def read_known(known: Sequence[Known], model: Model, settings: Settings,
                thresholds: Mapping[str, float],
-               progress: Callable[[int, int], None] | None = None) -> list[Seen]:
-    """Every known picture read once by the model (the costly part: the networks)."""
+               progress: Callable[[int, int], None] | None = None,
+               left_out: list[str] | None = None) -> list[Seen]:
+    """Every known picture read once by the model (the costly part: the networks); an
+    optional one that cannot hold dice is named in ``left_out`` instead."""
     seen = []
     for i, item in enumerate(known, 1):
         try:
             image = checked_picture(item.picture())
-        except VisionError as exc:
+        except (VisionError, KnownThrowsError) as exc:
+            if item.optional and left_out is not None:
+                left_out.append(item.name)
+                continue
             raise KnownThrowsError(f"{item.name}: {str(exc).rstrip('.')}: take it again or "
                                    "leave it out") from None
         places = look(image, model, settings, thresholds["detect"])
@@ -377,10 +388,12 @@ def calibrate(known: Sequence[Known], settings: Settings, *, seed: int = 0,
     model = face_reader.load(settings.model, settings.head)
     base = face_reader.load(settings.model).head
     thresholds = face_reader.thresholds_of(model, settings)
-    seen = read_known(known, model, settings, thresholds, progress)
+    left_out: list[str] = []
+    seen = read_known(known, model, settings, thresholds, progress, left_out)
     result = adapt(seen, base, thresholds, seed=seed,
                    network=fingerprint(settings.model / "faces.onnx"))
     result.seconds = time.monotonic() - start
+    result.left_out = tuple(left_out)
     return result
 
 
@@ -390,8 +403,10 @@ def head_path(config: pathlib.Path) -> pathlib.Path:
 
 
 def save(result: Adaptation, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
-    """Write the head and its thresholds file (:func:`vision.face_reader.thresholds_path`),
-    each replaced in one step so a crash leaves the old pair or the new; the two paths."""
+    """Write the head and its thresholds file (:func:`vision.face_reader.thresholds_path`);
+    the two paths. Each file is written aside and then replaced in one step, the head first,
+    so a crash never leaves half a file (at worst the new head with the old thresholds, which
+    were the model's too)."""
     own = face_reader.thresholds_path(head)
     record = {**result.thresholds, "network": result.network,
               "calibration": {"at": time.strftime("%Y-%m-%d %H:%M:%S"),

@@ -6,13 +6,14 @@ made so that a head's reading of them is known."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from vision import adapt
 from vision.face_model import CLASSES, Head, load_head
-from vision.face_reader import Place, thresholds_path
+from vision.face_reader import Place, Settings, thresholds_path
 from vision.known import KnownThrowsError, Tally
 
 F = 16
@@ -142,3 +143,16 @@ def test_saved_head_and_thresholds_load_back_beside_each_other(tmp_path):
     assert record["calibration"]["after"]["right"] == result.after.right
     assert sorted(p.name for p in tmp_path.iterdir()) == ["pub.head.npz", "pub.reader.json"]
 
+
+
+def test_a_corrections_picture_that_cannot_hold_dice_is_left_out_and_named_a_folders_stops():
+    """Nobody can take a correction's picture again, so a blank one is named and skipped; a
+    folder's picture can be taken again, so it stops the calibration with a sentence."""
+    blank = adapt.Known("game 1 action 3", (1, 2, 3), lambda: np.zeros((50, 50, 3), np.uint8),
+                        optional=True)
+    left: list[str] = []
+    assert adapt.read_known([blank], None, Settings(), THRESHOLDS, left_out=left) == []
+    assert left == ["game 1 action 3"]
+    with pytest.raises(KnownThrowsError, match=r"^a\.jpg: .*: take it again or leave it out$"):
+        adapt.read_known([replace(blank, name="a.jpg", optional=False)], None, Settings(),
+                         THRESHOLDS, left_out=[])
