@@ -521,13 +521,7 @@ class TableController:
         finish: tuple[str, dict[str, Any] | None] | None = None
         if game.over != (self.row.status == "over"):  # the correction ends or reopens the game
             finish = ("over", game.state()) if game.over else ("playing", None)
-        picture = None
-        if cmd.kind == "fix-dice":  # the camera's picture of the throw it fixes, if it read it
-            position, fixed = plan.text.split(" ", 1)
-            action = Action.parse(fixed)
-            picture = self.reads.picture_for_fix(int(position), action.player, action.numbers)
-        else:
-            self.reads.forget_pictures()
+        picture = self.reads.picture_for_correction(cmd.kind, plan.text)
         seq = self.log.append(self.row.id, cmd.kind, plan.text, cmd.by, at, cmd.why,
                               finish=finish, picture=picture)
         self._entries.append(Entry(self.row.id, seq, cmd.kind, plan.text, cmd.by, cmd.why, at))

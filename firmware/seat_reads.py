@@ -21,7 +21,7 @@ from collections.abc import Callable
 import cv2
 import numpy as np
 
-from engine.actions import dice_count
+from engine.actions import Action, dice_count
 from firmware.log import Picture
 from firmware.publishing import MAX_EVENTS
 from firmware.throws import DiceWatcher, SeatRead, same_dice_same_places
@@ -100,9 +100,17 @@ class SeatReads:
         else:
             self.played_frames[seat] = (position, self.frames[seat])
 
-    def forget_pictures(self) -> None:
-        """An undo or void-hand renumbers what follows: no picture stands for a position."""
-        self.played_frames.clear()
+    def picture_for_correction(self, kind: str, text: str) -> Picture | None:
+        """The picture to log with a correction whose log text is ``text``: for a
+        ``fix-dice`` (``POSITION ACTION``) the camera's picture of the throw it fixes, if the
+        camera read it. Any other correction renumbers what follows (an undo, a void-hand):
+        no kept picture stands for a position any more."""
+        if kind != "fix-dice":
+            self.played_frames.clear()
+            return None
+        position, fixed = text.split(" ", 1)
+        action = Action.parse(fixed)
+        return self.picture_for_fix(int(position), action.player, action.numbers)
 
     def picture_for_entry(self, seat: str, values: tuple[int, ...]) -> Picture | None:
         """The picture of ``seat``'s read that needs a look, for the dice the referee enters."""
