@@ -178,8 +178,13 @@ class DiceWatcher:
         return first
 
     def _read_frame(self, seat: str, count: int, frame: np.ndarray) -> SeatRead:
+        # a reader that reads one zone alone (vision.zone_reader) is asked for the seat's
+        read_zone = getattr(self._read, "read_zone", None)
         try:
-            reading = self._read(frame)
+            if read_zone is not None:
+                reading = read_zone(frame, self.zones[seat], count)
+            else:
+                reading = self._read(frame)
         except VisionError as e:
             return SeatRead(seat, None, f"the frame could not be read: {e}")
         self.last_reading = reading

@@ -1,0 +1,72 @@
+"""Rebuild the dice reader's model from the shared sets: detector, face classifier, thresholds.
+
+``python -m vision_lab.train_reader --sets ../shared/dice`` (``make train``) rebuilds
+``vision/models/`` from the Train splits and fixed seeds; ``--leave-out SET`` the same recipe
+on a shorter schedule without any picture of that set, into ``vision/models/without-SET/``
+(what ``python -m vision_lab.evaluate --leave-one-set-out`` reads). Each stage says how long it
+took. Valid never enters training or a threshold.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import pathlib
+import sys
+import time
+
+import cv2
+
+try:
+    import torch
+except ImportError:  # pragma: no cover - the table never trains
+    sys.exit("Training needs PyTorch: make train-venv, then "
+             ".venv-train/bin/python -m vision_lab.train_reader")
+
+from vision.labels import split_calibration
+from vision_lab import choose_thresholds, train_detector, train_faces
+from vision_lab.train_faces import SETS, STEPS, training_pictures
+
+MODELS = train_faces.MODELS
+#: the detector's batches of 16 samples: the shipped model's, and a left-out one's
+DETECTOR_STEPS, DETECTOR_STEPS_LEFT_OUT = 3000, 1000
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m vision_lab.train_reader",
+                                     description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
+    parser.add_argument("--leave-out", choices=SETS, help="train without this set")
+    parser.add_argument("--out", type=pathlib.Path, default=None)
+    parser.add_argument("--stage", choices=("all", "faces"), default="all",
+                        help="faces: keep the folder's detector, train the rest")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--threads", type=int, default=2)
+    args = parser.parse_args(argv)
+    torch.set_num_threads(args.threads)
+    cv2.setNumThreads(1)
+    out = args.out or MODELS / (f"without-{args.leave_out}" if args.leave_out else "")
+    fit, calib = split_calibration(training_pictures(args.sets, args.leave_out))
+    left_out = args.leave_out is not None
+    start = time.monotonic()
+    if args.stage == "all":
+        steps = DETECTOR_STEPS_LEFT_OUT if left_out else DETECTOR_STEPS
+        print(f"detector: {len(fit)} pictures, {steps} steps, into {out}", flush=True)
+        train_detector.train(fit, out, steps, args.seed)
+    steps = STEPS // 3 if left_out else STEPS
+    print(f"face classifier: {len(fit)} pictures ({len(calib)} kept for calibration), "
+          f"{steps} steps", flush=True)
+    net = train_faces.train(fit, steps, args.seed)
+    train_faces.export(net, calib, out)
+    from vision.face_reader import Model  # lazy: reads the files just written
+
+    chosen, score = choose_thresholds.best(choose_thresholds.look_all(Model(out), calib))
+    (out / "reader.json").write_text(json.dumps(chosen, indent=2) + "\n")
+    print(f"calibration split: {score.summary()}")
+    print(f"thresholds: {json.dumps(chosen)}")
+    print(f"all in {(time.monotonic() - start) / 60:.1f} minutes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
