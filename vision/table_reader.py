@@ -12,7 +12,6 @@ used: one sentence naming the file and what to do, before any throw is read.
 
 from __future__ import annotations
 
-import functools
 import pathlib
 import tomllib
 from collections.abc import Callable
@@ -24,6 +23,7 @@ from vision import face_reader
 from vision.reader import read_dice as rule_reader
 from vision.reading import Reading
 from vision.settings import VisionSettings, parse_vision
+from vision.zone_reader import ZoneReader
 
 Reader = Callable[[np.ndarray], Reading]
 
@@ -87,9 +87,11 @@ def check(settings: face_reader.Settings) -> None:
 def table_reader(vision: VisionSettings, config_path: str | pathlib.Path | None) -> Reader:
     """The reader ``[vision]`` names: the rule reader by default; ``reader = "learned"`` the
     reader on the pretrained network with the table's own head and thresholds, loaded now
-    (:class:`VisionError` naming a file that cannot be used)."""
+    (:class:`VisionError` naming a file that cannot be used), as a
+    :class:`~vision.zone_reader.ZoneReader`: a whole frame when called, a seat's zone alone
+    at the table (``read_zone``)."""
     if vision.reader != "learned":
         return rule_reader
     settings = face_settings(vision, config_path)
     check(settings)
-    return functools.partial(face_reader.read_dice, settings=settings)
+    return ZoneReader(settings)

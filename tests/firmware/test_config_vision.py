@@ -4,7 +4,6 @@ names, with the table's own head."""
 
 from __future__ import annotations
 
-import functools
 import pathlib
 import re
 import subprocess
@@ -19,6 +18,7 @@ from vision import face_reader
 from vision.face_model import CLASSES, Head
 from vision.reader import read_dice as rule_reader
 from vision.settings import THRESHOLDS, VisionSettings
+from vision.zone_reader import ZoneReader
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "firmware" / "table.example.toml"
 
@@ -101,9 +101,8 @@ def test_real_reader_is_the_rule_reader_unless_the_config_says_learned():
 
 def test_the_learned_reader_gets_the_tables_own_thresholds_and_the_models_for_the_rest():
     reader = real_reader(None, VisionSettings(reader="learned", min_value=0.8, detect=0.4))
-    assert isinstance(reader, functools.partial)
-    assert reader.func is face_reader.read_dice
-    assert reader.keywords["settings"] == face_reader.Settings(min_value=0.8, detect=0.4)
+    assert isinstance(reader, ZoneReader)
+    assert reader.settings == face_reader.Settings(min_value=0.8, detect=0.4)
 
 
 def _with_head(tmp_path: pathlib.Path, data: bytes | None) -> pathlib.Path:
@@ -127,8 +126,8 @@ def test_the_house_reads_the_throws_with_the_reader_and_head_the_config_names(tm
     with build_house(config, db=str(tmp_path / "t.db"), seed=1, panels=False) as house:
         assert house.watcher is not None
         read = house.watcher._read
-        assert read.func is face_reader.read_dice
-        assert read.keywords["settings"].head == tmp_path / "pub.head.npz"
+        assert isinstance(read, ZoneReader)
+        assert read.settings.head == tmp_path / "pub.head.npz"
     with build_house(default_config(environ={}), db=str(tmp_path / "r.db"), seed=1,
                      panels=False) as house:
         assert house.watcher is not None and house.watcher._read is rule_reader
