@@ -103,7 +103,8 @@ def _known(args: argparse.Namespace) -> tuple[list[adapt.Known], str]:
                                    "picture: correct a misread throw from the referee console "
                                    "first, or give --known-throws DIR")
         items += found
-        where.append(f"from {len(found)} corrections in {args.from_log}")
+        count = "1 correction" if len(found) == 1 else f"{len(found)} corrections"
+        where.append(f"from {count} in {args.from_log}")
     return items, " and ".join(where)
 
 

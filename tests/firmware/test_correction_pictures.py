@@ -4,9 +4,12 @@ throws (firmware/correction_pictures.py)."""
 
 from __future__ import annotations
 
+import pathlib
+
 import cv2
 import numpy as np
 
+from firmware.cli import main
 from firmware.commands import Correct, EnterDice, Press
 from firmware.controller import TableController
 from firmware.correction_pictures import known_from_log
@@ -17,16 +20,22 @@ from vision.zones import Zone
 ZONES = {"Ann": Zone("Ann", 0, 0, 100, 100), "Bob": Zone("Bob", 100, 0, 100, 100)}
 
 
+PHOTO = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood" / \
+    "valid_45.jpg"
+
+
 class PaintedTable:
-    """The fake table's reading over a frame that is not blank: each seat's zone its own grey."""
+    """The fake table's reading over a frame that is not blank: Ann's zone holds a real
+    photograph of dice (shrunk), Bob's a grey."""
 
     def __init__(self, fake) -> None:
         self.fake = fake
+        self.frame = np.zeros((100, 300, 3), np.uint8)
+        self.frame[:, :100] = cv2.resize(cv2.imread(str(PHOTO)), (100, 100))
+        self.frame[:, 100:200] = 120
 
     def read(self) -> np.ndarray:
-        frame = np.zeros((100, 300, 3), np.uint8)
-        frame[:, 100:200] = 120
-        return frame
+        return self.frame.copy()
 
     name = "painted"
 
@@ -113,3 +122,33 @@ def test_a_fix_of_dice_the_camera_did_not_read_keeps_no_picture(tmp_path, fake):
         assert c.log.pictures() == []
     finally:
         c.stop()
+
+
+def test_a_correction_made_at_the_table_is_learned_from_by_calibrate_from_log(tmp_path, fake,
+                                                                            capsys):
+    """The whole path: a throw read, the referee's fix, then calibrate --from-log (with a
+    folder, as 30 dice are needed) reads that picture with the corrected values."""
+    db = str(tmp_path / "t.db")
+    c = controller(fake, db)
+    try:
+        to_throwing(c, fake)
+        fake.put("Ann", [6, 5, 4])
+        assert c.submit(Press("Ann", "THROW")).ok
+        assert c.submit(Correct("fix-dice", by="Ref", why="misread", seat="Ann",
+                                values=(3, 2, 1))).ok
+    finally:
+        c.stop()
+    folder = tmp_path / "throws"
+    folder.mkdir()
+    for i in range(10):
+        cv2.imwrite(str(folder / f"t{i}.png"), cv2.imread(str(PHOTO)))
+        (folder / f"t{i}.txt").write_text("1 2 3\n")
+    config = tmp_path / "pub.toml"
+    config.write_text('[table]\nplayers = ["Ann", "Bob"]\n')
+    status = main(["calibrate", "--config", str(config), "--known-throws", str(folder),
+                   "--from-log", db, "--dry-run"])
+    out = capsys.readouterr().out
+    assert out.startswith(f"Reading 11 known throws (33 dice) in {folder} and from 1 correction "
+                          f"in {db} with the learned reader.\n"), out
+    assert "Left out" not in out
+    assert status in (0, 1)
