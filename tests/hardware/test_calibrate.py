@@ -10,7 +10,7 @@ import pytest
 
 from engine.errors import ConfigError
 from firmware.cli import main
-from hardware.calibrate import save_zones
+from hardware.calibrate import save_vision, save_zones
 from vision.render import render_scene, table_scene
 from vision.zones import Zone, default_zones, parse_zones
 
@@ -176,3 +176,22 @@ def test_save_zones_replaces_an_inline_zones_table(tmp_path) -> None:
     data = tomllib.loads(path.read_text())
     assert data["zones"] == {"Ann": {"x": 0, "y": 0, "w": 10, "h": 10}}
     assert data["table"] == {"players": ["Ann"]}
+
+
+def test_save_vision_puts_a_new_key_after_the_last_one_keeping_every_comment(tmp_path):
+    """The table's head goes under [vision] as a pub would write it: after the table's last
+    key, before the comments that introduce the next section (tomlkit 0.15 too)."""
+    path = tmp_path / "table.toml"
+    path.write_text('[table]\nplayers = ["Ann", "Bob"]\n\n[vision]\nreader = "learned"  # ours\n'
+                    '\n# the dashboard\n[server]\nport = 8080\n')
+    save_vision(path, {"head": "table.head.npz"})
+    assert path.read_text() == ('[table]\nplayers = ["Ann", "Bob"]\n\n[vision]\n'
+                                'reader = "learned"  # ours\nhead = "table.head.npz"\n'
+                                '\n# the dashboard\n[server]\nport = 8080\n')
+    save_vision(path, {"head": "other.head.npz"})  # a key already there keeps its place
+    assert 'reader = "learned"  # ours\nhead = "other.head.npz"\n' in path.read_text()
+    bare = tmp_path / "bare.toml"
+    bare.write_text('[table]\nplayers = ["Ann", "Bob"]\n')
+    save_vision(bare, {"reader": "learned", "head": "bare.head.npz"})
+    assert bare.read_text().startswith('[table]\nplayers = ["Ann", "Bob"]\n')
+    assert '[vision]\nreader = "learned"\nhead = "bare.head.npz"\n' in bare.read_text()
