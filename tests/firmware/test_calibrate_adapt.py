@@ -314,3 +314,24 @@ def test_a_head_fitted_for_another_face_network_is_refused_with_a_sentence(
     assert capsys.readouterr().err.startswith(
         f"bidou-table read-dice: {head} was fitted for another face network than the one "
         "installed in ")
+
+
+@pytest.mark.slow
+def test_an_adaptation_fitted_on_wrong_values_is_not_kept_and_nothing_changes(
+        config, throws, tmp_path, capsys) -> None:
+    """The values written for the pictures it fits on are all wrong (each one off by one), the
+    held-back ones right: what it learned reads them no better, so the table keeps reading as
+    before and the config is untouched."""
+    folder = tmp_path / "lies"
+    shutil.copytree(throws, folder)
+    names = sorted(p.name for p in folder.glob("*.jpg"))
+    fitted, _ = adapt.split([adapt.Seen(name, (), ()) for name in names])
+    for item in fitted:
+        txt = folder / f"{pathlib.Path(item.name).stem}.txt"
+        values = [int(v) for v in txt.read_text().replace(",", " ").split()]
+        txt.write_text(" ".join(str(v % 6 + 1) for v in values) + "\n")
+    assert main(["calibrate", "--config", str(config), "--known-throws", str(folder)]) == 1
+    assert "Not kept: the adaptation does not read the held-back throws better" in \
+        capsys.readouterr().out
+    assert config.read_text() == ONLY_TABLE
+    assert sorted(p.name for p in config.parent.iterdir()) == ["lies", "pub.toml"]
