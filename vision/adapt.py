@@ -31,8 +31,8 @@ pictures given to it:
 
 :func:`save` writes ``NAME.head.npz`` (:meth:`vision.face_model.Head.save`) and
 ``NAME.reader.json`` (the thresholds, the face network's fingerprint, and the figures of the
-calibration) for a config ``NAME.toml``; ``bidou-table calibrate`` (:mod:`hardware.adapt_cli`)
-runs it and names the head under ``[vision]``.
+calibration) for a config ``NAME.toml``; ``bidou-table calibrate``
+(:mod:`firmware.calibrate_reader`) runs it and names the head under ``[vision]``.
 """
 
 from __future__ import annotations

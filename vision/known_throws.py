@@ -11,8 +11,10 @@ thresholds, with the same grid and wrong budget, over the thresholds a table may
 tighten the model's thresholds but not loosen them: that takes enough dice to show a wrong value
 rarer than 1 in 200 (:func:`calibrate`).
 
-``bidou-table calibrate --known-throws DIR`` (:mod:`hardware.calibrate_reader`) runs it and
-writes the result into the config.
+It served the old learned reader's ``bidou-table calibrate --known-throws``; that command now
+adapts the new reader (:mod:`vision.adapt`), and this search is left to
+``python -m vision.evaluate --own-calibration`` until the old reader goes. The folder format
+is :mod:`vision.known`.
 """
 
 from __future__ import annotations
