@@ -82,7 +82,7 @@ def run_known_throws(args: argparse.Namespace) -> int:
         return _stop(str(exc), 2)
     except VisionError as exc:
         return _stop(str(exc), 1)
-    _report(result, settings)
+    _report(result, settings, vision.reader)
     return _keep(result, args, config, vision.reader)
 
 
@@ -124,7 +124,8 @@ def _settings_now(vision: VisionSettings, config: pathlib.Path) -> face_reader.S
         return settings
 
 
-def _report(result: adapt.Adaptation, settings: face_reader.Settings) -> None:
+def _report(result: adapt.Adaptation, settings: face_reader.Settings, reader: str) -> None:
+    """The held-back throws before and after, in sentences, and what it cost."""
     if result.left_out:
         shown = ", ".join(result.left_out[:NAMED]) + (", ..." if len(result.left_out) > NAMED
                                                       else "")
@@ -134,8 +135,13 @@ def _report(result: adapt.Adaptation, settings: face_reader.Settings) -> None:
     print(f"Fitted on {fitted} of the pictures ({result.examples_dice} dice matched, and "
           f"{result.examples_not_dice} places that are no die); checked on the {held} held "
           f"back ({result.before.dice} dice).")
-    now = f"the table's own head {settings.head.name}" if settings.head else "the model's head"
-    print(f"As the table reads now ({now}): {_reads(result.before)}.")
+    if reader != "learned":
+        print("With the learned reader's own head (the table reads with the rule reader "
+              f"now): {_reads(result.before)}.")
+    else:
+        now = (f"the table's own head {settings.head.name}" if settings.head
+               else "the model's head")
+        print(f"As the table reads now ({now}): {_reads(result.before)}.")
     print(f"Adapted to this table: {_reads(result.after)}.")
     print("(At the table a throw with anything unsure in its zone goes to the referee.)")
     if result.after.failures:

@@ -86,7 +86,8 @@ def test_a_config_with_only_its_table_section_is_calibrated_on_the_throws_held_b
     out = capsys.readouterr().out
     assert out.startswith(f"Reading 32 known throws (71 dice) in {throws} with the learned "
                           "reader.\n")
-    assert "As the table reads now (the model's head): " in out
+    assert ("With the learned reader's own head (the table reads with the rule reader now): "
+            in out)
     assert "Adapted to this table: " in out
     assert "seconds on this machine, reading the pictures included." in out
     if status == 0:
