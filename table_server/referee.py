@@ -48,7 +48,13 @@ from table_server.guards import (
     logged_in,
     referee_required,
 )
-from table_server.validation import correction_from, dice_values, existing_seat
+from table_server.validation import (
+    correction_from,
+    dice_values,
+    existing_seat,
+    form_number,
+    form_numbers,
+)
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -59,7 +65,7 @@ def base_url() -> str:
     which the sender writes: a seat's link and QR code must not send its token elsewhere."""
     settings = ctx().settings
     port = str(request.environ.get("SERVER_PORT", "80"))  # the port bound, for --port 0
-    bound = int(port) if port.isdigit() else 80
+    bound = number if isinstance(number := form_number(port), int) else 80
     return public_base(settings.public_url, settings.host, settings.port or bound)
 
 
@@ -128,10 +134,9 @@ def _form_to_correction() -> dict[str, Any]:
     form = request.form
     data: dict[str, Any] = {"kind": form.get("kind"), "why": form.get("why", "")}
     if form.get("position"):
-        position = form["position"].strip()
-        data["position"] = int(position) if position.isdigit() else position
+        data["position"] = form_number(form["position"])
     if form.get("values") is not None:
-        data["values"] = _numbers(form["values"])
+        data["values"] = form_numbers(form["values"])
     if data["kind"] == "new-game":
         data["variant"] = form.get("variant")
         data["players"] = form.get("players", "").replace(",", " ").split()
@@ -142,11 +147,6 @@ def _form_to_correction() -> dict[str, Any]:
             options["poor_fish"] = True
         data["options"] = options
     return data
-
-
-def _numbers(text: str) -> Any:
-    words = text.replace(",", " ").replace("-", " ").split()
-    return [int(w) for w in words] if all(w.isdigit() for w in words) else text
 
 
 def _flash(outcome: Outcome) -> None:
@@ -179,7 +179,7 @@ def correct() -> Any:
 @csrf_protected
 def dice() -> Any:
     return _apply_form(lambda: EnterDice(existing_seat(request.form.get("seat")),
-                                         dice_values(_numbers(request.form.get("values", ""))),
+                                         dice_values(form_numbers(request.form.get("values", ""))),
                                          "referee"))
 
 
@@ -192,8 +192,7 @@ def zones() -> Any:
     for seat in ctx().seat_names():
         table[seat] = {}
         for key in ("x", "y", "w", "h"):
-            text = request.form.get(f"{seat}.{key}", "").strip()
-            table[seat][key] = int(text) if text.isdigit() else text
+            table[seat][key] = form_number(request.form.get(f"{seat}.{key}", ""))
     outcome = ctx().controller.set_zones(table, "referee")
     flash(outcome.message, "ok" if outcome.ok else "error")
     return redirect(url_for("referee.console"), code=303)

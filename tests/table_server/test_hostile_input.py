@@ -4,9 +4,12 @@ with nothing played and no traceback in the log."""
 
 from __future__ import annotations
 
+import html
+import logging
 import socket
 from collections.abc import Iterator
 from typing import Any
+from urllib.parse import urlencode
 
 import pytest
 
@@ -75,3 +78,83 @@ def test_the_host_check_matches_addresses_as_addresses_and_names_exactly(served)
                  "localhost", "LOCALHOST."):
         status, _, _ = send(p, f"GET /api/state HTTP/1.1\nHost: {good}\nConnection: close")
         assert status == 200, good
+
+
+class Console:
+    """The referee console driven over HTTP as a browser drives it: the session cookie kept,
+    the CSRF token read from the page, forms sent urlencoded."""
+
+    def __init__(self, port: int) -> None:
+        self.port, self.cookie = port, ""
+
+    def request(self, method: str, path: str, form: dict[str, str] | None = None
+                ) -> tuple[int, dict[str, str], bytes]:
+        body = urlencode(form or {}).encode() if form is not None else b""
+        head = f"{method} {path} HTTP/1.1\nHost: 127.0.0.1:{self.port}\nConnection: close"
+        if self.cookie:
+            head += f"\nCookie: {self.cookie}"
+        if form is not None:
+            head += ("\nContent-Type: application/x-www-form-urlencoded"
+                     f"\nContent-Length: {len(body)}")
+        status, headers, answer = send(self.port, head, body)
+        if "set-cookie" in headers:
+            self.cookie = headers["set-cookie"].split(";", 1)[0]
+        return status, headers, answer
+
+    def csrf(self) -> str:
+        page = self.request("GET", "/referee")[2].decode()
+        return page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
+
+    def log_in(self, pin: str = PIN) -> int:
+        return self.request("POST", "/referee/login", {"pin": pin, "csrf": self.csrf()})[0]
+
+    def post(self, path: str, **form: str) -> tuple[int, str]:
+        """Send a console form; its status and the sentence the console then shows."""
+        status, _, _ = self.request("POST", path, {**form, "csrf": self.csrf()})
+        page = self.request("GET", "/referee")[2].decode()
+        shown = page.split('class="flash', 1)[1].split(">", 1)[1].split("</p>", 1)[0] \
+            if 'class="flash' in page else ""
+        return status, html.unescape(shown)
+
+
+@pytest.mark.parametrize(("path", "form", "sentence"), [
+    ("/referee/dice", {"seat": "Ann", "values": "²"},
+     'The field "values" must be a list of three dice (one for a captain roll), each 1 to 6, '
+     'not "²".'),
+    ("/referee/dice", {"seat": "Ann", "values": "٣"},
+     'The field "values" must be a list of three dice (one for a captain roll), each 1 to 6, '
+     'not "٣".'),
+    ("/referee/correct", {"kind": "fix-dice", "why": "typo", "position": "¹",
+                          "values": "6 5 4"},
+     'The field "position" must be the number (from 1) of the action to fix in the game '
+     'record.'),
+    ("/referee/correct", {"kind": "fix-dice", "why": "typo", "position": "1",
+                          "values": "² ³ 1"},
+     'The field "values" must be a list of three dice (one for a captain roll), each 1 to 6, '
+     'not "² ³ 1".'),
+])
+def test_console_numbers_are_the_digits_0_to_9_and_others_get_the_sentence(
+        served, caplog, path, form, sentence):
+    t, d = served
+    console = Console(d.port)
+    assert console.log_in() == 303
+    before = t.controller.log.entries(t.controller.live_game_id)
+    with caplog.at_level(logging.ERROR):
+        status, shown = console.post(path, **form)
+    assert (status, shown) == (303, sentence)
+    assert t.controller.log.entries(t.controller.live_game_id) == before
+    assert "Traceback" not in caplog.text
+
+
+def test_a_zone_in_superscript_digits_gets_the_zones_sentence(served, caplog):
+    t, d = served
+    console = Console(d.port)
+    assert console.log_in() == 303
+    zones = {f"{seat}.{k}": str(v) for seat, z in t.controller.zones().items()
+             for k, v in z.items()}
+    with caplog.at_level(logging.ERROR):
+        status, shown = console.post("/referee/zones", **{**zones, "Ann.x": "¹"})
+    assert status == 303 and "'¹'" in shown and "zones.Ann.x" in shown, shown
+    assert "Traceback" not in caplog.text
+    status, shown = console.post("/referee/zones", **zones)  # the same zones in 0-9
+    assert status == 303 and shown.startswith("The table reads the new zones now"), shown
