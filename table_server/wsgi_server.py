@@ -31,6 +31,8 @@ from typing import Any
 
 from cheroot import connections, wsgi
 
+from table_server.bodies import MALFORMED
+
 #: Sent, then the socket closed, to a client past the connection limit.
 _REFUSAL_TEXT = (b"The table has too many open connections; close some pages and try again "
                  b"in a moment.\n")
@@ -69,6 +71,8 @@ class HandOverGateway(wsgi.Gateway_10):
     def respond(self) -> None:
         hand_over: HandOver = self.env[HAND_OVER]
         response = self.req.server.wsgi_app(self.env, self.start_response)
+        if self.env.get(MALFORMED):  # the rest of the socket is not a request: close after
+            self.req.close_connection = True
         taken = False
         try:
             if hand_over.take is None:

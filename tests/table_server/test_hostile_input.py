@@ -5,6 +5,7 @@ with nothing played and no traceback in the log."""
 from __future__ import annotations
 
 import html
+import json
 import logging
 import socket
 from collections.abc import Iterator
@@ -30,6 +31,12 @@ def served(table) -> Iterator[tuple[Any, Dashboard]]:
         yield table, d
     finally:
         d.stop()
+
+
+def no_traceback(caplog: Any, capfd: Any) -> bool:
+    """Whether nothing was logged with a traceback, by the table (logging) or by cheroot
+    (which writes its own to stderr)."""
+    return "Traceback" not in caplog.text and "Traceback" not in capfd.readouterr().err
 
 
 def send(port: int, head: str, body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
@@ -134,7 +141,7 @@ class Console:
      'not "² ³ 1".'),
 ])
 def test_console_numbers_are_the_digits_0_to_9_and_others_get_the_sentence(
-        served, caplog, path, form, sentence):
+        served, caplog, capfd, path, form, sentence):
     t, d = served
     console = Console(d.port)
     assert console.log_in() == 303
@@ -143,10 +150,10 @@ def test_console_numbers_are_the_digits_0_to_9_and_others_get_the_sentence(
         status, shown = console.post(path, **form)
     assert (status, shown) == (303, sentence)
     assert t.controller.log.entries(t.controller.live_game_id) == before
-    assert "Traceback" not in caplog.text
+    assert no_traceback(caplog, capfd)
 
 
-def test_a_zone_in_superscript_digits_gets_the_zones_sentence(served, caplog):
+def test_a_zone_in_superscript_digits_gets_the_zones_sentence(served, caplog, capfd):
     t, d = served
     console = Console(d.port)
     assert console.log_in() == 303
@@ -155,6 +162,41 @@ def test_a_zone_in_superscript_digits_gets_the_zones_sentence(served, caplog):
     with caplog.at_level(logging.ERROR):
         status, shown = console.post("/referee/zones", **{**zones, "Ann.x": "¹"})
     assert status == 303 and "'¹'" in shown and "zones.Ann.x" in shown, shown
-    assert "Traceback" not in caplog.text
+    assert no_traceback(caplog, capfd)
     status, shown = console.post("/referee/zones", **zones)  # the same zones in 0-9
     assert status == 303 and shown.startswith("The table reads the new zones now"), shown
+
+
+def chunked_act(port: int, token: str, chunks: bytes) -> tuple[int, dict[str, str], bytes]:
+    return send(port, f"POST /api/act HTTP/1.1\nHost: 127.0.0.1:{port}\n"
+                      f"Authorization: Bearer {token}\nContent-Type: application/json\n"
+                      "Transfer-Encoding: chunked", chunks)
+
+
+def test_a_malformed_chunk_size_is_the_json_400_and_the_connection_closed(served, caplog, capfd):
+    t, d = served
+    before = len(t.controller.game.history)
+    with caplog.at_level(logging.ERROR):
+        status, headers, body = chunked_act(d.port, t.token("Ann"),
+                                            b'zz\r\n{"seat": "Ann", "action": "roll"}\r\n0\r\n\r\n')
+    assert status == 400 and headers["content-type"] == "application/json"
+    assert headers.get("connection") == "close"
+    error = json.loads(body)["error"]
+    assert error.startswith("The request body is not valid chunked transfer coding (Bad "
+                            "chunked transfer size: b'zz'); send it with Content-Length"), error
+    assert len(t.controller.game.history) == before
+    assert no_traceback(caplog, capfd)
+
+
+def test_a_chunk_declared_past_the_limit_is_the_json_413(served, caplog, capfd):
+    t, d = served
+    with caplog.at_level(logging.ERROR):
+        status, headers, body = chunked_act(d.port, t.token("Ann"),
+                                            b"ffffffffffffffff\r\n{}\r\n0\r\n\r\n")
+    assert status == 413 and headers.get("connection") == "close"
+    assert json.loads(body) == {"error": "The request body is too large: the table takes at "
+                                         "most 64 KiB; send less.", "rule": None}
+    assert no_traceback(caplog, capfd)
+    status, _, _ = send(d.port, f"GET /api/state HTTP/1.1\nHost: 127.0.0.1:{d.port}\n"
+                                "Connection: close")
+    assert status == 200
