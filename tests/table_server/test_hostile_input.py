@@ -200,3 +200,44 @@ def test_a_chunk_declared_past_the_limit_is_the_json_413(served, caplog, capfd):
     status, _, _ = send(d.port, f"GET /api/state HTTP/1.1\nHost: 127.0.0.1:{d.port}\n"
                                 "Connection: close")
     assert status == 200
+
+
+def referee_json(port: int, path: str, data: dict[str, Any]) -> tuple[int, dict[str, Any]]:
+    body = json.dumps(data).encode()
+    status, _, answer = send(port, f"POST {path} HTTP/1.1\nHost: 127.0.0.1:{port}\n"
+                                   f"Authorization: Bearer {REFEREE}\n"
+                                   "Content-Type: application/json\n"
+                                   f"Content-Length: {len(body)}\nConnection: close", body)
+    return status, json.loads(answer)
+
+
+def test_a_new_game_with_more_players_than_camera_zones_is_refused_up_front(
+        served, caplog, capfd):
+    t, d = served
+    entries = t.controller.log.entries(t.controller.live_game_id)
+    with caplog.at_level(logging.ERROR):
+        status, answer = referee_json(d.port, "/api/referee/correct", {
+            "kind": "new-game", "why": "three came", "variant": "multi-hand",
+            "players": ["Ann", "Bob", "Cy"]})
+    assert status == 409
+    assert answer["error"] == (
+        "The new game cannot start: the camera has zones for 2 seats (Ann, Bob) and the game "
+        "has 3 players. Start a game of at most 2 players, or name every player in the "
+        "config's [table] players (bidou-table calibrate then gives each seat its zone) and "
+        "restart the table.")
+    assert t.state()["players"] == ["Ann", "Bob"]
+    assert t.controller.log.entries(t.controller.live_game_id) == entries
+    assert no_traceback(caplog, capfd)
+
+
+def test_a_throw_refused_for_a_seat_without_a_zone_logs_no_traceback(served, caplog, capfd):
+    t, d = served
+    status, _ = referee_json(d.port, "/api/referee/correct", {
+        "kind": "new-game", "why": "new names", "variant": "two-hand", "players": ["Cy", "Di"]})
+    assert status == 200
+    with caplog.at_level(logging.ERROR):
+        for _ in range(3):
+            status, answer = referee_json(d.port, "/api/act", {"seat": "Cy", "action": "roll"})
+            assert status == 409, answer
+            assert "Cy has no camera zone" in answer["error"], answer
+    assert no_traceback(caplog, capfd)
