@@ -105,9 +105,10 @@ def login() -> Any:
     c = ctx()
     if not csrf_ok():
         return expired_form()
-    message = c.limiter.attempt_pin(client_address())  # counted before it is compared
-    if message:
-        return error_page(429, message)
+    wait = c.limiter.attempt_pin(client_address())  # counted before it is compared
+    if wait is not None:
+        page, status = error_page(429, wait.sentence)
+        return page, status, {"Retry-After": str(wait.seconds)}
     if not same_secret(request.form.get("pin", ""), c.settings.referee_pin):
         page = render_template("referee_login.html", csrf=csrf_token(),
                                error="That PIN is not right; try again.")

@@ -8,6 +8,7 @@ import html
 import json
 import logging
 import socket
+import time
 from collections.abc import Iterator
 from typing import Any
 from urllib.parse import urlencode
@@ -39,10 +40,13 @@ def no_traceback(caplog: Any, capfd: Any) -> bool:
     return "Traceback" not in caplog.text and "Traceback" not in capfd.readouterr().err
 
 
-def send(port: int, head: str, body: bytes = b"") -> tuple[int, dict[str, str], bytes]:
-    """Send one request exactly as written (``head`` without the blank line) and read the
-    answer until the server closes or the body is complete; (status, headers, body)."""
-    with socket.create_connection(("127.0.0.1", port), timeout=10) as sock:
+def send(port: int, head: str, body: bytes = b"", *, source: str = "127.0.0.1"
+         ) -> tuple[int, dict[str, str], bytes]:
+    """Send one request exactly as written (``head`` without the blank line), from the
+    loopback address ``source``, and read the answer until the server closes or the body is
+    complete; (status, headers, body)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10,
+                                  source_address=(source, 0)) as sock:
         sock.sendall(head.replace("\n", "\r\n").encode("utf-8") + b"\r\n\r\n" + body)
         data = b""
         while b"\r\n\r\n" not in data:
@@ -91,8 +95,8 @@ class Console:
     """The referee console driven over HTTP as a browser drives it: the session cookie kept,
     the CSRF token read from the page, forms sent urlencoded."""
 
-    def __init__(self, port: int) -> None:
-        self.port, self.cookie = port, ""
+    def __init__(self, port: int, source: str = "127.0.0.1") -> None:
+        self.port, self.source, self.cookie = port, source, ""
 
     def request(self, method: str, path: str, form: dict[str, str] | None = None
                 ) -> tuple[int, dict[str, str], bytes]:
@@ -103,7 +107,7 @@ class Console:
         if form is not None:
             head += ("\nContent-Type: application/x-www-form-urlencoded"
                      f"\nContent-Length: {len(body)}")
-        status, headers, answer = send(self.port, head, body)
+        status, headers, answer = send(self.port, head, body, source=self.source)
         if "set-cookie" in headers:
             self.cookie = headers["set-cookie"].split(";", 1)[0]
         return status, headers, answer
@@ -113,7 +117,10 @@ class Console:
         return page.split('name="csrf" value="', 1)[1].split('"', 1)[0]
 
     def log_in(self, pin: str = PIN) -> int:
-        return self.request("POST", "/referee/login", {"pin": pin, "csrf": self.csrf()})[0]
+        return self.log_in_answer(pin)[0]
+
+    def log_in_answer(self, pin: str = PIN) -> tuple[int, dict[str, str], bytes]:
+        return self.request("POST", "/referee/login", {"pin": pin, "csrf": self.csrf()})
 
     def post(self, path: str, **form: str) -> tuple[int, str]:
         """Send a console form; its status and the sentence the console then shows."""
@@ -241,3 +248,44 @@ def test_a_throw_refused_for_a_seat_without_a_zone_logs_no_traceback(served, cap
             assert status == 409, answer
             assert "Cy has no camera zone" in answer["error"], answer
     assert no_traceback(caplog, capfd)
+
+
+def test_wrong_pins_from_twenty_addresses_slow_the_console_but_let_the_referee_in(served):
+    _, d = served
+    for i in range(20):
+        assert Console(d.port, f"127.0.1.{i + 1}").log_in("000000") == 401
+    referee = Console(d.port, "127.0.2.1")
+    status, headers, body = referee.log_in_answer()
+    if status == 429:  # the last wrong PIN was less than the pace ago: wait as told, once
+        wait = int(headers["retry-after"])
+        assert 1 <= wait <= 3 and b"a PIN is checked every 3 seconds" in body
+        time.sleep(wait)
+        status, headers, body = referee.log_in_answer()
+    assert status == 303, body[:300]
+    assert referee.request("GET", "/api/referee/state")[0] == 200
+
+
+def test_wrong_bearer_tokens_from_an_address_leave_its_pin_login_open(served):
+    t, d = served
+    for _ in range(5):
+        status, _, _ = send(d.port, f"GET /api/seat/Ann HTTP/1.1\nHost: 127.0.0.1:{d.port}\n"
+                                    "Authorization: Bearer guess\nConnection: close",
+                            source="127.0.3.1")
+        assert status == 401
+    status, headers, body = send(d.port, f"GET /api/seat/Ann HTTP/1.1\nHost: 127.0.0.1:"
+                                         f"{d.port}\nAuthorization: Bearer {t.token('Ann')}\n"
+                                         "Connection: close", source="127.0.3.1")
+    assert status == 429 and 50 <= int(headers["retry-after"]) <= 61, body  # tokens blocked
+    assert Console(d.port, "127.0.3.1").log_in() == 303
+
+
+def test_the_consoles_429_carries_retry_after(served):
+    _, d = served
+    console = Console(d.port, "127.0.4.1")
+    for _ in range(5):
+        assert console.log_in("000000") == 401
+    status, headers, body = console.log_in_answer()
+    wait = int(headers["retry-after"])
+    assert status == 429 and 50 <= wait <= 61  # the minute since the first wrong PIN
+    assert f"Too many wrong PINs from this address; wait {wait} seconds and try again."\
+        .encode() in body
