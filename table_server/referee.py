@@ -3,8 +3,10 @@ export and each seat's QR code.
 
 It is a page of forms, so it logs in by PIN into Flask's signed session cookie (HttpOnly,
 SameSite=Strict) and every form carries a CSRF token bound to that session. Wrong PINs count
-against the client address like wrong tokens. Everything here may show concealed dice: that
-is the referee's job, and nothing here is reachable without the PIN.
+against the client address (apart from wrong tokens), and many from every address slow the
+PIN down for the whole table instead of locking it (``auth.RateLimiter``). Everything here
+may show concealed dice: that is the referee's job, and nothing here is reachable without the
+PIN.
 """
 
 from __future__ import annotations
