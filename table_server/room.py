@@ -155,6 +155,11 @@ class BoundedConnections(connections.ConnectionManager):
         with self._room:
             return self._total
 
+    def silent_connections(self) -> int:
+        """Connections waiting in the selector now (never asked, or idle keep-alive)."""
+        with self._room:
+            return sum(1 for stamp, conn in self._silent if conn.idle_stamp == stamp)
+
     def held_by(self, address: str) -> int:
         """Connections ``address`` holds open now."""
         with self._room:

@@ -140,11 +140,10 @@ def test_when_every_connection_is_being_served_a_newcomer_gets_the_503(table, mo
                                          source_address=(source, 0))
             s.sendall(b"GET /api/state HTTP/1.1\r\n")  # a request begun: a thread reads it
             busy.append(s)
-        deadline = time.monotonic() + 5
-        while d._server._connections.open_connections() < 4:
-            assert time.monotonic() < deadline
+        rooms, deadline = d._server._connections, time.monotonic() + 10
+        while rooms.open_connections() < 4 or rooms.silent_connections() > 0:
+            assert time.monotonic() < deadline  # the four are handed to worker threads
             time.sleep(0.01)
-        time.sleep(0.3)  # the four are handed to worker threads
         extra = socket.create_connection(("127.0.0.1", d.port), timeout=5,
                                          source_address=("127.0.0.3", 0))
         received = b""
