@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
-from table_server import api, history, pages, referee
+from table_server import api, history, pages, referee, referee_pass
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.bodies import MALFORMED, TOO_LARGE, ChunkedBodyLimit
 from table_server.context import Context, error_page, json_error
@@ -100,6 +100,7 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
+    app.register_blueprint(referee_pass.bp)
     app.register_blueprint(history.bp)
 
     @app.errorhandler(HTTPException)

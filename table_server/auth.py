@@ -254,6 +254,51 @@ class RefereeSessions:
             self.current = secrets.token_urlsafe(16)
 
 
+class OneTimePasses:
+    """Links with which a logged-in console logs in another device, each once, for
+    ``lifetime`` seconds, while the session generation that made it lasts (logout ends them).
+
+    Why: past 20 PIN attempts a minute the PIN is paced for the whole table, so a flood of
+    guesses from many addresses can keep the referee waiting for a slot; a console already
+    open needs no PIN, and its link (32 random bytes) cannot be guessed. At most ``keep``
+    links wait at once; a newer one pushes out the oldest. ``clock`` is injectable."""
+
+    def __init__(self, lifetime: float = 300.0, keep: int = 8,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.lifetime, self.keep, self.clock = lifetime, keep, clock
+        self._lock = threading.Lock()
+        self._passes: dict[str, tuple[float, str]] = {}  # pass -> (made at, generation)
+
+    def issue(self, generation: str) -> str:
+        """A new pass for the session generation ``generation``."""
+        secret = secrets.token_urlsafe(32)
+        with self._lock:
+            self._passes[secret] = (self.clock(), generation)
+            while len(self._passes) > self.keep:
+                del self._passes[next(iter(self._passes))]
+        return secret
+
+    def valid(self, given: str, generation: str) -> bool:
+        """Whether ``given`` is a live pass of ``generation`` (nothing is spent)."""
+        return self._find(given, generation, spend=False)
+
+    def spend(self, given: str, generation: str) -> bool:
+        """Use ``given`` up: True if it was a live pass of ``generation``."""
+        return self._find(given, generation, spend=True)
+
+    def _find(self, given: str, generation: str, *, spend: bool) -> bool:
+        with self._lock:
+            now, found = self.clock(), None
+            for secret, (made, gen) in list(self._passes.items()):
+                if now - made >= self.lifetime:
+                    del self._passes[secret]
+                elif same_secret(given, secret) and same_secret(gen, generation):
+                    found = secret
+            if found is not None and spend:
+                del self._passes[found]
+            return found is not None
+
+
 def new_csrf_token() -> str:
     """A fresh random CSRF token for one console session."""
     return secrets.token_urlsafe(24)

@@ -289,3 +289,29 @@ def test_the_consoles_429_carries_retry_after(served):
     assert status == 429 and 50 <= wait <= 61  # the minute since the first wrong PIN
     assert f"Too many wrong PINs from this address; wait {wait} seconds and try again."\
         .encode() in body
+
+
+def test_a_logged_in_console_lets_another_device_in_whatever_pins_are_being_tried(served):
+    _, d = served
+    console = Console(d.port, "127.0.6.1")
+    assert console.log_in() == 303
+    for i in range(20):  # the PIN is now paced for the whole table
+        Console(d.port, f"127.0.7.{i + 1}").log_in("000000")
+    status, _, page = console.request("POST", "/referee/pass", {"csrf": console.csrf()})
+    assert status == 200
+    link = page.decode().split('id="pass-link" href="', 1)[1].split('"', 1)[0]
+    path = "/" + link.split("/", 3)[3]
+    phone = Console(d.port, "127.0.6.2")
+    status, _, page = phone.request("GET", path)  # a link preview would stop here: spends nothing
+    assert status == 200 and b"Open the console on this device" in page
+    csrf = page.decode().split('name="csrf" value="', 1)[1].split('"', 1)[0]
+    assert phone.request("POST", path, {"csrf": csrf})[0] == 303
+    assert phone.request("GET", "/api/referee/state")[0] == 200
+    again = Console(d.port, "127.0.6.3")
+    status, _, page = again.request("GET", path)
+    assert status == 400 and b"This link has been used, has expired" in page
+    status, _, page = console.request("POST", "/referee/pass", {"csrf": console.csrf()})
+    unused = "/" + page.decode().split('id="pass-link" href="', 1)[1].split('"', 1)[0] \
+        .split("/", 3)[3]
+    assert console.request("POST", "/referee/logout", {"csrf": console.csrf()})[0] == 303
+    assert again.request("GET", unused)[0] == 400  # logout ends the links not yet used

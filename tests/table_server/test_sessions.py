@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from table_server.auth import RateLimiter
+from table_server.auth import OneTimePasses, RateLimiter
 from table_server.hosts import AllowedHosts, host_name
 
 
@@ -121,3 +121,16 @@ def test_allowed_hosts_admit_the_machine_names_looked_up_again_after_a_while(clo
     assert hosts.admits("192.168.1.77") and len(looked) == 2
     assert not hosts.admits("") and not hosts.admits(None)
     assert host_name("[FE80::1]:80") == "fe80::1" and host_name("Pi.Local.:80") == "pi.local"
+
+
+def test_a_one_time_pass_works_once_within_its_lifetime_and_generation(clock) -> None:
+    passes = OneTimePasses(lifetime=300.0, keep=2, clock=clock)
+    first = passes.issue("gen-1")
+    assert passes.valid(first, "gen-1") and not passes.valid(first, "gen-2")
+    assert passes.spend(first, "gen-1") and not passes.spend(first, "gen-1")
+    late = passes.issue("gen-1")
+    clock.now += 300
+    assert not passes.valid(late, "gen-1")
+    oldest, _, newest = passes.issue("gen-1"), passes.issue("gen-1"), passes.issue("gen-1")
+    assert not passes.valid(oldest, "gen-1") and passes.valid(newest, "gen-1")  # 2 kept
+    assert not passes.valid("", "gen-1")
