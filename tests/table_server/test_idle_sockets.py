@@ -46,6 +46,15 @@ class Table:
         self.lines: list[str] = []
         self._out: queue.Queue[str | None] = queue.Queue()
         threading.Thread(target=self._read, daemon=True).start()
+        try:
+            self._wait_until_up()
+        except BaseException:  # never leave the table running behind a failed start
+            self.proc.kill()
+            self.proc.wait(timeout=30)
+            raise
+
+    def _wait_until_up(self) -> None:
+        """Read the start-up lines until "Press Ctrl-C" (60 s at most), and the token."""
         deadline = time.monotonic() + 60
         while not self.lines or not self.lines[-1].startswith("Press Ctrl-C"):
             try:
