@@ -100,7 +100,8 @@ def main() -> None:
           f"flood (3 seat tokens), loopback")
     print(f"  presses played by the driver: {len(sent)}; streams open at the end "
           f"{seen.get('streams_open')}, refused {seen.get('streams_refused')}; idle "
-          f"connections closed by the read timeout and reopened: {seen.get('idle_reopened')}")
+          f"connections closed by the read timeout (or for room) and reopened: "
+          f"{seen.get('idle_reopened')}")
     print("  press-to-event (POST /api/press sent -> the new state at each viewer; target for "
           "the other buttons: p99 <= 50 ms)")
     for kind, xs in latencies.items():

@@ -536,19 +536,19 @@ class TableController:
         return Outcome(True, plan.done)
 
     def _new_game(self, cmd: Correct) -> Outcome:
-        setup = corrections.new_game(cmd, self.variant, self.players, self.options)
-        if isinstance(setup, Refusal):
-            return self._refuse(None, setup)
+        new = corrections.new_game(cmd, self.variant, self.players, self.options, self.reads.seats)
+        if isinstance(new, Refusal):
+            return self._refuse(None, new)
         at = self.wall_clock()
         old = self.row
         gid = self.log.replace_game(
-            old.id, f"{setup.variant} {' '.join(setup.players)}", cmd.by, cmd.why, at,
+            old.id, f"{new.variant} {' '.join(new.players)}", cmd.by, cmd.why, at,
             abandon=self.game.state() if old.status == "playing" else None,
-            variant=setup.variant, players=setup.players, options=setup.options)
+            variant=new.variant, players=new.players, options=new.options)
         row = self.log.game(gid)
         assert row is not None
         self._load(row)
-        self.publisher.say(f"{cmd.by} started game {gid} ({setup.variant}, "
-                           f"{', '.join(setup.players)}): {cmd.why}.")
+        self.publisher.say(f"{cmd.by} started game {gid} ({new.variant}, "
+                           f"{', '.join(new.players)}): {cmd.why}.")
         self._publish()
         return Outcome(True, f"Game {gid} started.")

@@ -9,7 +9,7 @@ stands.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -95,8 +95,13 @@ def fix_target(cmd: Correct, actions: list[Action]) -> tuple[int, Action] | Refu
 
 
 def new_game(cmd: Correct, variant: str, players: tuple[str, ...],
-             options: dict[str, Any]) -> NewGame | Refusal:
-    """The game a ``new-game`` starts: the command's set-up, else the table's own."""
+             options: dict[str, Any], zones: Sequence[str] | None = None) -> NewGame | Refusal:
+    """The game a ``new-game`` starts: the command's set-up, else the table's own.
+
+    ``zones``: the seats the camera has a zone for (None: no camera). A game of more players
+    than that is refused here: accepted, every throw of its extra seats was refused, each
+    with a traceback in the log (issue 37), and the console's zones form can only redraw the
+    zones of the game being played."""
     setup = NewGame(cmd.variant or variant,
                     tuple(cmd.players) if cmd.players is not None else players,
                     dict(cmd.options) if cmd.options is not None else dict(options))
@@ -107,4 +112,11 @@ def new_game(cmd: Correct, variant: str, players: tuple[str, ...],
     problem = seating_problem(setup.variant, setup.players)  # as [table] players is checked
     if problem:
         return Refusal(f"The new game cannot start: the players must be {problem}.")
+    if zones is not None and len(setup.players) > len(zones):
+        return Refusal(f"The new game cannot start: the camera has zones for "
+                       f"{len(zones)} seats ({', '.join(zones)}) and the game has "
+                       f"{len(setup.players)} players. Start a game of at most {len(zones)} "
+                       "players, or name every player in the config's [table] players "
+                       "(bidou-table calibrate then gives each seat its zone) and restart "
+                       "the table.")
     return setup

@@ -156,6 +156,10 @@ def _open(house: House, config: TableConfig, *, db: str, simulate: bool, seed: i
           warn: Callable[[str], None]) -> None:
     house.log = GameLog(db)
     house.add("log", house.log.close)
+    if house.log.was_empty:
+        warn(f"The game log {db} was an empty file (0 bytes), so it is now a new game log "
+             "with no games. If it should have held games, stop the table and restore it "
+             "from a backup.")
 
     zones = zones_for(config)
     if simulate or config.camera.kind == "simulated":

@@ -28,13 +28,21 @@ Schema (docs/controller.md):
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import threading
 from dataclasses import dataclass
 from typing import Any
 
-from firmware.log_guard import SCHEMA_VERSION, LogError, LogLock, check_database, check_file
+from firmware.log_guard import (
+    SCHEMA_VERSION,
+    LogError,
+    LogLock,
+    check_database,
+    check_file,
+    check_writable,
+)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -127,6 +135,9 @@ class GameLog:
         know is refused with a :class:`LogError` sentence, before anything is written."""
         self.path = path
         memory = path == ":memory:"
+        #: the file existed but was empty (0 bytes) and was made a new log: said at start,
+        #: as an empty file is more often a copy gone wrong than a wish for a new log
+        self.was_empty = not memory and os.path.isfile(path) and os.path.getsize(path) == 0
         self._file_lock = LogLock(path) if exclusive and not memory else None
         try:
             if not memory:
@@ -150,6 +161,7 @@ class GameLog:
             ) from None
         try:
             new = check_database(db, path)
+            check_writable(db, path)
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")

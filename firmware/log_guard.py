@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import fcntl
 import os
+import pwd
 import sqlite3
+import stat
 from datetime import UTC, datetime
 
 #: The schema this code writes (``PRAGMA user_version``); 0 is a log written before versions.
@@ -113,6 +115,51 @@ def check_database(db: sqlite3.Connection, path: str) -> bool:
                            f"tables are {', '.join(sorted(tables))}; a game log has games and "
                            "entries with their columns). Pass another file with --db.")
     return False
+
+
+def check_writable(db: sqlite3.Connection, path: str) -> None:
+    """Refuse a log this user may read but not write, before the table starts: SQLite opens
+    such a file read-only without a word, and the first write (a seat key, the first press)
+    failed with a traceback (issue 37). The write tried here is rolled back."""
+    try:
+        db.execute("BEGIN IMMEDIATE")
+        version = int(db.execute("PRAGMA user_version").fetchone()[0])
+        db.execute(f"PRAGMA user_version = {version}")
+    except sqlite3.OperationalError as e:
+        if "readonly" not in str(e) and getattr(e, "sqlite_errorname", "") != "SQLITE_READONLY":
+            raise
+        raise LogError(read_only(path)) from None
+    finally:
+        if db.in_transaction:
+            db.execute("ROLLBACK")
+
+
+def read_only(path: str) -> str:
+    """The sentence for a log this user cannot write: the file at fault (the log, its -wal or
+    -shm beside it, or the directory that must hold them), its permission and its owner."""
+    user = _user(os.geteuid())
+    directory = os.path.dirname(os.path.abspath(path))
+    for candidate in (path, f"{path}-wal", f"{path}-shm", directory):
+        if os.path.exists(candidate) and not os.access(candidate, os.W_OK):
+            info = os.stat(candidate)
+            what = "the directory" if candidate == directory else "the file"
+            owner = _user(info.st_uid)
+            fix = (f"Give its owner write permission (chmod u+w {candidate})" if owner == user
+                   else f"Give it to {user} (sudo chown {user} {candidate})")
+            return (f"The game log {path} cannot be written by this user ({user}): {what} "
+                    f"{candidate} has permissions {stat.filemode(info.st_mode)[1:]} "
+                    f"({stat.S_IMODE(info.st_mode):04o}, owner {owner}). {fix}, or pass "
+                    "another file with --db.")
+    return (f"The game log {path} cannot be written by this user ({user}) (SQLite opened it "
+            "read-only: a read-only mount?). Make it writable, or pass another file with "
+            "--db.")
+
+
+def _user(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
 
 
 def _damaged(path: str, detail: str) -> str:

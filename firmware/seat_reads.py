@@ -40,6 +40,11 @@ class SeatReads:
         self.before_read = before_read
         self.reset()
 
+    @property
+    def seats(self) -> list[str] | None:
+        """The seats the camera has a zone for, in their order; None without a camera."""
+        return None if self.watcher is None else list(self.watcher.zones)
+
     def reset(self) -> None:
         """Forget everything (a game is loaded)."""
         #: seat -> why its dice could not be read; seat -> what was read ("throw", "roll")

@@ -45,6 +45,8 @@ class SimulatedDice:
         ``again`` (a re-read after "needs a look"): the same dice, laid out afresh, as a
         player straightens dice the camera could not read.
         """
+        if seat not in {zone.seat for zone in self.camera.zones}:
+            return  # nowhere to put them: the watcher says the seat has no zone (needs a look)
         if again and self.thrown and self.thrown[-1][0] == seat:
             values = self.thrown[-1][2]
         else:

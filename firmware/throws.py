@@ -143,8 +143,8 @@ class DiceWatcher:
     def read_seat(self, seat: str, count: int) -> SeatRead:
         """Read ``count`` dice (3 for a throw, 1 for a roll) in ``seat``'s zone, once still."""
         if seat not in self.zones:
-            return SeatRead(seat, None, f"{seat} has no camera zone; add [zones.{seat}] to the "
-                                        "config or let the referee enter the dice")
+            return SeatRead(seat, None, f"{seat} has no camera zone; the referee gives it one "
+                                        "(Camera zones on the console) or enters the dice")
         try:
             with self._camera_lock:
                 frame = self.still_frame(seat)

@@ -18,9 +18,9 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
-from table_server import api, history, pages, referee
+from table_server import api, history, pages, referee, referee_pass
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
-from table_server.bodies import TOO_LARGE, ChunkedBodyLimit
+from table_server.bodies import MALFORMED, TOO_LARGE, ChunkedBodyLimit
 from table_server.context import Context, error_page, json_error
 from table_server.hosts import AllowedHosts
 from table_server.press_gate import PressGate
@@ -83,17 +83,24 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         return error_page(400, sentence)
 
     @app.before_request
-    def _body_within_limit() -> None:
+    def _body_within_limit() -> Any:
         """413 for a body over the limit before anything else is asked, whatever its encoding:
         a declared length is compared; a chunked body was read up to the limit on its way
-        in (``table_server.bodies``)."""
+        in (``table_server.bodies``), and 400 saying what was wrong when it was malformed."""
         too_large = request.environ.get(TOO_LARGE)
         if too_large or (request.content_length or 0) > app.config["MAX_CONTENT_LENGTH"]:
             raise RequestEntityTooLarge()
+        malformed = request.environ.get(MALFORMED)
+        if malformed:
+            if request.path.startswith("/api/"):
+                return json_error(400, malformed)
+            return error_page(400, malformed)
+        return None
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)
+    app.register_blueprint(referee_pass.bp)
     app.register_blueprint(history.bp)
 
     @app.errorhandler(HTTPException)

@@ -12,14 +12,17 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import math
 import secrets
 import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 
 REFEREE = "referee"
-_ALL = "\x00every address"  # the key of the count across addresses (never an address)
+_ALL = "\x00every address"  # the key of the PIN attempts across addresses (never an address)
+_TOKEN, _PIN = "t", "p"  # prefixes of an address's keys: its wrong tokens, its PIN attempts
 
 
 class SeatTokens:
@@ -77,10 +80,28 @@ def same_secret(given: str | None, secret: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
 
 
-class RateLimiter:
-    """Counts failed attempts per client address; blocks an address after too many in a window.
+@dataclass(frozen=True)
+class Wait:
+    """A refused attempt: the sentence, and the whole seconds to put in ``Retry-After``."""
 
-    ``clock`` is injectable so tests can move time without sleeping.
+    sentence: str
+    seconds: int
+
+
+class RateLimiter:
+    """Counts failed attempts per client address, apart for tokens and PINs; refuses an
+    address after too many in a window, and paces PIN comparisons across every address.
+
+    Why apart: a phone with a stale seat token (another log) must not keep the referee's own
+    device from logging in with the PIN; wrong tokens then only block tokens from that
+    address, wrong PINs only the PIN. Why paced, not locked (issue 37): a lock for everyone
+    after ``max_pin_attempts`` wrong PINs a window let any guest with a few addresses lock the
+    referee out, again every minute. Past that many PIN attempts in a window (from any
+    addresses), one PIN is compared every ``window / max_pin_attempts`` seconds across the
+    table and the others are answered 429 with the seconds to wait: guesses stay at
+    ``max_pin_attempts`` a window however many addresses send them (a 6-digit PIN then takes
+    weeks), and the referee's right PIN gets in after a few seconds' wait. ``clock`` is
+    injectable so tests can move time without sleeping.
     """
 
     def __init__(self, max_failures: int = 5, window: float = 60.0,
@@ -93,60 +114,65 @@ class RateLimiter:
         self._lock = threading.Lock()
         self._failures: dict[str, deque[float]] = {}
 
-    def _recent(self, address: str, now: float) -> deque[float]:
-        """The address's failures within the window; quiet addresses are forgotten, so the
-        table of addresses stays small all evening."""
-        times = self._failures.get(address)
+    @property
+    def pace(self) -> float:
+        """Seconds between two PIN comparisons once the table has had its window's share."""
+        return self.window / max(1, self.max_pin_attempts)
+
+    def _recent(self, key: str, now: float) -> deque[float]:
+        """The key's attempts within the window; quiet keys are forgotten, so the table of
+        addresses stays small all evening."""
+        times = self._failures.get(key)
         if times is None:
             return deque()
         while times and now - times[0] >= self.window:
             times.popleft()
         if not times:
-            del self._failures[address]
+            del self._failures[key]
         return times
 
     def retry_after(self, address: str) -> float:
-        """Seconds until ``address`` may try again; 0 when it is not blocked."""
+        """Seconds until ``address`` may send a token again; 0 when it is not blocked."""
         with self._lock:
             now = self.clock()
-            times = self._recent(address, now)
+            times = self._recent(_TOKEN + address, now)
             if len(times) < self.max_failures:
                 return 0.0
             return max(0.0, self.window - (now - times[0]))
 
     def fail(self, address: str) -> None:
-        """Record one failed attempt from ``address``."""
+        """Record one wrong token from ``address``."""
         with self._lock:
             now = self.clock()
-            self._recent(address, now)
-            self._failures.setdefault(address, deque()).append(now)
+            self._recent(_TOKEN + address, now)
+            self._failures.setdefault(_TOKEN + address, deque()).append(now)
 
-    def attempt_pin(self, address: str) -> str | None:
+    def attempt_pin(self, address: str) -> Wait | None:
         """Count a PIN attempt from ``address`` BEFORE the PIN is compared: None when it may
-        be compared, else the sentence refusing it. Counting first means concurrent guesses
-        cannot all pass the check before any failure is recorded; the count across every
-        address (``max_pin_attempts`` a window) stops a guesser with many addresses too.
-        A right PIN then calls :meth:`forgive`."""
+        be compared, else the refusal (sentence and seconds to wait). Counting first means
+        concurrent guesses cannot all pass the check before any failure is recorded. A
+        right PIN then calls :meth:`forgive`."""
         with self._lock:
             now = self.clock()
-            mine = self._recent(address, now)
+            mine = self._recent(_PIN + address, now)
             if len(mine) >= self.max_failures:
                 wait = self.window - (now - mine[0])
-                return (f"Too many failed PIN or token attempts from this address; "
-                        f"wait {int(wait) + 1} seconds and try again.")
+                return Wait(f"Too many wrong PINs from this address; wait {int(wait) + 1} "
+                            "seconds and try again.", int(wait) + 1)
             every = self._recent(_ALL, now)
-            if len(every) >= self.max_pin_attempts:
-                wait = self.window - (now - every[0])
-                return (f"Too many wrong PINs have been tried at this table; the console is "
-                        f"locked for everyone for {int(wait) + 1} seconds.")
-            self._failures.setdefault(address, deque()).append(now)
+            if len(every) >= self.max_pin_attempts and now - every[-1] < self.pace:
+                wait = math.ceil(self.pace - (now - every[-1]))
+                return Wait(f"Many wrong PINs have been tried at this table in the last "
+                            f"minute, so a PIN is checked every {self.pace:g} seconds; wait "
+                            f"{wait} seconds and try again.", wait)
+            self._failures.setdefault(_PIN + address, deque()).append(now)
             self._failures.setdefault(_ALL, deque()).append(now)
             return None
 
     def forgive(self, address: str) -> None:
         """Take back the attempt :meth:`attempt_pin` counted: the PIN was right."""
         with self._lock:
-            for key in (address, _ALL):
+            for key in (_PIN + address, _ALL):
                 times = self._failures.get(key)
                 if times:
                     times.pop()
@@ -157,17 +183,18 @@ class RateLimiter:
         """How many addresses have failures within the window."""
         with self._lock:
             now = self.clock()
-            for address in list(self._failures):
-                self._recent(address, now)
-            return len(self._failures) - (_ALL in self._failures)
+            for key in list(self._failures):
+                self._recent(key, now)
+            return len({key[1:] for key in self._failures if key != _ALL})
 
     def blocked_message(self, address: str) -> str | None:
-        """The sentence to answer a blocked address with, or None if it may try."""
+        """The sentence to answer a token from a blocked address with, or None if it may
+        try."""
         wait = self.retry_after(address)
         if wait <= 0:
             return None
-        return (f"Too many failed PIN or token attempts from this address; "
-                f"wait {int(wait) + 1} seconds and try again.")
+        return (f"Too many wrong tokens from this address; wait {int(wait) + 1} seconds and "
+                "try again.")
 
 
 class PressLimiter:
@@ -225,6 +252,51 @@ class RefereeSessions:
     def end_all(self) -> None:
         with self._lock:
             self.current = secrets.token_urlsafe(16)
+
+
+class OneTimePasses:
+    """Links with which a logged-in console logs in another device, each once, for
+    ``lifetime`` seconds, while the session generation that made it lasts (logout ends them).
+
+    Why: past 20 PIN attempts a minute the PIN is paced for the whole table, so a flood of
+    guesses from many addresses can keep the referee waiting for a slot; a console already
+    open needs no PIN, and its link (32 random bytes) cannot be guessed. At most ``keep``
+    links wait at once; a newer one pushes out the oldest. ``clock`` is injectable."""
+
+    def __init__(self, lifetime: float = 300.0, keep: int = 8,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.lifetime, self.keep, self.clock = lifetime, keep, clock
+        self._lock = threading.Lock()
+        self._passes: dict[str, tuple[float, str]] = {}  # pass -> (made at, generation)
+
+    def issue(self, generation: str) -> str:
+        """A new pass for the session generation ``generation``."""
+        secret = secrets.token_urlsafe(32)
+        with self._lock:
+            self._passes[secret] = (self.clock(), generation)
+            while len(self._passes) > self.keep:
+                del self._passes[next(iter(self._passes))]
+        return secret
+
+    def valid(self, given: str, generation: str) -> bool:
+        """Whether ``given`` is a live pass of ``generation`` (nothing is spent)."""
+        return self._find(given, generation, spend=False)
+
+    def spend(self, given: str, generation: str) -> bool:
+        """Use ``given`` up: True if it was a live pass of ``generation``."""
+        return self._find(given, generation, spend=True)
+
+    def _find(self, given: str, generation: str, *, spend: bool) -> bool:
+        with self._lock:
+            now, found = self.clock(), None
+            for secret, (made, gen) in list(self._passes.items()):
+                if now - made >= self.lifetime:
+                    del self._passes[secret]
+                elif same_secret(given, secret) and same_secret(gen, generation):
+                    found = secret
+            if found is not None and spend:
+                del self._passes[found]
+            return found is not None
 
 
 def new_csrf_token() -> str:

@@ -16,7 +16,13 @@ from flask import Response, current_app, jsonify, render_template
 from firmware.commands import Command, Outcome
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
-from table_server.auth import PressLimiter, RateLimiter, RefereeSessions, SeatTokens
+from table_server.auth import (
+    OneTimePasses,
+    PressLimiter,
+    RateLimiter,
+    RefereeSessions,
+    SeatTokens,
+)
 from table_server.broadcast import Broadcaster
 from table_server.sse import Streams
 
@@ -36,6 +42,8 @@ class Context:
     limiter: RateLimiter
     presses: PressLimiter = field(default_factory=PressLimiter)
     referee_sessions: RefereeSessions = field(default_factory=lambda: RefereeSessions())
+    #: links with which a logged-in console logs in another device (``referee_pass``)
+    passes: OneTimePasses = field(default_factory=OneTimePasses)
     streams: Streams = field(default_factory=lambda: Streams(MAX_STREAMS))
     stopping: threading.Event = field(default_factory=threading.Event)
     #: writes every event stream once the real server runs (``Dashboard.start``)

@@ -8,11 +8,16 @@ on another site whose name is made to point at the table still sends its own nam
 Allowed: the names in the config (``[server] public_url``'s and ``host``), this machine's
 names and addresses, and localhost. The machine's addresses are looked up again (at most every
 ``REFRESH`` seconds) when an unknown name comes, since a Pi on DHCP may change address.
+
+Addresses are matched as addresses (``ipaddress``: any loopback address, ``::1`` however it is
+written) and names exactly, never by a prefix: ``127.attacker.example`` and
+``127.0.0.1.evil.com`` are names that anyone can point at the table (issue 37).
 """
 
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import socket
 import threading
 import time
@@ -33,6 +38,23 @@ def host_name(host_header: str) -> str:
     if host.count(":") == 1:
         host = host.split(":", 1)[0]
     return host.rstrip(".")
+
+
+def canonical(name: str) -> str:
+    """An address written one way (``0:0::1``, ``::FFFF:10.0.0.1``) as every other way is
+    written (``::1``, ``::ffff:10.0.0.1``); a name as it is, lower case."""
+    try:
+        return str(ipaddress.ip_address(name))
+    except ValueError:
+        return name.lower()
+
+
+def is_loopback_address(name: str) -> bool:
+    """Whether ``name`` is an address (not a name) of this machine's loopback interface."""
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
 
 
 def machine_names() -> set[str]:
@@ -57,11 +79,12 @@ class AllowedHosts:
     def __init__(self, *, public_url: str | None, listen_host: str,
                  lookup: Callable[[], set[str]] = machine_names,
                  clock: Callable[[], float] = time.monotonic) -> None:
-        self._configured = {*LOOPBACK, "localhost"}
+        self._configured = {canonical(n) for n in (*LOOPBACK, "localhost")}
         if public_url:
-            self._configured.add((urlsplit(public_url).hostname or "").lower())
+            self._configured.add(canonical(urlsplit(public_url).hostname or ""))
         if listen_host not in ANY_HOSTS:
-            self._configured.add(listen_host.lower())
+            self._configured.add(canonical(listen_host))
+        self._configured.discard("")  # a public_url without a host name names nothing
         self._lookup, self._clock = lookup, clock
         self._lock = threading.Lock()
         self._machine: set[str] = set()
@@ -71,8 +94,8 @@ class AllowedHosts:
         """Whether a request with this ``Host`` may be answered."""
         if not host_header:
             return False
-        name = host_name(host_header)
-        if name in self._configured or name.startswith("127."):
+        name = canonical(host_name(host_header))
+        if name in self._configured or is_loopback_address(name):
             return True
         with self._lock:
             if name in self._machine:
@@ -80,7 +103,7 @@ class AllowedHosts:
             if self._clock() - self._looked < REFRESH:
                 return False
             self._looked = self._clock()
-            self._machine = self._lookup()
+            self._machine = {canonical(n) for n in self._lookup()}
             return name in self._machine
 
     def names(self) -> list[str]:

@@ -3,8 +3,10 @@ export and each seat's QR code.
 
 It is a page of forms, so it logs in by PIN into Flask's signed session cookie (HttpOnly,
 SameSite=Strict) and every form carries a CSRF token bound to that session. Wrong PINs count
-against the client address like wrong tokens. Everything here may show concealed dice: that
-is the referee's job, and nothing here is reachable without the PIN.
+against the client address (apart from wrong tokens), and many from every address slow the
+PIN down for the whole table instead of locking it (``auth.RateLimiter``). Everything here
+may show concealed dice: that is the referee's job, and nothing here is reachable without the
+PIN.
 """
 
 from __future__ import annotations
@@ -48,7 +50,13 @@ from table_server.guards import (
     logged_in,
     referee_required,
 )
-from table_server.validation import correction_from, dice_values, existing_seat
+from table_server.validation import (
+    correction_from,
+    dice_values,
+    existing_seat,
+    form_number,
+    form_numbers,
+)
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -59,7 +67,7 @@ def base_url() -> str:
     which the sender writes: a seat's link and QR code must not send its token elsewhere."""
     settings = ctx().settings
     port = str(request.environ.get("SERVER_PORT", "80"))  # the port bound, for --port 0
-    bound = int(port) if port.isdigit() else 80
+    bound = number if isinstance(number := form_number(port), int) else 80
     return public_base(settings.public_url, settings.host, settings.port or bound)
 
 
@@ -99,9 +107,10 @@ def login() -> Any:
     c = ctx()
     if not csrf_ok():
         return expired_form()
-    message = c.limiter.attempt_pin(client_address())  # counted before it is compared
-    if message:
-        return error_page(429, message)
+    wait = c.limiter.attempt_pin(client_address())  # counted before it is compared
+    if wait is not None:
+        page, status = error_page(429, wait.sentence)
+        return page, status, {"Retry-After": str(wait.seconds)}
     if not same_secret(request.form.get("pin", ""), c.settings.referee_pin):
         page = render_template("referee_login.html", csrf=csrf_token(),
                                error="That PIN is not right; try again.")
@@ -128,10 +137,9 @@ def _form_to_correction() -> dict[str, Any]:
     form = request.form
     data: dict[str, Any] = {"kind": form.get("kind"), "why": form.get("why", "")}
     if form.get("position"):
-        position = form["position"].strip()
-        data["position"] = int(position) if position.isdigit() else position
+        data["position"] = form_number(form["position"])
     if form.get("values") is not None:
-        data["values"] = _numbers(form["values"])
+        data["values"] = form_numbers(form["values"])
     if data["kind"] == "new-game":
         data["variant"] = form.get("variant")
         data["players"] = form.get("players", "").replace(",", " ").split()
@@ -142,11 +150,6 @@ def _form_to_correction() -> dict[str, Any]:
             options["poor_fish"] = True
         data["options"] = options
     return data
-
-
-def _numbers(text: str) -> Any:
-    words = text.replace(",", " ").replace("-", " ").split()
-    return [int(w) for w in words] if all(w.isdigit() for w in words) else text
 
 
 def _flash(outcome: Outcome) -> None:
@@ -179,7 +182,7 @@ def correct() -> Any:
 @csrf_protected
 def dice() -> Any:
     return _apply_form(lambda: EnterDice(existing_seat(request.form.get("seat")),
-                                         dice_values(_numbers(request.form.get("values", ""))),
+                                         dice_values(form_numbers(request.form.get("values", ""))),
                                          "referee"))
 
 
@@ -192,8 +195,7 @@ def zones() -> Any:
     for seat in ctx().seat_names():
         table[seat] = {}
         for key in ("x", "y", "w", "h"):
-            text = request.form.get(f"{seat}.{key}", "").strip()
-            table[seat][key] = int(text) if text.isdigit() else text
+            table[seat][key] = form_number(request.form.get(f"{seat}.{key}", ""))
     outcome = ctx().controller.set_zones(table, "referee")
     flash(outcome.message, "ok" if outcome.ok else "error")
     return redirect(url_for("referee.console"), code=303)

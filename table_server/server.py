@@ -21,6 +21,7 @@ from table_server.addresses import public_base
 from table_server.app import create_app
 from table_server.broadcast import Broadcaster
 from table_server.context import Context
+from table_server.descriptors import Bound, choose_bound
 from table_server.present import decorate
 from table_server.wsgi_server import TableServer
 
@@ -28,7 +29,8 @@ from table_server.wsgi_server import TableServer
 THREADS = 16
 #: Presses past their rate held at once until the seat may press (``press_gate``).
 HELD_REFUSALS = 4
-#: Open connections at most (idle or served); LimitNOFILE in the systemd unit is above it.
+#: Open connections at most (idle or served), when the open-file limit allows as many
+#: (``table_server.descriptors`` sizes the bound); LimitNOFILE in the systemd unit is above it.
 MAX_CONNECTIONS = 2000
 #: Seconds a client may take to send its request, or stay idle between requests.
 READ_TIMEOUT = 10.0
@@ -83,6 +85,8 @@ class Dashboard:
         self.app = create_app(controller, settings, hold_refusals=HELD_REFUSALS)
         self._server: TableServer | None = None
         self._thread: threading.Thread | None = None
+        #: the connection bound chosen at start (``table_server.descriptors``)
+        self.bound: Bound | None = None
 
     @property
     def context(self) -> Context:
@@ -92,9 +96,11 @@ class Dashboard:
         """Listen (OSError with a sentence if it cannot) and serve in a daemon thread."""
         if self._server is not None:
             return self
+        self.bound = choose_bound(MAX_CONNECTIONS, self.context.streams.limit)
         sock = listening_socket(self.settings.host, self.settings.port)
-        server = TableServer(sock, self.app, threads=THREADS,
-                             max_connections=MAX_CONNECTIONS, timeout=READ_TIMEOUT)
+        server = TableServer(sock, self.app, threads=THREADS, timeout=READ_TIMEOUT,
+                             max_connections=self.bound.connections,
+                             per_address=self.bound.per_address)
         try:
             server.prepare()
         except BaseException:
@@ -161,6 +167,8 @@ class Dashboard:
         for seat, url in self.seat_urls().items():
             lines.append(f"Seat {seat + ':':<12} {url}")
         lines.append(f"Referee console:  {self.referee_url}")
+        if self.bound is not None:
+            lines.append(self.bound.sentence())
         if self.settings.pin_generated:
             lines.append(f"Referee PIN:      {self.settings.referee_pin} (generated; set "
                          "[referee] pin in the config to choose it)")

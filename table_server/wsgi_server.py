@@ -13,31 +13,24 @@ event stream (:mod:`table_server.broadcast` says why). :class:`HandOverGateway` 
 gets the socket once cheroot has sent the response's headers, and cheroot then neither reads
 from it nor closes it.
 
-Nor does it bound the number of open connections (an idle client
-that never sends a request costs a file descriptor until its timeout), and keep a new client
-off the worker threads until it sends something (it hands each new connection to a thread at
-once). :class:`BoundedConnections` does both: a client past ``max_connections`` gets a
-one-line 503 and is closed at once, and a new client waits in the selector like an idle
-keep-alive one, so a thousand idle sockets take neither the threads nor the descriptors that
-``/api/state`` needs.
+Nor does it bound the open connections, make room for a client that sends a request when
+the bound is reached, or keep a new client off the worker threads until it sends something:
+:class:`table_server.room.BoundedConnections` does, with a bound sized from the descriptors
+the process has (``table_server.descriptors``).
 """
 
 from __future__ import annotations
 
-import contextlib
 import socket
 from collections.abc import Callable
 from typing import Any
 
-from cheroot import connections, wsgi
+from cheroot import wsgi
 
-#: Sent, then the socket closed, to a client past the connection limit.
-_REFUSAL_TEXT = (b"The table has too many open connections; close some pages and try again "
-                 b"in a moment.\n")
-REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-           b"Retry-After: 5\r\nConnection: close\r\nContent-Length: "
-           + str(len(_REFUSAL_TEXT)).encode() + b"\r\n\r\n" + _REFUSAL_TEXT)
+from table_server.bodies import MALFORMED
+from table_server.room import REFUSAL, BoundedConnections, TrackedConnection
 
+__all__ = ["HAND_OVER", "REFUSAL", "HandOver", "HandOverGateway", "TableServer"]
 
 #: Bodies past this are refused 413 by cheroot before the app sees them (the app's own limit,
 #: 64 KiB, answers with its sentence below it); a chunked body is counted as it is read.
@@ -69,6 +62,8 @@ class HandOverGateway(wsgi.Gateway_10):
     def respond(self) -> None:
         hand_over: HandOver = self.env[HAND_OVER]
         response = self.req.server.wsgi_app(self.env, self.start_response)
+        if self.env.get(MALFORMED):  # the rest of the socket is not a request: close after
+            self.req.close_connection = True
         taken = False
         try:
             if hand_over.take is None:
@@ -93,51 +88,22 @@ class HandOverGateway(wsgi.Gateway_10):
                 hand_over.abandon()
 
 
-class BoundedConnections(connections.ConnectionManager):
-    """cheroot's connection manager, refusing new clients past ``server.max_connections``
-    (connections waiting in the selector plus those a worker thread is serving)."""
-
-    server: TableServer
-
-    def _from_server_socket(self, server_socket: socket.socket) -> Any:
-        if self.open_connections() < self.server.max_connections:
-            conn = super()._from_server_socket(server_socket)
-            if conn is not None:
-                # cheroot gives a new client straight to a worker thread, which then waits
-                # up to the read timeout for a request that an idle client never sends; a
-                # thousand such clients would hold every thread. Watched by the selector
-                # instead, a client gets a thread only once its request starts arriving.
-                self.put(conn)
-            return None
-        try:
-            client, _ = server_socket.accept()
-        except OSError:
-            return None
-        with contextlib.suppress(OSError):
-            client.settimeout(1.0)
-            client.sendall(REFUSAL)
-        with contextlib.suppress(OSError):
-            client.close()
-        return None
-
-    def open_connections(self) -> int:
-        """Connections open now: idle in the selector, or being served by a thread."""
-        pool = self.server.requests
-        serving = max(0, len(pool._threads) - pool.idle)
-        return int(self._num_connections) + serving
-
-
 class TableServer(wsgi.Server):
     """cheroot's WSGI server on a socket already listening (``table_server.server`` makes it,
-    with sentences for every way binding fails), with a bounded connection count."""
+    with sentences for every way binding fails), with a bounded connection count of which
+    one address holds ``per_address`` at most (``table_server.room``)."""
+
+    ConnectionClass = TrackedConnection
 
     def __init__(self, sock: socket.socket, app: Any, *, threads: int, max_connections: int,
-                 timeout: float, max_body: int = MAX_BODY_BACKSTOP) -> None:
+                 timeout: float, max_body: int = MAX_BODY_BACKSTOP,
+                 per_address: int | None = None) -> None:
         self._listening = sock
         super().__init__(sock.getsockname()[:2], app, numthreads=threads,
                          max=threads, timeout=timeout, shutdown_timeout=5,
                          request_queue_size=128)
         self.max_connections = max_connections
+        self.per_address = per_address or max_connections
         self.keep_alive_conn_limit = max_connections
         self.max_request_body_size = max_body
         self.gateway = HandOverGateway
@@ -155,6 +121,12 @@ class TableServer(wsgi.Server):
         super().prepare()
         self._connections._selector.close()
         self._connections = BoundedConnections(self)
+
+    def process_conn(self, conn: Any) -> None:
+        """A connection goes to a worker thread: no longer silent (never closed for room)."""
+        if isinstance(self._connections, BoundedConnections):
+            self._connections.serving(conn)
+        super().process_conn(conn)
 
     @property
     def port(self) -> int:

@@ -288,7 +288,12 @@ def test_referee_fix_dice_by_position(table) -> None:
     assert any("fix-dice 1 Ann roll 6" in line for line in record["history"])
 
 
-def test_referee_new_game(table) -> None:
+def test_referee_new_game(table_factory) -> None:
+    table = table_factory(variant="multi-hand", players=("Ann", "Bob", "Cy"))  # three places
+    two = table.client.post("/api/referee/correct", json={
+        "kind": "new-game", "why": "two came first", "variant": "two-hand",
+        "players": ["Ann", "Bob"]}, headers=table.auth("referee"))
+    assert two.status_code == 200
     response = table.client.post("/api/referee/correct", json={
         "kind": "new-game", "why": "three players came", "variant": "multi-hand",
         "players": ["Ann", "Bob", "Cy"], "options": {"poor_fish": True}},

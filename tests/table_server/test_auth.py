@@ -32,8 +32,7 @@ def test_rate_limiter_blocks_after_max_failures_then_forgets(clock) -> None:
     assert limiter.blocked_message("10.0.0.5") is None
     limiter.fail("10.0.0.5")
     assert limiter.blocked_message("10.0.0.5") == (
-        "Too many failed PIN or token attempts from this address; wait 61 seconds and try "
-        "again.")
+        "Too many wrong tokens from this address; wait 61 seconds and try again.")
     assert limiter.blocked_message("10.0.0.6") is None  # per address
     clock.now += 60.0
     assert limiter.blocked_message("10.0.0.5") is None
@@ -48,8 +47,8 @@ def test_wrong_tokens_are_rate_limited_with_429(limited_table, clock) -> None:
                              headers=t.auth("Ann"))
     assert response.status_code == 429
     assert response.get_json() == {
-        "error": "Too many failed PIN or token attempts from this address; wait 61 seconds "
-                 "and try again.", "rule": None}
+        "error": "Too many wrong tokens from this address; wait 61 seconds and try again.",
+        "rule": None}
     assert response.headers["Retry-After"] == "61"
     clock.now += 61
     assert t.act("Ann", "roll").status_code == 200
@@ -60,8 +59,8 @@ def test_wrong_pins_are_rate_limited(limited_table, clock) -> None:
     for _ in range(3):
         assert t.login(pin="000000").status_code == 401
     response = t.login()  # even the right PIN waits
-    assert response.status_code == 429
-    assert b"Too many failed PIN or token attempts" in response.data
+    assert response.status_code == 429 and response.headers["Retry-After"] == "61"
+    assert b"Too many wrong PINs from this address; wait 61 seconds" in response.data
     clock.now += 61
     assert t.login().status_code == 303
 

@@ -1,11 +1,14 @@
 """The dashboard's HTTP server under hostile or unlucky clients: idle sockets are closed after
-the read timeout, connections past the bound get a clear 503 and the page still answers,
-event streams are bounded, and a stop ends even a stream waiting for its keep-alive."""
+the read timeout; past the connection bound the connection silent longest makes room, an
+address at its share closes its own, and only when every connection is being served does a
+newcomer get the clear 503; event streams are bounded, and a stop ends even a stream waiting
+for its keep-alive."""
 
 from __future__ import annotations
 
 import http.client
 import json
+import select
 import socket
 import time
 
@@ -56,22 +59,107 @@ def test_idle_connections_are_closed_after_the_read_timeout(table, monkeypatch):
         d.stop()
 
 
-def test_past_the_connection_bound_a_client_is_told_so_and_closed(table, monkeypatch):
+def closed(socks: list[socket.socket], expected: int, wait: float = 5.0) -> set[int]:
+    """The indexes of ``socks`` the server has closed, waiting (at most ``wait`` s) until
+    ``expected`` of them are (a closed socket turns readable with nothing to read)."""
+    deadline = time.monotonic() + wait
+    found: set[int] = set()
+    while True:
+        ready, _, _ = select.select([s for i, s in enumerate(socks) if i not in found],
+                                    [], [], 0.2)
+        for s in ready:
+            try:
+                data = s.recv(4096)
+            except OSError:
+                data = b""
+            if not data:
+                found.add(socks.index(s))
+        if len(found) >= expected or time.monotonic() > deadline:
+            time.sleep(0.2)  # and no more than expected: a second look
+            ready, _, _ = select.select([s for i, s in enumerate(socks) if i not in found],
+                                        [], [], 0)
+            return found | {socks.index(s) for s in ready}
+
+
+def idle_from(d: Dashboard, source: str, n: int) -> list[socket.socket]:
+    """``n`` clients from the loopback address ``source`` that never send a byte, each
+    accepted by the server before the next connects (so their ages are in this order)."""
+    socks = []
+    for _ in range(n):
+        socks.append(socket.create_connection(("127.0.0.1", d.port), timeout=5,
+                                              source_address=(source, 0)))
+        deadline = time.monotonic() + 5
+        while d._server._connections.held_by(source) < min(len(socks), d.bound.per_address):
+            assert time.monotonic() < deadline, "the server did not accept the client"
+            time.sleep(0.005)
+    return socks
+
+
+def state_from(d: Dashboard, source: str) -> bytes:
+    with socket.create_connection(("127.0.0.1", d.port), timeout=5,
+                                  source_address=(source, 0)) as s:
+        s.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        return s.recv(64)
+
+
+def test_past_the_bound_the_connection_silent_longest_makes_room(table, monkeypatch):
     d = start(table, monkeypatch, connections=20)
+    socks: list[socket.socket] = []
     try:
-        socks = idle(d, 20)
-        time.sleep(0.3)
-        extra = socket.create_connection(("127.0.0.1", d.port), timeout=5)
+        assert (d.bound.connections, d.bound.per_address) == (20, 10)
+        socks = idle_from(d, "127.0.0.1", 10) + idle_from(d, "127.0.0.2", 10)
+        assert state_from(d, "127.0.0.3").startswith(b"HTTP/1.1 200 OK")
+        assert closed(socks, 1) == {0}  # the oldest silent one, and only it
+    finally:
+        for s in socks:
+            s.close()
+        d.stop()
+
+
+def test_an_address_at_its_share_closes_its_own_silent_longest(table, monkeypatch):
+    d = start(table, monkeypatch, connections=20)
+    socks: list[socket.socket] = []
+    try:
+        others = idle_from(d, "127.0.0.2", 5)
+        flood = idle_from(d, "127.0.0.1", 16)
+        socks = others + flood
+        assert closed(socks, 6) == {5, 6, 7, 8, 9, 10}  # the flood's first six, not the others
+        assert d._server._connections.held_by("127.0.0.1") == 10
+    finally:
+        for s in socks:
+            s.close()
+        d.stop()
+
+
+def test_when_every_connection_is_being_served_a_newcomer_gets_the_503(table, monkeypatch):
+    d = start(table, monkeypatch, connections=4)
+    busy: list[socket.socket] = []
+    try:
+        for source in ("127.0.0.1", "127.0.0.1", "127.0.0.2", "127.0.0.2"):
+            s = socket.create_connection(("127.0.0.1", d.port), timeout=5,
+                                         source_address=(source, 0))
+            s.sendall(b"GET /api/state HTTP/1.1\r\n")  # a request begun: a thread reads it
+            busy.append(s)
+        rooms, deadline = d._server._connections, time.monotonic() + 10
+        while rooms.open_connections() < 4 or rooms.silent_connections() > 0:
+            assert time.monotonic() < deadline  # the four are handed to worker threads
+            time.sleep(0.01)
+        extra = socket.create_connection(("127.0.0.1", d.port), timeout=5,
+                                         source_address=("127.0.0.3", 0))
         received = b""
         while chunk := extra.recv(4096):
             received += chunk
+        extra.close()
         assert received == REFUSAL
         assert b"too many open connections" in received
-        for s in socks[:5]:
+        for s in busy:
             s.close()
+        busy = []
         time.sleep(0.3)
-        assert state_status(d) == 200  # room again once some leave
+        assert state_status(d) == 200  # room again once they leave
     finally:
+        for s in busy:
+            s.close()
         d.stop()
 
 

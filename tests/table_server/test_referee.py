@@ -90,7 +90,8 @@ def test_enter_dice_from_the_console(table) -> None:
     assert referee["history"][-1].startswith("1 action Ann roll 3 (by referee")
 
 
-def test_new_game_from_the_console(table) -> None:
+def test_new_game_from_the_console(table_factory) -> None:
+    table = table_factory(variant="multi-hand", players=("Ann", "Bob", "Cy"))  # three places
     table.login()
     table.client.post("/referee/correct", data={
         "kind": "new-game", "why": "new players", "players": "Ann, Bob, Cy",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import threading
 
-from table_server.auth import RateLimiter
+from table_server.auth import OneTimePasses, RateLimiter
 from table_server.hosts import AllowedHosts, host_name
 
 
@@ -42,17 +42,29 @@ def login_from(t, address: str, pin: str):
     return t.login(client, pin=pin)
 
 
-def test_the_lock_out_holds_across_addresses(table_factory, clock) -> None:
+def test_wrong_pins_from_many_addresses_slow_guesses_and_let_the_right_pin_in(
+        table_factory, clock) -> None:
     t = table_factory(limiter=RateLimiter(max_failures=5, window=60.0, clock=clock,
                                           max_pin_attempts=20))
     for i in range(20):  # 20 addresses, one wrong PIN each: no address is blocked by itself
         assert login_from(t, f"10.0.1.{i}", "000000").status_code == 401
-    response = login_from(t, "10.0.2.1", t.context.settings.referee_pin)
-    assert response.status_code == 429
-    assert b"Too many wrong PINs have been tried at this table; the console is locked for " \
-           b"everyone for 61 seconds." in response.data
-    clock.now += 61
+    response = login_from(t, "10.0.2.1", "111111")
+    assert response.status_code == 429 and response.headers["Retry-After"] == "3"
+    assert b"Many wrong PINs have been tried at this table in the last minute, so a PIN is " \
+           b"checked every 3 seconds; wait 3 seconds and try again." in response.data
+    clock.now += 3
     assert login_from(t, "10.0.2.1", t.context.settings.referee_pin).status_code == 303
+
+
+def test_pins_from_every_address_are_compared_one_every_3_seconds_past_20_a_minute(
+        clock) -> None:
+    limiter = RateLimiter(max_failures=5, window=60.0, clock=clock, max_pin_attempts=20)
+    per_minute = [0] * 4
+    for i in range(24000):  # 100 guesses a second for 4 minutes, each from another address
+        clock.now += 0.01
+        per_minute[i // 6000] += limiter.attempt_pin(f"10.{i // 250 % 250}.{i % 250}.1") is None
+    assert per_minute[0] <= 20 + 20  # the first 20 at once, then one every 3 s
+    assert all(n <= 21 for n in per_minute[1:]), per_minute
 
 
 def test_logout_ends_every_referee_session_and_a_saved_cookie_with_it(table, pin) -> None:
@@ -109,3 +121,16 @@ def test_allowed_hosts_admit_the_machine_names_looked_up_again_after_a_while(clo
     assert hosts.admits("192.168.1.77") and len(looked) == 2
     assert not hosts.admits("") and not hosts.admits(None)
     assert host_name("[FE80::1]:80") == "fe80::1" and host_name("Pi.Local.:80") == "pi.local"
+
+
+def test_a_one_time_pass_works_once_within_its_lifetime_and_generation(clock) -> None:
+    passes = OneTimePasses(lifetime=300.0, keep=2, clock=clock)
+    first = passes.issue("gen-1")
+    assert passes.valid(first, "gen-1") and not passes.valid(first, "gen-2")
+    assert passes.spend(first, "gen-1") and not passes.spend(first, "gen-1")
+    late = passes.issue("gen-1")
+    clock.now += 300
+    assert not passes.valid(late, "gen-1")
+    oldest, _, newest = passes.issue("gen-1"), passes.issue("gen-1"), passes.issue("gen-1")
+    assert not passes.valid(oldest, "gen-1") and passes.valid(newest, "gen-1")  # 2 kept
+    assert not passes.valid("", "gen-1")
