@@ -7,7 +7,7 @@ rendered 12 MP frames. Wall time and process CPU time are both printed: on a sha
 machine the CPU time is the steadier figure of what one core needs.
 
 Accuracy: if the shared photographs are present (``/work/shared/dice`` or ``../shared/dice``
-beside the repository), the per-set table of ``python -m vision.evaluate`` for each set's
+beside the repository), the per-set table of ``python -m vision_lab.evaluate`` for each set's
 Valid, then each set scored by the model trained without it (leave one set out). Then the
 learned reader on random rendered scenes (fixed seeds): separate dice, blurred dice, touching
 dice under glare, and three dice pressed together.
@@ -24,9 +24,9 @@ import time
 import cv2
 import numpy as np
 
-from vision import evaluate as evaluation
-from vision.baseline import read_dice_baseline
-from vision.evaluate import Label, Score, pictures, score_reading
+from vision_lab import evaluate as evaluation
+from vision_lab.baseline import read_dice_baseline
+from vision_lab.evaluate import Label, Score, pictures, score_reading
 from vision.learned_reader import read_dice as read_dice_learned
 from vision.reader import read_dice
 from vision.render import (

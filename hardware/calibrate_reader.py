@@ -25,7 +25,7 @@ import sys
 
 from engine.errors import ConfigError, VisionError
 from hardware.calibrate import read_config, save_thresholds
-from vision.evaluate import Score
+from vision_lab.evaluate import Score
 from vision.known_throws import (
     CONFIDENCE,
     PROMISE,

@@ -28,7 +28,6 @@ import cv2
 import numpy as np
 
 from engine.errors import BidouError, VisionError
-from vision.evaluate import Score
 from vision.learned_reader import DEFAULTS, ReaderSettings, Seen, looks_above, thresholds_of
 from vision.networks import Networks
 from vision.picture import checked_picture
@@ -44,6 +43,7 @@ from vision.thresholds import (
     verdicts,
     within_budget,
 )
+from vision_lab.evaluate import Score
 
 #: the picture files a folder of known throws may hold
 SUFFIXES = (".jpg", ".jpeg", ".png")
@@ -264,7 +264,7 @@ def calibrate(thrown: Sequence[Thrown], nets: Networks,
     thresholds no looser than the model's: a few dozen throws may tighten the model's
     thresholds (a wrong value there is evidence) but not loosen them (none wrong in a few
     hundred dice is not). On one shared set's 256 calibration dice, loosening with none wrong
-    read that set's Valid with 1.6% wrong (``python -m vision.evaluate --own-calibration``).
+    read that set's Valid with 1.6% wrong (``python -m vision_lab.evaluate --own-calibration``).
     """
     model = thresholds_of(nets, ReaderSettings())
     chosen, chosen_score = best(thrown, budget, by_values, TABLE_GRID, base=model)

@@ -26,10 +26,10 @@ import sys
 import cv2
 import numpy as np
 
-from vision.evaluate import Label, load_labels
 from vision.reader import ReaderSettings, read_faces
 from vision.render import random_scene, render_scene
 from vision.second_look import CLASSES, MODEL_PATH, PATCH, FaceModel, face_side, patch
+from vision_lab.evaluate import Label, load_labels
 
 #: label box side -> face side, for a 2-6 (the box covers the pip pattern, not the face)
 LABEL_TO_FACE = 1.42

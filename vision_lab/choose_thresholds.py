@@ -20,11 +20,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from vision.evaluate import Label, Score, load_labels, score_reading
 from vision.face_reader import Model, Place, Settings, decide, look
-from vision.labels import LabelledPicture, split_calibration
 from vision.networks import MODELS
 from vision.reading import Reading
+from vision_lab.evaluate import Label, Score, load_labels, score_reading
+from vision_lab.labels import LabelledPicture, split_calibration
 
 #: wrong values and phantom dice, at most this fraction of the calibration dice: 2.5 times
 #: under the table's 1 in 200, since the search picks the setting that happens to avoid these

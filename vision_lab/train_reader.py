@@ -23,8 +23,8 @@ except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training needs PyTorch: make train-venv, then "
              ".venv-train/bin/python -m vision_lab.train_reader")
 
-from vision.labels import split_calibration
 from vision_lab import choose_thresholds, train_detector, train_faces
+from vision_lab.labels import split_calibration
 from vision_lab.train_faces import SETS, STEPS, training_pictures
 
 MODELS = train_faces.MODELS

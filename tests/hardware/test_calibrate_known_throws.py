@@ -25,7 +25,7 @@ import pytest
 import hardware.calibrate_reader as calibrate_reader
 from firmware.cli import main
 from firmware.config import load_config
-from vision.evaluate import load_labels
+from vision_lab.evaluate import load_labels
 from vision.known_throws import Thrown
 from vision.learned_reader import Seen
 from vision.networks import MODELS, Candidate

@@ -24,7 +24,7 @@ import pathlib
 
 import pytest
 
-from vision.evaluate import Score, evaluate, pictures
+from vision_lab.evaluate import Score, evaluate, pictures
 from vision.learned_reader import read_dice
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"

@@ -7,7 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import VisionError
-from vision.evaluate import Label, score_reading
+from vision_lab.evaluate import Label, score_reading
 from vision.reader import read_dice
 from vision.render import (
     DICE_COLOURS,

@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import Label, Score, score_reading
+from vision_lab.evaluate import Label, Score, score_reading
 from vision.faces import GRID, LAYOUTS, Face, _could_hide_a_pip, one_face_per_die
 from vision.pips import contrast_maps
 from vision.reader import ReaderSettings, read_dice

@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import Label, Score, score_reading
+from vision_lab.evaluate import Label, Score, score_reading
 from vision.reader import read_dice
 from vision.render import (
     DieSpec,

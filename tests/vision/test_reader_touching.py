@@ -13,7 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import Label, score_reading
+from vision_lab.evaluate import Label, score_reading
 from vision.faces import _lone_one, _read_exact
 from vision.pips import contrast_maps, find_pips
 from vision.reader import ReaderSettings, read_dice

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.evaluate import load_labels, pictures
+from vision_lab.evaluate import load_labels, pictures
 
 #: sets whose boxes cover the pip pattern, not the die (see the module docstring)
 PATTERN_BOXED = frozenset({"webcam-wood"})
