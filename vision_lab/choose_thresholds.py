@@ -24,7 +24,7 @@ from vision.face_reader import Model, Place, Settings, decide, look
 from vision.networks import MODELS
 from vision.reading import Reading
 from vision_lab.evaluate import Label, Score, load_labels, score_reading
-from vision_lab.labels import LabelledPicture, split_calibration
+from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
 
 #: wrong values and phantom dice, at most this fraction of the calibration dice: 2.5 times
 #: under the table's 1 in 200, since the search picks the setting that happens to avoid these
@@ -89,8 +89,6 @@ def best(looked: Sequence[Looked], budget: float = WRONG_BUDGET,
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision_lab.train_faces import SETS, training_pictures
-
     parser = argparse.ArgumentParser(prog="python -m vision_lab.choose_thresholds",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", type=pathlib.Path, default=MODELS)

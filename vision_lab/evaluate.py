@@ -204,6 +204,9 @@ def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Score:
     return total
 
 
+
+
+#: the shared sets, as ``../shared/dice`` holds them
 SETS = ("webcam-wood", "topdown-colour", "oblique-colour")
 
 

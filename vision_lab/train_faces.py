@@ -43,10 +43,9 @@ from vision.crops import Pyramid, die_crop
 from vision.face_model import CLASSES, FACE_INPUT, Head
 from vision_lab import corpus
 from vision_lab.backbone import FEATURES, MEAN, STD, Backbone, load_pretrained
-from vision_lab.labels import LabelledPicture, load_set, split_calibration
+from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
 
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "vision" / "models"
-SETS = ("webcam-wood", "topdown-colour", "oblique-colour")
 #: the features the head reads
 EMBED = 256
 BATCH = 64
@@ -212,18 +211,6 @@ def export(net: FaceNet, calib: list[LabelledPicture], out_dir: pathlib.Path,
     log(f"calibration crops: {len(labels)}, best class right {100 * right:.1f}%, "
         f"temperature {t:.2f}")
     Head(weight, bias, t).save(out_dir / "head.npz")
-
-
-def training_pictures(sets: pathlib.Path, leave_out: str | None) -> list[LabelledPicture]:
-    pictures = []
-    for name in SETS:
-        if name != leave_out:
-            folder = sets / name / "Train"
-            if not folder.is_dir():
-                raise SystemExit(f"{folder} is not there: give --sets the folder of the shared "
-                                 "dice sets.")
-            pictures.extend(load_set(folder, name))
-    return pictures
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -24,8 +24,8 @@ except ImportError:  # pragma: no cover - the table never trains
              ".venv-train/bin/python -m vision_lab.train_reader")
 
 from vision_lab import choose_thresholds, train_detector, train_faces
-from vision_lab.labels import split_calibration
-from vision_lab.train_faces import SETS, STEPS, training_pictures
+from vision_lab.labels import SETS, split_calibration, training_pictures
+from vision_lab.train_faces import STEPS
 
 MODELS = train_faces.MODELS
 #: the detector's batches of 16 samples: the shipped model's, and a left-out one's

@@ -3,7 +3,7 @@
 Why a script in the package: the weights are data made from ``webcam-wood/Train``, and anyone
 must be able to make them again (fixed seeds; PyTorch trains, only for this script)::
 
-    python -m vision.train_second_look ../shared/dice/webcam-wood/Train
+    python -m vision_lab.train_second_look ../shared/dice/webcam-wood/Train
 
 What it learns from, per photograph, with the reader's own faces so that the patches look like
 the ones the reader asks about (:func:`vision.reader.read_faces`):
@@ -262,7 +262,7 @@ def train(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m vision.train_second_look", description=__doc__.splitlines()[0]
+        prog="python -m vision_lab.train_second_look", description=__doc__.splitlines()[0]
     )
     parser.add_argument("folder", type=pathlib.Path, help="labelled photographs (Train only)")
     parser.add_argument("--out", type=pathlib.Path, default=MODEL_PATH)
