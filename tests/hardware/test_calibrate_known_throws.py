@@ -21,16 +21,16 @@ import tomllib
 import cv2
 import numpy as np
 import pytest
+from vision.learned_reader import Seen
+from vision.thresholds import GRID
 
 import hardware.calibrate_reader as calibrate_reader
 from firmware.cli import main
 from firmware.config import load_config
-from vision_lab.evaluate import load_labels
 from vision.known_throws import Thrown
-from vision.learned_reader import Seen
 from vision.networks import MODELS, Candidate
 from vision.settings import THRESHOLDS
-from vision.thresholds import GRID
+from vision_lab.evaluate import load_labels
 
 PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"
 CONFIG = """\

@@ -16,6 +16,8 @@ import pathlib
 import cv2
 import numpy as np
 import pytest
+from vision.learned_reader import DEFAULTS, Seen
+from vision.thresholds import best, within_budget
 
 from vision.known_throws import (
     PROMISE,
@@ -31,11 +33,9 @@ from vision.known_throws import (
     taken,
     wrong_bound,
 )
-from vision.learned_reader import DEFAULTS, Seen
 from vision.networks import Candidate
 from vision.reading import Die, Unsure
 from vision.settings import THRESHOLDS
-from vision.thresholds import best, within_budget
 
 from .conftest import WhiteSquareNets
 

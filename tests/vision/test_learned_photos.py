@@ -23,9 +23,9 @@ from __future__ import annotations
 import pathlib
 
 import pytest
+from vision.learned_reader import read_dice
 
 from vision_lab.evaluate import Score, evaluate, pictures
-from vision.learned_reader import read_dice
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 
