@@ -2,16 +2,16 @@
 
 Figures for docs/vision-scenes.md; measures, never asserts. Scenes are `random_scene` seeds
 0-11 (6 dice each unless said; the throws of 3 dice use seeds 0-59), scored with
-`vision.evaluate.score_reading`.
+`vision_lab.evaluate.score_reading`.
 """
 
 from __future__ import annotations
 
 import time
 
-from vision.evaluate import Label, Score, score_reading
 from vision.reader import read_dice
 from vision.render import random_scene, render_scene
+from vision_lab.evaluate import Label, Score, score_reading
 
 CONDITIONS: dict[str, dict[str, object]] = {
     "white dice, wood": {},

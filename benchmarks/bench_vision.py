@@ -7,7 +7,7 @@ rendered 12 MP frames. Wall time and process CPU time are both printed: on a sha
 machine the CPU time is the steadier figure of what one core needs.
 
 Accuracy: if the shared photographs are present (``/work/shared/dice`` or ``../shared/dice``
-beside the repository), the per-set table of ``python -m vision.evaluate`` for each set's
+beside the repository), the per-set table of ``python -m vision_lab.evaluate`` for each set's
 Valid, then each set scored by the model trained without it (leave one set out). Then the
 learned reader on random rendered scenes (fixed seeds): separate dice, blurred dice, touching
 dice under glare, and three dice pressed together.
@@ -24,10 +24,7 @@ import time
 import cv2
 import numpy as np
 
-from vision import evaluate as evaluation
-from vision.baseline import read_dice_baseline
-from vision.evaluate import Label, Score, pictures, score_reading
-from vision.learned_reader import read_dice as read_dice_learned
+from vision.face_reader import read_dice as read_dice_learned
 from vision.reader import read_dice
 from vision.render import (
     DICE_COLOURS,
@@ -38,7 +35,11 @@ from vision.render import (
     dice_colours,
     random_scene,
     render_scene,
+    render_table,
 )
+from vision_lab import evaluate as evaluation
+from vision_lab.baseline import read_dice_baseline
+from vision_lab.evaluate import Label, Score, pictures, score_reading
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PHOTOS = ROOT / "tests" / "data" / "dice"
@@ -121,6 +122,31 @@ def cluster_sweep(count: int) -> Score:
     return total
 
 
+def zone_times() -> None:
+    """The table's own path: each seat's zone read alone at the size its dice were last read
+    (vision.zone_reader), on simulated 640x480 and 12 MP tables of four seats."""
+    from vision.zone_reader import ZoneReader
+    from vision.zones import default_zones
+
+    seats = ["Ann", "Bob", "Cy", "Di"]
+    for size in ((640, 480), (4000, 3000)):
+        zones = default_zones(seats, *size)
+        frames = [render_table(zones, {z.seat: (1 + (k + i) % 6, 1 + (k + 2 * i) % 6, 3)
+                                       for i, z in enumerate(zones)}, k, size)
+                  for k in range(3)]
+        reader = ZoneReader()
+        for zone in zones:  # the first read finds the dice's size
+            reader.read_zone(frames[0], zone)
+        def seats(frame: np.ndarray, reader: ZoneReader = reader, zones: list = zones) -> None:
+            for zone in zones:
+                reader.read_zone(frame, zone)
+
+        wall, cpu = _timed(seats, frames, 2)
+        n = len(zones)
+        print(f"{'learned':12s} {'zone of ' + 'x'.join(map(str, size)):15s} median "
+              f"{wall / n:7.1f} ms wall, {cpu / n:7.1f} ms CPU per seat zone")
+
+
 def main() -> None:
     cv2.setNumThreads(1)
     webcam = [cv2.imread(str(p)) for p in pictures([PHOTOS / "webcam-wood"])]
@@ -143,11 +169,13 @@ def main() -> None:
         ):
             wall, cpu = _timed(reader, frames, repeats)
             print(f"{name:12s} {label:15s} median {wall:7.1f} ms wall, {cpu:7.1f} ms CPU per frame")
+    zone_times()
     shared = next((p for p in SHARED if p.is_dir()), None)
     if shared is None:
         print("shared photographs not found: the per-set table is skipped")
     else:
-        evaluation.main(["--sets", str(shared), "--readers", "rules,learned,baseline"])
+        evaluation.main(["--sets", str(shared), "--readers", "rules,learned,baseline",
+                         "--leave-one-set-out"])
     for mode in ("separate", "blur", "hard"):
         print(f"rendered {mode:8s} rules {scene_sweep(200, mode).summary()}")
     print(f"rendered clusters of three rules {cluster_sweep(200).summary()}")

@@ -25,9 +25,8 @@ import numpy as np
 import onnxruntime
 
 from engine.errors import VisionError
+from vision.crops import FACE_INPUT
 
-#: the crop the network reads, pixels square (:func:`vision.crops.die_crop` with ``side``)
-FACE_INPUT = 64
 #: classes: 0 = not a die (or not one top face), 1-6 = the value
 CLASSES = 7
 
@@ -67,6 +66,9 @@ def load_head(path: pathlib.Path, features: int | None = None) -> Head:
         raise VisionError(f"{path} does not fit the dice reader's network (a head of shape "
                           f"{head.weight.shape}); calibrate the table again or delete the file.")
     return head
+
+
+__all__ = ["CLASSES", "FACE_INPUT", "FaceNetwork", "Head", "face_network", "load_head"]
 
 
 class FaceNetwork:

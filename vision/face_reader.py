@@ -238,10 +238,30 @@ def read_places(image: np.ndarray, places: list[tuple[tuple[float, float], float
     return out
 
 
+#: a proposal is cut at these times the detector's size, upright, and read at the one the
+#: network takes most surely for a die (the detector's size is rough)
+SIZES = (0.8, 1.0, 1.25)
+
+
+def sized(image: np.ndarray, proposed: list[Candidate], model: Model,
+          ) -> list[tuple[tuple[float, float], float, float]]:
+    """Each proposal as (centre, size, score), at the size of :data:`SIZES` whose upright
+    crop the network takes most surely for a die."""
+    if not proposed or len(SIZES) == 1:
+        return [(c.centre, c.size * SIZES[0], c.score) for c in proposed]
+    pyramid = Pyramid(image)
+    crops = np.stack([die_crop(pyramid, c.centre, c.size * k, 0.0, False, FACE_INPUT)
+                      for c in proposed for k in SIZES])
+    probs = model.head.probabilities(model.faces.embed(crops)).reshape(len(proposed),
+                                                                       len(SIZES), -1)
+    best = probs[:, :, 0].argmin(axis=1)
+    return [(c.centre, c.size * SIZES[b], c.score) for c, b in zip(proposed, best, strict=True)]
+
+
 def look(image: np.ndarray, model: Model, settings: Settings, min_score: float) -> list[Place]:
     """Every proposal read: what :func:`decide` needs (and the table's calibration)."""
     proposed = propose(image, model, settings, min_score)
-    return read_places(image, [(c.centre, c.size, c.score) for c in proposed], model)
+    return read_places(image, sized(image, proposed, model), model)
 
 
 def decide(places: list[Place], thresholds: Mapping[str, float],

@@ -1,29 +1,20 @@
-"""The learned reader's networks, run by onnxruntime from the shipped ONNX files.
+"""The detector, run by onnxruntime from the shipped ONNX file.
 
-Why onnxruntime and not OpenCV's ``cv2.dnn`` (which ran them until 1 December 2026): on one
-core here it runs the classifier 4.3x and the detector 2.3x faster than ``cv2.dnn`` with the
-same outputs (to 4e-6), and the networks are most of a reading's time. It is a wheel on PyPI
-for the Pi's aarch64 Python 3.11 too, and runs with Pi OS's numpy 1.24. PyTorch trains the
-networks (:mod:`vision.train`) and is never imported here.
+Why onnxruntime and not OpenCV's ``cv2.dnn`` (which ran the networks until 1 December 2026):
+on one core here it runs the detector 2.3x faster than ``cv2.dnn`` with the same outputs, and
+it is a wheel on PyPI for the Pi's aarch64 Python 3.11 too, running with Pi OS's numpy 1.24.
+PyTorch trains the networks (:mod:`vision_lab`) and is never imported here.
 
 Threads: as many as OpenCV is allowed (``cv2.getNumThreads()`` when the model is loaded), so
 that one setting holds both (the benchmark's one core: ``cv2.setNumThreads(1)``).
 
-A model folder holds ``detector.onnx``, ``classifier.onnx``, ``second.onnx`` (the second
-opinion: a classifier trained beside the detector, on its own crops) and ``thresholds.json``; the
-shipped one is ``vision/models``, the leave-one-set-out ones ``vision/models/without-SET``.
-
-The face classifier may be a pair: ``classifier.onnx`` and ``classifier-up.onnx`` (trained with
-the picture's up as a fourth channel, :func:`vision.crops.up_channel`), their probabilities
-averaged for every crop. Why two: each alone is sure of a few wrong values on the calibration
-split, and rarely of the same ones; where they disagree the mean is not sure, and the reader
-says so instead of guessing (model card, `docs/vision-model.md`, "The sixth session").
+A model folder (:mod:`vision.face_reader`) holds ``detector.onnx``, ``faces.onnx``,
+``head.npz`` and ``reader.json``; the shipped one is ``vision/models``, the leave-one-set-out
+ones ``vision/models/without-SET`` (built, not shipped).
 """
 
 from __future__ import annotations
 
-import functools
-import json
 import pathlib
 from dataclasses import dataclass
 
@@ -31,12 +22,7 @@ import cv2
 import numpy as np
 import onnxruntime
 
-from engine.errors import VisionError
-from vision.crops import with_up
-
 MODELS = pathlib.Path(__file__).with_name("models")
-#: the face classifier's members, when present: their probabilities are averaged
-CLASSIFIERS = ("classifier.onnx", "classifier-up.onnx")
 STRIDE = 4
 
 
@@ -66,9 +52,9 @@ def session(path: pathlib.Path) -> onnxruntime.InferenceSession:
 
 
 def as_input(images: np.ndarray) -> np.ndarray:
-    """uint8 N x H x W x C (BGR, and the up channel for the classifier) -> float32 N x C x H x W
-    in -0.5..0.5, as the networks were trained (:func:`vision.train.to_input`). OpenCV's blob
-    maker does it in one pass: numpy's took a third of a 12 MP frame's detector time."""
+    """uint8 N x H x W x 3 (BGR) -> float32 N x 3 x H x W in -0.5..0.5, as the detector was
+    trained (:func:`vision_lab.train_detector.to_input`). OpenCV's blob maker does it in one
+    pass: numpy's took a third of a 12 MP frame's detector time."""
     return cv2.dnn.blobFromImages(list(images), 1 / 255.0, mean=(127.5,) * images.shape[-1])
 
 
@@ -109,71 +95,3 @@ def detect(detector: onnxruntime.InferenceSession, image: np.ndarray, scale: flo
         found.append(Candidate((cx / sx, cy / sy), size / scale, float(heat[iy, ix]),
                                tuple(float(v) for v in values)))
     return found
-
-
-class Networks:
-    """The networks of one model folder, loaded once; safe to call from several threads
-    (an onnxruntime session runs concurrent calls)."""
-
-    def __init__(self, folder: pathlib.Path) -> None:
-        missing = [n for n in ("detector.onnx", "classifier.onnx") if not (folder / n).is_file()]
-        if missing:
-            raise VisionError(
-                f"the dice reader's model is incomplete: {', '.join(missing)} missing in "
-                f"{folder}; reinstall bidou-table or rebuild it with python -m vision.train."
-            )
-        second = folder / "second.onnx"
-        try:
-            self._detector = session(folder / "detector.onnx")
-            self._classifiers = [session(folder / name) for name in CLASSIFIERS
-                                 if (folder / name).is_file()]
-            self._second = session(second) if second.is_file() else None
-        except Exception as exc:  # onnxruntime's errors share no narrower base
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise VisionError(
-                f"onnxruntime cannot load the dice reader's model in {folder} ({reason}); "
-                "reinstall bidou-table or rebuild it with python -m vision.train."
-            ) from exc
-        # each network's input channels, read once: the classifier's members may differ
-        self._channels = {net: net.get_inputs()[0].shape[1]
-                          for net in [*self._classifiers, self._second] if net is not None}
-        path = folder / "thresholds.json"
-        self.thresholds: dict[str, float] = json.loads(path.read_text()) if path.is_file() else {}
-
-    def detect(self, image: np.ndarray, scale: float, min_score: float) -> list[Candidate]:
-        """Die centres in ``image`` read at ``scale`` x its size (:func:`detect`)."""
-        return detect(self._detector, image, scale, min_score)
-
-    @property
-    def has_second(self) -> bool:
-        return self._second is not None
-
-    def classify(self, crops: np.ndarray, second: bool = False) -> np.ndarray:
-        """Probabilities (not a die, 1-6) for a stack of uint8 crops, by the classifier (the
-        mean of its members) or by the second opinion (each on its own crop size).
-
-        A member that reads the up channel (4 input channels) gets it from the crops
-        (:func:`vision.crops.with_up`; BGR crops alone are read as cut upright); a 3-channel
-        member and the second opinion read BGR and ignore a fourth channel."""
-        if not len(crops):
-            return np.zeros((0, 7), np.float32)
-        crops = np.asarray(crops)
-        nets = [self._second] if second else self._classifiers
-        wants = [self._channels[net] for net in nets]
-        if crops.shape[-1] < max(wants):
-            crops = with_up(crops)
-        # one blob for all members: each channel is scaled on its own, so a member reading
-        # fewer channels reads the first ones of it
-        blob = as_input(np.ascontiguousarray(crops[..., :max(wants)]))
-        total = np.zeros((len(crops), 7), np.float64)
-        for net, channels in zip(nets, wants, strict=True):
-            logits = run(net, np.ascontiguousarray(blob[:, :channels])).astype(np.float64)
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            total += e / e.sum(axis=1, keepdims=True)
-        return (total / len(nets)).astype(np.float32)
-
-
-@functools.lru_cache(maxsize=8)
-def load(folder: pathlib.Path = MODELS) -> Networks:
-    """The networks of a model folder, loaded once per process."""
-    return Networks(folder)

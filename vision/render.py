@@ -611,7 +611,7 @@ def _size(text: str) -> tuple[int, int]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Write scenes with YOLO labels beside them, to score a reader with ``vision.evaluate``."""
+    """Write scenes with YOLO labels beside them, to score a reader with ``vision_lab.evaluate``."""
     import pathlib
 
     parser = argparse.ArgumentParser(

@@ -15,7 +15,7 @@ change with either). It is used in two ways (:mod:`vision.reader`):
   views give its value a high probability; otherwise it is unsure (a wrong number is worse
   than "not sure"). A read with a clear margin is never second-guessed.
 
-The weights (``second_look.npz``, about 200 kB) are made by :mod:`vision.train_second_look`
+The weights (``second_look.npz``, about 200 kB) are made by :mod:`vision_lab.train_second_look`
 from ``webcam-wood/Train`` and rendered scenes only; numpy runs them (no learning library at
 run time). Loading them once is the only state here, and it is read-only.
 """
@@ -104,7 +104,7 @@ def load_model(path: pathlib.Path = MODEL_PATH) -> FaceModel:
     except (OSError, KeyError, ValueError) as exc:
         raise VisionError(
             f"The second-look weights {path} are missing or broken ({exc}); rebuild them with "
-            "'python -m vision.train_second_look' or reinstall bidou-table."
+            "'python -m vision_lab.train_second_look' or reinstall bidou-table."
         ) from exc
     return FaceModel(**arrays)
 

@@ -5,7 +5,7 @@ but the reader decides on the detector's proposals, whose places and sizes diffe
 reads every calibration picture once (at the loosest ``detect``: a proposal's place does not
 depend on weaker ones, :func:`vision.face_reader.propose`) and decides again at each setting of
 the grid: the most dice right while a wrong value or a die where there is none stays within
-``WRONG_BUDGET`` of the dice (the table promises under 1 in 200). Valid never enters it.
+``WRONG_BUDGET`` of the dice. Valid never enters it.
 
 ``python -m vision_lab.choose_thresholds --model DIR`` writes ``DIR/reader.json``.
 """
@@ -20,16 +20,17 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from vision.evaluate import Label, Score, load_labels, score_reading
 from vision.face_reader import Model, Place, Settings, decide, look
-from vision.labels import LabelledPicture, split_calibration
 from vision.networks import MODELS
 from vision.reading import Reading
+from vision_lab.evaluate import Label, Score, load_labels, score_reading
+from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
 
-#: wrong values and phantom dice, at most this fraction of the calibration dice: 2.5 times
-#: under the table's 1 in 200, since the search picks the setting that happens to avoid these
-#: few hundred dice's errors
-WRONG_BUDGET = 0.002
+#: wrong values and phantom dice, at most this fraction of the calibration dice: the table's
+#: 1 in 200. Why not a margin under it, as issue 11's search kept (1 in 1000): on the 659 dice
+#: of the calibration split that allowed no wrong value at all, and the reader's surest wrong
+#: values (side faces, label questions) then set every threshold at the grid's strictest
+WRONG_BUDGET = 0.005
 GRID = {
     "detect": (0.2, 0.3, 0.4),
     "not_a_die": (0.3, 0.5, 0.7),
@@ -89,8 +90,6 @@ def best(looked: Sequence[Looked], budget: float = WRONG_BUDGET,
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision_lab.train_faces import SETS, training_pictures
-
     parser = argparse.ArgumentParser(prog="python -m vision_lab.choose_thresholds",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", type=pathlib.Path, default=MODELS)

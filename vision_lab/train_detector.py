@@ -5,10 +5,10 @@ several scales, so it must be tiny (109 kB, a few ms a 640x480 frame on one core
 to propose places, and the pretrained face classifier (:mod:`vision_lab.train_faces`) decides
 what each one is. Trained from random weights on samples of the Train photographs warped to
 any die size, composites of their dice on made-up surfaces, and rendered scenes
-(:mod:`vision.corpus`). Its own opinion of the value is trained too but no longer read.
+(:mod:`vision_lab.corpus`). Its own opinion of the value is trained too but no longer read.
 
 The sample stream still draws the crops of issue 11's second opinion beside each sample
-(:func:`vision.corpus.classifier_samples`), unused, so that the same seed gives the shipped
+(:func:`vision_lab.corpus.classifier_samples`), unused, so that the same seed gives the shipped
 detector to the bit.
 """
 
@@ -23,8 +23,8 @@ import torch
 import torch.nn as nn
 import torch.nn.functional as F  # noqa: N812
 
-from vision import corpus
-from vision.labels import LabelledPicture
+from vision_lab import corpus
+from vision_lab.labels import LabelledPicture
 
 SAMPLE = 192  # training samples are SAMPLE x SAMPLE
 STRIDE = 4

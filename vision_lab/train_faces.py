@@ -5,7 +5,7 @@ Why this recipe: issue 11's classifier from random weights was the ceiling of th
 fine-tuned on the same crops read a table none of the training pictures show far better.
 
 ``python -m vision_lab.train_faces --sets ../shared/dice`` trains on the Train splits (less the
-calibration split cut from them, :func:`vision.labels.split_calibration`), then writes into
+calibration split cut from them, :func:`vision_lab.labels.split_calibration`), then writes into
 the model folder:
 
 - ``faces.onnx``: uint8-valued BGR crops (N x 3 x 64 x 64, float) -> features (N x 256); the
@@ -14,9 +14,10 @@ the model folder:
   (:mod:`vision.face_model`), so that its probabilities are calibrated where the network
   was not trained.
 
-The crops are the corpus's classifier stream (:func:`vision.corpus.class_sample`) at 64 px,
-turned at most 45 degrees either way so that the picture's up stays up: a side face, below its
-top face in the crop, is taught as "not a die". Valid never enters training or the temperature.
+The crops are the corpus's classifier stream (:func:`vision_lab.corpus.class_sample`) at
+64 px, turned at most 45 degrees either way (:data:`vision_lab.corpus.TURN`) so that the
+picture's up stays up: a side face, below its top face in the crop, is taught as "not a die".
+Valid never enters training or the temperature.
 """
 
 from __future__ import annotations
@@ -38,18 +39,15 @@ except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training needs PyTorch: make train-venv, then "
              ".venv-train/bin/python -m vision_lab.train_faces")
 
-from vision import corpus
 from vision.crops import Pyramid, die_crop
 from vision.face_model import CLASSES, FACE_INPUT, Head
-from vision.labels import LabelledPicture, load_set, split_calibration
+from vision_lab import corpus
 from vision_lab.backbone import FEATURES, MEAN, STD, Backbone, load_pretrained
+from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
 
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "vision" / "models"
-SETS = ("webcam-wood", "topdown-colour", "oblique-colour")
 #: the features the head reads
 EMBED = 256
-#: how far a training crop is turned either way (degrees): up stays up
-TURN = 45.0
 BATCH = 64
 STEPS = 4500
 #: the stem and blocks 0-2 (stride 2-4: edges and blobs) keep their ImageNet weights; their
@@ -118,10 +116,9 @@ class Crops(torch.utils.data.IterableDataset):
         patches = []
         for p in self.pictures:
             patches += corpus.real_patches(p, p.load())
-        patches += [corpus.rendered_patch(rng, upright=True) for _ in range(self.rendered)]
+        patches += [corpus.rendered_patch(rng) for _ in range(self.rendered)]
         while True:
-            crop, value = corpus.class_sample(patches, rng, True, side=FACE_INPUT, turn=TURN,
-                                              up_channel=False)
+            crop, value = corpus.class_sample(patches, rng, side=FACE_INPUT)
             yield to_input(crop), value
 
 
@@ -175,8 +172,7 @@ def calibration_crops(pictures: list[LabelledPicture], seed: int = 7, per_die: i
                 labels.append(die.value)
         patches += corpus.real_patches(p, image)
     for _ in range(per_die * len(patches)):
-        crop, value = corpus.class_sample(patches, rng, True, side=FACE_INPUT, turn=TURN,
-                                          up_channel=False)
+        crop, value = corpus.class_sample(patches, rng, side=FACE_INPUT)
         crops.append(crop)
         labels.append(value)
     return np.stack(crops), np.array(labels)
@@ -215,18 +211,6 @@ def export(net: FaceNet, calib: list[LabelledPicture], out_dir: pathlib.Path,
     log(f"calibration crops: {len(labels)}, best class right {100 * right:.1f}%, "
         f"temperature {t:.2f}")
     Head(weight, bias, t).save(out_dir / "head.npz")
-
-
-def training_pictures(sets: pathlib.Path, leave_out: str | None) -> list[LabelledPicture]:
-    pictures = []
-    for name in SETS:
-        if name != leave_out:
-            folder = sets / name / "Train"
-            if not folder.is_dir():
-                raise SystemExit(f"{folder} is not there: give --sets the folder of the shared "
-                                 "dice sets.")
-            pictures.extend(load_set(folder, name))
-    return pictures
 
 
 def main(argv: list[str] | None = None) -> int:

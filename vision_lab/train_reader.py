@@ -1,4 +1,5 @@
-"""Rebuild the dice reader's model from the shared sets: detector, face classifier, thresholds.
+"""Rebuild the dice reader's model from the shared sets: detector, face classifier, its head
+fitted again on the reader's own proposals (:mod:`vision_lab.refit_head`), thresholds.
 
 ``python -m vision_lab.train_reader --sets ../shared/dice`` (``make train``) rebuilds
 ``vision/models/`` from the Train splits and fixed seeds; ``--leave-out SET`` the same recipe
@@ -23,9 +24,9 @@ except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training needs PyTorch: make train-venv, then "
              ".venv-train/bin/python -m vision_lab.train_reader")
 
-from vision.labels import split_calibration
-from vision_lab import choose_thresholds, train_detector, train_faces
-from vision_lab.train_faces import SETS, STEPS, training_pictures
+from vision_lab import choose_thresholds, refit_head, train_detector, train_faces
+from vision_lab.labels import SETS, split_calibration, training_pictures
+from vision_lab.train_faces import STEPS
 
 MODELS = train_faces.MODELS
 #: the detector's batches of 16 samples: the shipped model's, and a left-out one's
@@ -58,6 +59,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{steps} steps", flush=True)
     net = train_faces.train(fit, steps, args.seed)
     train_faces.export(net, calib, out)
+    refit_head.refit(out, fit + calib)  # the head again, on the reader's own proposals
     from vision.face_reader import Model  # lazy: reads the files just written
 
     chosen, score = choose_thresholds.best(choose_thresholds.look_all(Model(out), calib))

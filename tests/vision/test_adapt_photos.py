@@ -10,9 +10,9 @@ import cv2
 import pytest
 
 from vision import adapt
-from vision.evaluate import load_labels
 from vision.face_reader import Settings, load, read_dice
 from vision.known import by_values, load_picture
+from vision_lab.evaluate import load_labels
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 

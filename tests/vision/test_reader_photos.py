@@ -13,9 +13,9 @@ import pathlib
 import cv2
 import pytest
 
-from vision.baseline import read_dice_baseline
-from vision.evaluate import evaluate, load_labels, pictures
 from vision.reader import read_dice
+from vision_lab.baseline import read_dice_baseline
+from vision_lab.evaluate import evaluate, load_labels, pictures
 
 PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"
 

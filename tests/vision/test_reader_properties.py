@@ -7,7 +7,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import VisionError
-from vision.evaluate import Label, score_reading
 from vision.reader import read_dice
 from vision.render import (
     DICE_COLOURS,
@@ -18,6 +17,7 @@ from vision.render import (
     random_scene,
     render_scene,
 )
+from vision_lab.evaluate import Label, score_reading
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,11 +11,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import Label, Score, score_reading
 from vision.faces import GRID, LAYOUTS, Face, _could_hide_a_pip, one_face_per_die
 from vision.pips import contrast_maps
 from vision.reader import ReaderSettings, read_dice
 from vision.render import random_scene, render_scene
+from vision_lab.evaluate import Label, Score, score_reading
 
 #: pip places of a 6 in two columns, in grid units (the columns are one unit from the centre)
 SIX = [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]

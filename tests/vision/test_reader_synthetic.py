@@ -13,7 +13,6 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import Label, Score, score_reading
 from vision.reader import read_dice
 from vision.render import (
     DieSpec,
@@ -23,6 +22,7 @@ from vision.render import (
     random_scene,
     render_scene,
 )
+from vision_lab.evaluate import Label, Score, score_reading
 
 
 def score_scenes(seeds: range, n_dice: int, **kwargs) -> Score:

@@ -13,11 +13,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.evaluate import Label, score_reading
 from vision.faces import _lone_one, _read_exact
 from vision.pips import contrast_maps, find_pips
 from vision.reader import ReaderSettings, read_dice
 from vision.render import DieSpec, Glare, SceneSpec, dice_colours, random_scene, render_scene
+from vision_lab.evaluate import Label, score_reading
 
 NO_LOOK = ReaderSettings(second_look=False)  # the cut alone, without the learned second look
 

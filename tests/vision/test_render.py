@@ -253,8 +253,8 @@ def test_any_rotation_and_size_keeps_pips_and_truth_box_centred(value, angle, si
 
 
 def test_labelled_set_on_disk_matches_the_truth_in_the_photographs_format(tmp_path, capsys):
-    from vision.evaluate import load_labels
     from vision.render import main
+    from vision_lab.evaluate import load_labels
 
     assert main([str(tmp_path), "--count", "2", "--dice", "4", "--seed", "9"]) == 0
     assert capsys.readouterr().out == f"wrote 2 scenes with labels to {tmp_path}\n"

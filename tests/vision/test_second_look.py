@@ -17,7 +17,7 @@ from vision.faces import CUT_BY_EDGE, GLARE, Face
 from vision.reader import FaceLook, ReaderSettings, _confirmed, _value_seen, read_dice
 from vision.render import random_scene, render_scene
 from vision.second_look import CLASSES, PATCH, FaceModel, _conv3x3, load_model, views
-from vision.train_second_look import folder_samples
+from vision_lab.train_second_look import folder_samples
 
 PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"
 

@@ -6,11 +6,11 @@ import pathlib
 
 import pytest
 
-from vision.baseline import read_dice_baseline
-from vision.evaluate import Label, load_labels, main, score_reading
 from vision.reader import read_dice
 from vision.reading import Die, Reading, Unsure
 from vision.render import random_scene, render_scene
+from vision_lab.baseline import read_dice_baseline
+from vision_lab.evaluate import Label, load_labels, main, score_reading
 
 PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"
 

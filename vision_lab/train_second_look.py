@@ -3,7 +3,7 @@
 Why a script in the package: the weights are data made from ``webcam-wood/Train``, and anyone
 must be able to make them again (fixed seeds; PyTorch trains, only for this script)::
 
-    python -m vision.train_second_look ../shared/dice/webcam-wood/Train
+    python -m vision_lab.train_second_look ../shared/dice/webcam-wood/Train
 
 What it learns from, per photograph, with the reader's own faces so that the patches look like
 the ones the reader asks about (:func:`vision.reader.read_faces`):
@@ -26,10 +26,10 @@ import sys
 import cv2
 import numpy as np
 
-from vision.evaluate import Label, load_labels
 from vision.reader import ReaderSettings, read_faces
 from vision.render import random_scene, render_scene
 from vision.second_look import CLASSES, MODEL_PATH, PATCH, FaceModel, face_side, patch
+from vision_lab.evaluate import Label, load_labels
 
 #: label box side -> face side, for a 2-6 (the box covers the pip pattern, not the face)
 LABEL_TO_FACE = 1.42
@@ -262,7 +262,7 @@ def train(
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m vision.train_second_look", description=__doc__.splitlines()[0]
+        prog="python -m vision_lab.train_second_look", description=__doc__.splitlines()[0]
     )
     parser.add_argument("folder", type=pathlib.Path, help="labelled photographs (Train only)")
     parser.add_argument("--out", type=pathlib.Path, default=MODEL_PATH)

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.evaluate import load_labels, pictures
+from vision_lab.evaluate import SETS, load_labels, pictures
 
 #: sets whose boxes cover the pip pattern, not the die (see the module docstring)
 PATTERN_BOXED = frozenset({"webcam-wood"})
@@ -107,3 +107,16 @@ def split_calibration(
         calib.extend(items[:k])
         fit.extend(items[k:])
     return fit, calib
+
+
+def training_pictures(sets: pathlib.Path, leave_out: str | None) -> list[LabelledPicture]:
+    """Every Train picture of the shared sets but ``leave_out``'s (``sets``: their folder)."""
+    pictures = []
+    for name in SETS:
+        if name != leave_out:
+            folder = sets / name / "Train"
+            if not folder.is_dir():
+                raise SystemExit(f"{folder} is not there: give --sets the folder of the shared "
+                                 "dice sets.")
+            pictures.extend(load_set(folder, name))
+    return pictures

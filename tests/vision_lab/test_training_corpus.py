@@ -1,4 +1,4 @@
-"""The training corpus and the labels it is built on (vision/labels.py, vision/corpus.py).
+"""The training corpus and the labels it is built on (vision_lab/labels.py, vision_lab/corpus.py).
 
 Rules checked: one face-size convention across sets whose boxes differ; a calibration split cut
 from Train by picture; every sample seeded and its dice where they are drawn; crops the same in
@@ -12,18 +12,9 @@ import pathlib
 import numpy as np
 import pytest
 
-from vision import corpus
-from vision.crops import (
-    CLASS_INPUT,
-    CROP_SCALE,
-    SECOND_INPUT,
-    Pyramid,
-    die_crop,
-    face_crop,
-    up_channel,
-    with_up,
-)
-from vision.labels import (
+from vision.crops import CROP_SCALE, FACE_INPUT, SECOND_INPUT, Pyramid, die_crop, face_crop
+from vision_lab import corpus
+from vision_lab.labels import (
     PATTERN_TO_FACE,
     LabelledDie,
     LabelledPicture,
@@ -100,10 +91,10 @@ def test_a_crop_holds_the_face_in_its_middle():
     image = np.zeros((200, 200, 3), np.uint8)
     image[90:110, 90:110] = 255  # a 20 px white face at (100, 100)
     crop = face_crop(image, (100.0, 100.0), 20.0)
-    inner = int(CLASS_INPUT / CROP_SCALE)
-    lo = (CLASS_INPUT - inner) // 2
+    inner = int(FACE_INPUT / CROP_SCALE)
+    lo = (FACE_INPUT - inner) // 2
     assert crop[lo + 2:lo + inner - 2, lo + 2:lo + inner - 2].min() > 200
-    assert crop[:lo - 1].max() < 50
+    assert crop[:lo - 2].max() < 50
 
 
 def test_a_large_die_is_cut_from_a_halved_copy_and_looks_like_a_small_one():
@@ -113,86 +104,47 @@ def test_a_large_die_is_cut_from_a_halved_copy_and_looks_like_a_small_one():
     small[75:125, 75:125] = 255  # the same face, 50 px
     a = die_crop(Pyramid(big), (400.0, 400.0), 200.0)
     b = die_crop(Pyramid(small), (100.0, 100.0), 50.0)
-    assert a.shape == b.shape == (CLASS_INPUT, CLASS_INPUT, 3)
+    assert a.shape == b.shape == (FACE_INPUT, FACE_INPUT, 3)
     assert np.abs(a.astype(int) - b.astype(int)).mean() < 8
 
 
-def test_classifier_crops_of_the_stage_two_stream_are_seeded(pictures):
+def test_face_classifier_crops_are_seeded_bgr_and_of_the_networks_size(pictures):
     patches = corpus.real_patches(pictures[0], pictures[0].load())
     draw = [corpus.class_sample(patches, np.random.default_rng(5)) for _ in range(2)]
     assert np.array_equal(draw[0][0], draw[1][0]) and draw[0][1] == draw[1][1]
-    assert draw[0][0].shape == (CLASS_INPUT, CLASS_INPUT, 4)  # BGR and the picture's up
+    assert draw[0][0].shape == (FACE_INPUT, FACE_INPUT, 3)
     assert 0 <= draw[0][1] <= 6
 
 
-def test_the_up_channel_is_all_the_two_classifiers_crops_differ_by_but_side_faces(
-        pictures, monkeypatch):
-    """The pair's members (``vision.train.MEMBERS``) draw their crops from one seed: the
-    3-channel one sees each crop's BGR, the other that and the picture's up; only its side-face
-    crops (none here) set the two streams apart."""
-    monkeypatch.setattr(corpus, "SIDE_FACE", 0.0)
+def test_a_crop_is_never_turned_so_far_that_up_is_no_longer_up(pictures, monkeypatch):
+    """Rule: a side face is told from a top face by where it lies in the crop (below the top
+    face), so the stream turns a crop at most TURN degrees either way."""
+    angles = []
+    real = corpus.die_crop
+
+    def spy(pyramid, centre, size, angle=0.0, mirror=False, side=FACE_INPUT):
+        angles.append(angle)
+        return real(pyramid, centre, size, angle, mirror, side)
+
+    monkeypatch.setattr(corpus, "die_crop", spy)
     patches = corpus.real_patches(pictures[0], pictures[0].load())
-    rng_up, rng_bgr = np.random.default_rng(8), np.random.default_rng(8)
-    for _ in range(30):
-        up, value_up = corpus.class_sample(patches, rng_up)
-        bgr, value = corpus.class_sample(patches, rng_bgr, upright=False)
-        assert bgr.shape == (CLASS_INPUT, CLASS_INPUT, 3) and value == value_up
-        assert np.array_equal(bgr, up[..., :3])
+    rng = np.random.default_rng(4)
+    for _ in range(200):
+        corpus.class_sample(patches, rng)
+    assert max(abs(a) for a in angles) <= corpus.TURN
+    assert max(angles) > corpus.TURN / 2 and min(angles) < -corpus.TURN / 2
 
 
-def _side_dirs(monkeypatch, n: int, upright: bool) -> list:
-    """The ``side_dir`` each of ``n`` rendered patches asked :func:`corpus.rendered_die` for."""
+def test_a_tilted_rendered_die_for_the_classifier_shows_its_sides_below_its_top(monkeypatch):
+    """Tilted rendered dice show their sides down the picture, as an upright camera at an
+    angle sees them."""
     seen = []
     real = corpus.rendered_die
     monkeypatch.setattr(corpus, "rendered_die", lambda rng, size, side_dir=None: (
         seen.append(side_dir), real(rng, size, side_dir))[1])
     rng = np.random.default_rng(3)
-    for _ in range(n):
-        corpus.rendered_patch(rng, upright)
-    return seen
-
-
-def test_rendered_dice_for_the_bgr_classifier_tilt_any_way(monkeypatch):
-    """Without the up channel a side face may lie any way round the top face (its recipe as
-    before the up channel, so that its shipped weights are made again)."""
-    assert _side_dirs(monkeypatch, 5, upright=False) == [None] * 5
-
-
-def _up_of_a_picture(angle: float, mirror: bool) -> np.ndarray:
-    """A die's crop from a picture that grows brighter downwards: its own up, as seen."""
-    ramp = np.repeat(np.linspace(0, 255, 400, dtype=np.float32)[:, None], 400, axis=1)
-    picture = np.dstack([ramp] * 3).astype(np.uint8)
-    return die_crop(Pyramid(picture), (200.0, 200.0), 60.0, angle, mirror)[..., 0]
-
-
-@pytest.mark.parametrize(("angle", "mirror"), [(0.0, False), (90.0, False), (180.0, True),
-                                               (270.0, True), (33.0, False), (301.5, True)])
-def test_the_up_channel_turns_with_the_crop_and_never_disagrees_with_the_picture(angle, mirror):
-    """Rule: the classifier's crop says where up lay in the picture, however it was turned or
-    mirrored (an oblique camera sees the top face above the front face)."""
-    seen = _up_of_a_picture(angle, mirror).astype(float).ravel()
-    up = up_channel(angle, mirror).astype(float).ravel()
-    assert np.corrcoef(seen, up)[0, 1] > 0.99
-
-
-def test_turned_upside_down_the_up_channel_is_the_other_way_round():
-    upright, turned = up_channel(0.0).astype(int), up_channel(180.0).astype(int)
-    assert upright[0].mean() < 60 and upright[-1].mean() > 190
-    assert np.abs(turned[::-1, ::-1] - upright).max() <= 6
-
-
-def test_the_up_channel_is_appended_to_one_crop_or_to_a_stack():
-    crop = np.zeros((CLASS_INPUT, CLASS_INPUT, 3), np.uint8)
-    assert with_up(crop, 90.0).shape == (CLASS_INPUT, CLASS_INPUT, 4)
-    stacked = with_up(np.stack([crop, crop]))
-    assert stacked.shape == (2, CLASS_INPUT, CLASS_INPUT, 4)
-    assert np.array_equal(stacked[1, ..., 3], up_channel())
-
-
-def test_a_tilted_rendered_die_for_the_classifier_shows_its_sides_below_its_top(monkeypatch):
-    """The rendered dice agree with the up channel: tilted, their sides show down the picture,
-    as an upright camera at an angle sees them."""
-    seen = _side_dirs(monkeypatch, 20, upright=True)
+    for _ in range(20):
+        corpus.rendered_patch(rng)
     assert len(seen) == 20 and all(0 < d < 180 for d in seen)  # below the top face
     assert 75 < np.median(seen) < 105
 
@@ -207,24 +159,19 @@ def test_about_a_third_of_classifier_crops_are_not_a_die_some_of_them_mis_sized(
     expected = corpus.BESIDE + corpus.ON_A_PIP + corpus.TOO_LARGE + corpus.SIDE_FACE
     assert abs(share - expected) < 0.06
     assert set(classes) - {corpus.NOT_A_DIE} <= {d.value for d in pictures[0].dice}
-    rng = np.random.default_rng(11)
-    bgr = [corpus.class_sample(patches, rng, upright=False)[1] for _ in range(600)]
-    share = bgr.count(corpus.NOT_A_DIE) / len(bgr)  # no side faces without the up channel
-    assert abs(share - (expected - corpus.SIDE_FACE)) < 0.06
 
 
 def test_some_classifier_crops_sit_on_the_side_face_below_a_die_and_are_not_a_die(monkeypatch):
     """An oblique camera sees a die's front face below its top: that crop, a little smaller
-    than the die, is "not a die" for the classifier that reads the picture's up (which shows
-    the top above it)."""
+    than the die, is "not a die" (the top face shows above it in the crop)."""
     patch = corpus.Patch(np.full((162, 162, 3), 128, np.uint8), (81.0, 81.0), 40.0, 4)
     placed = []
     real = corpus.die_crop
 
-    def spy(pyramid, centre, size, angle=0.0, mirror=False):
+    def spy(pyramid, centre, size, angle=0.0, mirror=False, side=FACE_INPUT):
         k = pyramid.levels[0].shape[0] / patch.image.shape[0]
         placed.append(((centre[0] / k - 81) / 40, (centre[1] / k - 81) / 40, size / k / 40))
-        return real(pyramid, centre, size, angle, mirror)
+        return real(pyramid, centre, size, angle, mirror, side)
 
     monkeypatch.setattr(corpus, "die_crop", spy)
     rng = np.random.default_rng(2)

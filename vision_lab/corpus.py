@@ -26,17 +26,9 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import (
-    CLASS_INPUT,
-    SECOND_INPUT,
-    SECOND_SCALE,
-    Pyramid,
-    die_crop,
-    face_crop,
-    with_up,
-)
-from vision.labels import LabelledDie, LabelledPicture
+from vision.crops import FACE_INPUT, SECOND_INPUT, SECOND_SCALE, Pyramid, die_crop, face_crop
 from vision.render import DieSpec, Glare, SceneSpec, render_scene
+from vision_lab.labels import LabelledDie, LabelledPicture
 
 #: die face sizes, in pixels of the detector's input, that the detector is trained on
 DETECT_SIZES = (10.0, 72.0)
@@ -370,73 +362,35 @@ def patch_at(image: np.ndarray, centre: tuple[float, float], size: float, value:
     return Patch(centred_square(image, centre, side), (side / 2, side / 2), size, value)
 
 
-def rendered_patch(rng: np.random.Generator, upright: bool = True) -> Patch:
-    """A rendered die of random colours and size, as a :class:`Patch`. ``upright`` (for the
-    classifier that reads the picture's up, :func:`vision.crops.up_channel`): a tilted die
-    shows its sides below its top face, as an upright camera at an angle sees them; else any
-    way (the recipe that made the 3-channel classifier's shipped weights)."""
-    side_dir = float(rng.normal(90, 20)) if upright else None
+def rendered_patch(rng: np.random.Generator) -> Patch:
+    """A rendered die of random colours and size, as a :class:`Patch`; a tilted one shows its
+    sides below its top face, as an upright camera at an angle sees them."""
+    side_dir = float(rng.normal(90, 20))
     image, dice = rendered_die(rng, float(rng.uniform(24, 64)), side_dir=side_dir)
     return Patch(image, dice[0].centre, dice[0].size, dice[0].value)
 
 
 #: how often a classifier crop is not a die: beside one, on one pip of it, twice its size, or
-#: (for the classifier that reads the picture's up only) on the face just below its top: a side
-#: face, as a camera at an angle sees it
+#: on the face just below its top: a side face, as a camera at an angle sees it
 BESIDE, ON_A_PIP, TOO_LARGE, SIDE_FACE = 0.2, 0.08, 0.07, 0.08
-#: how often a classifier crop is a mined place (:mod:`vision.mining`), when there are any
-MINED = 0.1
-#: how often a classifier crop is cut from a composed patch (:func:`composed_patch`), when
-#: there are any; and how many the stream composes when it starts (about 10 ms each)
-COMPOSED, COMPOSED_POOL = 0.25, 2000
+#: how far a classifier crop is turned either way (degrees): up stays up, so that a side face
+#: (below its top face in the crop) can be told from a top face
+TURN = 45.0
 
 
-def composed_patch(p: Patch, rng: np.random.Generator) -> Patch:
-    """The die of a patch (real or rendered) moved onto a made-up surface (:func:`surface`),
-    with its soft round mask and shadow as in :func:`composite`: the same face on a table none
-    of the sets shows, so that what lies around a die (and beside it, for the "not a die"
-    crops) is not learned as one set's table."""
-    side = p.image.shape[0]
-    canvas = surface(rng, side, side)
-    crop = DieCrop(centred_square(p.image, p.centre, max(8, int(round(2 * p.size)))), p.value,
-                   p.size, "")
-    _paste(canvas, crop, p.centre, p.size, 0.0, rng)
-    return Patch(np.clip(canvas, 0, 255).astype(np.uint8), p.centre, p.size, p.value)
-
-
-def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool = True,
-                 negatives: list[Patch] | None = None, composed: list[Patch] | None = None,
-                 *, side: int = CLASS_INPUT, turn: float = 180.0, up_channel: bool = True,
+def class_sample(patches: list[Patch], rng: np.random.Generator, *, side: int = FACE_INPUT,
                  ) -> tuple[np.ndarray, int]:
-    """One classifier crop and its class (0 = not a die, 1-6), placed as the detector would:
-    the die shrunk or enlarged to 11-90 px, turned, mirrored, off-centre and mis-sized a little;
-    with the up channel (:func:`vision.crops.with_up`) when ``upright``, else BGR alone.
+    """One face classifier crop (BGR, ``side`` pixels) and its class (0 = not a die, 1-6),
+    placed as the detector would: the die shrunk or enlarged to 11-90 px, turned at most
+    :data:`TURN` degrees either way, mirrored, off-centre and mis-sized a little.
 
     Some crops are not a die: beside one or between two; on a single pip of it (a pip of a large
-    die looks like a small one); about twice the die's size; or, when ``upright``, on the face
-    below its top, a little smaller than the die (an oblique camera's view of a side face: the
-    up channel shows the top face above it, so the classifier can learn to tell the two apart;
-    without the up channel nothing tells them apart). The pip and the double size teach the
-    classifier what a wrongly sized crop looks like, so that the reader can try a few sizes
-    around the detector's and keep the one that reads as a die
-    (:func:`vision.learned_reader.look`).
-
-    ``negatives`` (:mod:`vision.mining`: what the detector proposes away from every labelled
-    die) make ``MINED`` of the crops, each centred on its place like a die, "not a die".
-    ``composed`` (dice moved onto made-up surfaces, :func:`composed_patch`) make
-    ``COMPOSED`` of the other crops; without them nothing more is drawn, so the stream is as
-    it was.
-
-    ``side``: the crop's pixels. ``turn`` under 180: the crop is turned at most that many
-    degrees either way, so the picture's up stays up in the crop itself (the pretrained face
-    classifier reads BGR alone and learns side faces from where they lie, ``up_channel``
-    False); at 180 it is turned any way, the same draws as before.
+    die looks like a small one); about twice the die's size; or on the face below its top, a
+    little smaller than the die (an oblique camera's view of a side face: the top face lies
+    above it in the crop, since crops are never turned upside down). The pip and the double
+    size teach the classifier what a wrongly sized crop looks like.
     """
-    mined = bool(negatives) and rng.random() < MINED
-    pool = negatives if mined and negatives else patches
-    if composed and not mined and rng.random() < COMPOSED:
-        pool = composed
-    p = pool[int(rng.integers(len(pool)))]
+    p = patches[int(rng.integers(len(patches)))]
     target = math.exp(rng.uniform(math.log(11), math.log(90)))
     k = target / p.size
     image = p.image
@@ -448,7 +402,7 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
     centre, size = (p.centre[0] * k, p.centre[1] * k), p.size * k
     crop_size = size * math.exp(rng.normal(0, 0.12))
     value = p.value
-    r = 1.0 if mined else rng.random()  # a mined place is cut where it lies
+    r = rng.random()
     if r < BESIDE:
         a = rng.uniform(0, 2 * math.pi)
         reach = rng.uniform(0.7, 1.2) * size
@@ -464,7 +418,7 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
         centre = (centre[0] + jitter[0], centre[1] + jitter[1])
         crop_size = size * rng.uniform(1.8, 2.4)
         value = NOT_A_DIE
-    elif upright and r < BESIDE + ON_A_PIP + TOO_LARGE + SIDE_FACE:
+    elif r < BESIDE + ON_A_PIP + TOO_LARGE + SIDE_FACE:
         # down the picture, before the turn: where an oblique camera sees the front face
         centre = (centre[0] + rng.uniform(-0.15, 0.15) * size,
                   centre[1] + rng.uniform(0.35, 0.65) * size)
@@ -473,11 +427,10 @@ def class_sample(patches: list[Patch], rng: np.random.Generator, upright: bool =
     else:
         jitter = rng.normal(0, 0.08 * size, 2)
         centre = (centre[0] + jitter[0], centre[1] + jitter[1])
-    angle = float(rng.uniform(0, 360)) if turn >= 180 else float(rng.uniform(-turn, turn))
+    angle = float(rng.uniform(-TURN, TURN))
     mirror = bool(rng.random() < 0.5)
     crop = die_crop(Pyramid(image), centre, crop_size, angle, mirror, side)
-    crop = photometric(crop, rng)
-    return (with_up(crop, angle, mirror) if upright and up_channel else crop), value
+    return photometric(crop, rng), value
 
 
 def rendered_die(rng: np.random.Generator, size: float, side_dir: float | None = None,

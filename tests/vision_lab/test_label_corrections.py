@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pathlib
 
-from vision import label_corrections
-from vision.evaluate import load_labels
-from vision.label_corrections import Correction
+from vision_lab import label_corrections
+from vision_lab.evaluate import load_labels
+from vision_lab.label_corrections import Correction
 
 
 def _labels(tmp_path: pathlib.Path, *classes: int) -> pathlib.Path:

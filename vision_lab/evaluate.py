@@ -1,7 +1,7 @@
 """Score a dice reader against labelled photographs: right, wrong value, unsure, missed, extra.
 
 Why its own module: the tests, the benchmark and the report must count the same way, and the
-comparison baseline (:mod:`vision.baseline`) is scored by this same code.
+comparison baseline (:mod:`vision_lab.baseline`) is scored by this same code.
 
 Labels are YOLO-style, one ``NAME.txt`` beside each ``NAME.jpg``: ``CLASS XC YC W H``
 normalised to 0-1, CLASS = value - 1; the box covers the top face's pip pattern (webcam-wood)
@@ -20,7 +20,7 @@ labelled value), *wrong* (a die with another value), *unsure* (only an unsure pl
 (nothing). Reader dice matching no label are *extra* (false positives); unsure places matching
 no label are counted apart.
 
-``python -m vision.evaluate [DIR...]`` prints, per folder (by default each shared set's Valid),
+``python -m vision_lab.evaluate [DIR...]`` prints, per folder (by default each shared set's Valid),
 the figures of the table's rule reader, the learned reader and the baseline: recall, wrong
 values, unsure, missed, extra dice, whole pictures exact and milliseconds per picture.
 ``--leave-one-set-out`` adds each set scored by the model trained without it
@@ -44,8 +44,9 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.label_corrections import corrected
+from vision.networks import MODELS
 from vision.reading import Box, Reading
+from vision_lab.label_corrections import corrected
 
 Reader = Callable[[np.ndarray], Reading]
 
@@ -98,7 +99,7 @@ class Score:
 
 def load_labels(path: pathlib.Path, width: int, height: int) -> list[Label]:
     """Labels of one picture from its YOLO ``.txt`` (missing file: no dice), with the few
-    corrections of :mod:`vision.label_corrections`."""
+    corrections of :mod:`vision_lab.label_corrections`."""
     labels = []
     if not path.exists():
         return labels
@@ -203,22 +204,26 @@ def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Score:
     return total
 
 
+
+
+#: the shared sets, as ``../shared/dice`` holds them
 SETS = ("webcam-wood", "topdown-colour", "oblique-colour")
 
 
 def reader_named(name: str, model: pathlib.Path | None = None) -> Reader:
-    """``learned`` (optionally another model folder), ``rules`` or ``baseline``."""
+    """``learned`` (the table's reader; optionally another model folder), ``rules`` (issue
+    11's rule reader, while it is still there) or ``baseline``."""
     if name == "rules":
-        from vision.reader import read_dice as rules
+        from vision.reader import read_dice as rules  # lazy: only when asked for
 
         return rules
     if name == "baseline":
-        from vision.baseline import read_dice_baseline
+        from vision_lab.baseline import read_dice_baseline
 
         return read_dice_baseline
-    from vision.learned_reader import ReaderSettings, read_dice
+    from vision.face_reader import Settings, read_dice
 
-    settings = ReaderSettings() if model is None else ReaderSettings(model=model)
+    settings = Settings() if model is None else Settings(model=model)
     return lambda image: read_dice(image, settings)
 
 
@@ -242,36 +247,9 @@ HEADER = (f"{'set':28s} {'reader':9s} {'dice':>5s} {'recall':>7s} {'wrong':>13s}
           f"{'unsure':>6s} {'missed':>5s} {'extra':>5s} {'exact':>9s} {'ms/pic':>6s}")
 
 
-def print_at_labels(sets: pathlib.Path, left_out: bool) -> list[str]:
-    """Each shared set's Valid and calibration split read at the labels by the shipped model
-    (with ``left_out``, also all of each set by the model trained without it, where built).
-    Returns the sets it could not find (each named on stderr); the others are still read."""
-    from vision.at_labels import at_labels
-    from vision.labels import load_set, split_calibration
-    from vision.networks import MODELS, load
-
-    print("at the labels (the classifier alone, each die cut where its label says):")
-    missing = []
-    for name in SETS:
-        folders = [sets / name / part for part in ("Train", "Valid")]
-        if not all(f.is_dir() for f in folders):
-            print(f"{sets / name} has no Train and Valid folders of labelled pictures: give "
-                  "--sets the folder of the shared dice sets.", file=sys.stderr)
-            missing.append(name)
-            continue
-        train, valid = (load_set(f, name) for f in folders)
-        for what, pics in ((f"{name}/Valid", valid),
-                           (f"{name}/calibration", split_calibration(train)[1])):
-            print(f"  {what:28s} {at_labels(load(MODELS), pics).summary()}", flush=True)
-        if left_out and (MODELS / f"without-{name}").is_dir():
-            counts = at_labels(load(MODELS / f"without-{name}"), train + valid)
-            print(f"  {name + ' (left out)':28s} {counts.summary()}", flush=True)
-    return missing
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m vision.evaluate",
+        prog="python -m vision_lab.evaluate",
         description="Score dice readers on folders of labelled pictures, or per shared set.",
     )
     parser.add_argument("dirs", nargs="*", type=pathlib.Path,
@@ -283,12 +261,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leave-one-set-out", action="store_true",
                         help="also score each set, Train and Valid, with the model trained "
                              "without it (vision/models/without-SET)")
-    parser.add_argument("--own-calibration", action="store_true",
-                        help="also score each set's Valid after the table's own calibration on "
-                             "that set's calibration pictures (vision/own_calibration.py)")
-    parser.add_argument("--at-labels", action="store_true",
-                        help="also read each labelled die with the classifier alone, cut at its "
-                             "label (vision/at_labels.py): what no placing of the reader can mend")
     parser.add_argument("--failures", action="store_true", help="list every picture not all right")
     parser.add_argument("--ours-only", action="store_true", help="only the table's reader")
     args = parser.parse_args(argv)
@@ -312,25 +284,12 @@ def main(argv: list[str] | None = None) -> int:
             score = evaluate(reader_named(name), pictures(dirs))
             print(row(what, name, score), flush=True)
             print_failures(score, args.failures)
-    lost = print_at_labels(args.sets, args.leave_one_set_out) if args.at_labels else []
-    if args.own_calibration:
-        from vision.own_calibration import own_calibration
-
-        for name in SETS:
-            own = own_calibration(args.sets, name)
-            print(row(f"{name}/Valid", "own-cal", own.valid), flush=True)
-            chosen = ", ".join(f"{k} {v:g}" for k, v in own.calibration.chosen.items())
-            print(f"    calibrated on {own.known_throws} pictures of its Train "
-                  f"({own.calibration.chosen_score.summary()}): {chosen}", flush=True)
-            print_failures(own.valid, args.failures)
     if args.leave_one_set_out:
-        from vision.networks import MODELS
-
         missing = []
         for name in SETS:
             model = MODELS / f"without-{name}"
             if not model.is_dir():  # the others are still scored; the exit status says so
-                print(f"{model} is missing: python -m vision.train --leave-out {name}",
+                print(f"{model} is missing: python -m vision_lab.train_reader --leave-out {name}",
                       file=sys.stderr)
                 missing.append(name)
                 continue
@@ -340,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
             print_failures(score, args.failures)
         if missing:
             return 2
-    return 2 if lost else 0
+    return 0
 
 
 if __name__ == "__main__":

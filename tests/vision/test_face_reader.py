@@ -1,0 +1,96 @@
+"""The reader on the pretrained network (vision/face_reader.py): its one rule, its scales, and
+the clear errors of a model it cannot use."""
+
+from __future__ import annotations
+
+import pathlib
+import shutil
+
+import numpy as np
+import pytest
+
+from engine.errors import VisionError
+from vision import face_reader
+from vision.face_model import Head, load_head
+from vision.face_reader import CUT_BY_EDGE, Place, Settings, decide, scales
+from vision.networks import MODELS
+
+T = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9}
+
+
+def place(value: int = 4, p: float = 0.95, no_die: float = 0.0, centre=(100.0, 100.0),
+          size: float = 40.0, score: float = 0.9, cut: bool = False) -> Place:
+    probs = np.full(7, (1 - p - no_die) / 5, np.float32)
+    probs[0], probs[value] = no_die, p
+    return Place(centre, size, score, probs, np.zeros(4, np.float32), cut)
+
+
+def test_a_value_is_given_only_at_min_value_or_above():
+    dice, unsure = decide([place(p=0.95), place(p=0.85, centre=(300.0, 100.0))], T)
+    assert [d.value for d in dice] == [4] and dice[0].confidence == pytest.approx(0.95)
+    assert len(unsure) == 1 and "not sure of the value (4: 85%)" in unsure[0].reason
+
+
+def test_a_place_that_is_surely_no_die_is_dropped_not_unsure():
+    dice, unsure = decide([place(p=0.3, no_die=0.6)], T)
+    assert dice == [] and unsure == []
+
+
+def test_of_two_places_on_one_die_the_one_more_surely_a_die_stays():
+    sure = place(value=5, p=0.97, no_die=0.01)
+    doubtful = place(value=2, p=0.5, no_die=0.3, centre=(108.0, 104.0))
+    dice, unsure = decide([doubtful, sure], T)
+    assert [d.value for d in dice] == [5] and unsure == []
+
+
+def test_a_die_cut_by_the_picture_edge_is_unsure_however_sure_it_reads():
+    dice, unsure = decide([place(p=0.999, cut=True)], T)
+    assert dice == [] and unsure[0].reason == CUT_BY_EDGE
+
+
+def test_a_proposal_the_detector_doubts_is_not_read():
+    assert decide([place(score=0.2)], T) == ([], [])
+
+
+def test_a_known_die_size_reads_the_picture_at_one_scale():
+    assert scales(4000, 3000, Settings(die_size=140.0)) == [face_reader.DETECT_AT / 140.0]
+    assert len(scales(4000, 3000, Settings())) > 1
+
+
+def test_a_model_folder_missing_a_file_is_named(tmp_path):
+    shutil.copy(MODELS / "detector.onnx", tmp_path)
+    with pytest.raises(VisionError, match="faces.onnx, head.npz missing"):
+        face_reader.Model(tmp_path)
+
+
+def test_a_broken_head_says_which_file_and_what_to_do(tmp_path):
+    path = tmp_path / "table.head.npz"
+    path.write_bytes(b"not numpy")
+    with pytest.raises(VisionError, match="table.head.npz is not a dice reader head"):
+        load_head(path)
+    Head(np.zeros((7, 3), np.float32), np.zeros(7, np.float32)).save(path)
+    with pytest.raises(VisionError, match="does not fit the dice reader's network"):
+        load_head(path, features=256)
+
+
+def test_the_head_gives_probabilities_that_sum_to_one():
+    rng = np.random.default_rng(0)
+    head = Head(rng.normal(size=(7, 5)).astype(np.float32), np.zeros(7, np.float32), 2.0)
+    p = head.probabilities(rng.normal(size=(3, 5)))
+    assert p.shape == (3, 7) and np.allclose(p.sum(axis=1), 1, atol=1e-5)
+
+
+def test_the_shipped_model_loads_and_its_thresholds_are_its_own():
+    model = face_reader.load(MODELS)
+    assert set(model.thresholds) == set(face_reader.DEFAULTS)
+    assert model.faces.features == model.head.weight.shape[1]
+
+
+def test_a_blank_picture_is_an_error_not_an_empty_table():
+    with pytest.raises(VisionError):
+        face_reader.read_dice(np.zeros((480, 640, 3), np.uint8))
+
+
+def test_the_reader_never_imports_pytorch():
+    source = pathlib.Path(face_reader.__file__).read_text()
+    assert "torch" not in source.replace("PyTorch", "")
