@@ -1,0 +1,176 @@
+"""The venue's ingester: a durable JetStream consumer writing every entry to PostgreSQL.
+
+Each message is checked (``venue.messages.parse_entry``, the configured tables), written in
+ONE transaction (``venue.store.record``) and acknowledged only after the commit. Killed
+between the two, the message comes again and is a repeat, a no-op: exactly once in the
+store. An entry that arrives before one it follows (after a redelivery) is handed back for
+later, so every game is held gap-free and in order. A message the venue will not take gets
+one line here and in the ``problems`` table (the screen shows it) and is dropped from the
+stream; nothing else stops. PostgreSQL away: the message waits in hand until it is back.
+
+``bidou-venue ingest --config venue.toml``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import signal
+import sys
+import time
+from typing import Any
+
+import nats
+import psycopg
+from nats.errors import TimeoutError as NatsTimeout
+from nats.js.api import AckPolicy, ConsumerConfig
+
+from engine.errors import ConfigError
+from venue import store
+from venue.hub import ensure_streams
+from venue.messages import ENTRY_STREAM, BadMessage, parse_entry
+from venue.settings import VenueConfig, load_venue_config
+
+DURABLE = "ingester"
+ACK_WAIT = 5.0  # seconds before an unacknowledged message is delivered again
+BATCH = 100
+#: fault injection for the tests (docs/venue.md): SIGKILL itself after this many commits,
+#: before acknowledging the last one
+CRASH_ENV = "BIDOU_VENUE_CRASH_AFTER_COMMIT"
+
+
+def say(text: str) -> None:
+    print(f"{time.strftime('%H:%M:%S')} ingester: {text}", flush=True)
+
+
+def ingested_subject(venue: str) -> str:
+    """Core NATS: one message per stored entry, for the screen's live events."""
+    return f"venue.{venue}.ingested"
+
+
+class Ingester:
+    """One consumer, one database connection; ``handle`` is one message's whole life."""
+
+    def __init__(self, config: VenueConfig) -> None:
+        self.config = config
+        self.db: psycopg.Connection[Any] | None = None
+        self.commits = 0
+        self._said: set[str] = set()
+        crash = os.environ.get(CRASH_ENV)
+        self.crash_after = int(crash) if crash else None
+
+    def database(self) -> psycopg.Connection[Any]:
+        """The connection, made again (waiting) while PostgreSQL is away."""
+        while self.db is None or self.db.closed or self.db.broken:
+            try:
+                self.db = store.connect(self.config.dsn)
+                say("connected to PostgreSQL")
+            except psycopg.OperationalError as e:
+                say(f"PostgreSQL cannot be reached ({str(e).strip()[:120]}); trying again "
+                    "in 1 s, messages wait in the hub")
+                time.sleep(1)
+        return self.db
+
+    def problem(self, table: str, sentence: str) -> None:
+        if sentence not in self._said:  # one line per kind of refusal, not one per message
+            say(f"refused: {sentence}")
+            self._said.add(sentence)
+        while True:
+            try:
+                store.note_problem(self.database(), self.config.name, table, sentence)
+                return
+            except psycopg.OperationalError:
+                self.db = None
+
+    async def handle(self, nc: Any, msg: Any) -> None:
+        parts = msg.subject.split(".")
+        table = parts[2] if len(parts) == 4 else "?"
+        try:
+            message = parse_entry(msg.subject, msg.data)
+        except BadMessage as e:
+            self.problem(table, str(e))
+            await msg.term()
+            return
+        if message.venue != self.config.name or message.table not in self.config.tables:
+            self.problem(table, f"table {message.table!r} is not one of this venue's tables "
+                                f"({', '.join(self.config.tables)}); its entry is not stored. "
+                                "Add it under [tables] in the venue config (and restart the "
+                                "hub), or fix the table's [venue] table name.")
+            await msg.term()
+            return
+        while True:
+            try:
+                outcome = store.record(self.database(), message)
+                break
+            except store.Refused as e:
+                self.problem(table, str(e))
+                await msg.term()
+                return
+            except psycopg.OperationalError as e:
+                say(f"PostgreSQL went away during a write ({str(e).strip()[:120]}); the "
+                    "message is written again once it is back")
+                self.db = None
+        if outcome == "early":
+            await msg.nak(delay=0.5)
+            return
+        if outcome == "stored":
+            self.commits += 1
+            if self.crash_after is not None and self.commits >= self.crash_after:
+                say(f"{CRASH_ENV}: killed after commit {self.commits}, before its ack")
+                os.kill(os.getpid(), signal.SIGKILL)
+        await msg.ack()
+        if outcome == "stored":
+            await nc.publish(ingested_subject(self.config.name), json.dumps(
+                {"table": message.table, "game": message.game, "seq": message.seq,
+                 "at": message.at, "status": message.status}).encode())
+
+    async def run(self, stop: asyncio.Event) -> None:
+        c = self.config
+        self.database()
+        nc = await nats.connect(c.hub_url, user=c.admin_user, password=c.admin_password,
+                                name="venue ingester", max_reconnect_attempts=-1,
+                                reconnect_time_wait=0.5, connect_timeout=2)
+        js = nc.jetstream()
+        await ensure_streams(js, c.name)
+        sub = await js.pull_subscribe(
+            f"bidou.{c.name}.*.entry", durable=DURABLE, stream=ENTRY_STREAM,
+            config=ConsumerConfig(ack_policy=AckPolicy.EXPLICIT, ack_wait=ACK_WAIT,
+                                  max_ack_pending=1000))
+        say(f"consuming {ENTRY_STREAM} on {c.hub_url} into PostgreSQL")
+        while not stop.is_set():
+            try:
+                msgs = await sub.fetch(BATCH, timeout=1)
+            except NatsTimeout:
+                continue
+            except Exception as e:  # the hub is restarting: the durable consumer waits
+                say(f"the hub cannot be read ({type(e).__name__}: {e}); trying again")
+                await asyncio.sleep(0.5)
+                continue
+            for msg in msgs:
+                await self.handle(nc, msg)
+        await nc.close()
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True, metavar="FILE", help="the venue config")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_venue_config(args.config)
+    except ConfigError as e:
+        print(f"bidou-venue ingest: {args.config}: {e}. Fix the config and start again.",
+              file=sys.stderr)
+        return 2
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for s in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(s, stop.set)
+        await Ingester(config).run(stop)
+
+    asyncio.run(main())
+    return 0
