@@ -14,6 +14,7 @@ import sqlite3
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Callable
 from pathlib import Path
@@ -136,6 +137,27 @@ class Venue:
             env={**os.environ, "BIDOU_REFEREE_TOKEN": TOKEN})
         log.close()
         wait_until(lambda: _listening(port), 60, f"table {name} to listen")
+
+    def start_screen(self) -> str:
+        """The screen as its own process; its URL, read from its "Venue screen:" line."""
+        port = free_port()
+        log = open(self.folder / "screen.log", "ab")  # noqa: SIM115 -- the child's
+        self.procs["screen"] = subprocess.Popen(
+            [PYTHON, "-m", "venue.cli", "screen", "--config", str(self.config), "--port",
+             str(port)], stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_until(lambda: "Venue screen: " in self.log_text("screen"), 60, "the screen")
+        self.screen = self.log_text("screen").split("Venue screen: ")[1].split()[0]
+        return self.screen
+
+    def get(self, path: str) -> tuple[int, Any]:
+        """GET from the screen: (status, JSON or text)."""
+        try:
+            with urllib.request.urlopen(self.screen.rstrip("/") + path, timeout=10) as r:
+                body, status, kind = r.read(), r.status, r.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as e:
+            body, status, kind = e.read(), e.code, e.headers.get("Content-Type", "")
+        return status, json.loads(body) if "json" in kind else body.decode()
 
     def db(self, table: str) -> Path:
         return self.folder / f"{table}.db"
