@@ -72,7 +72,13 @@ class PgCluster:
         """Make the cluster and its database if the folder holds none yet."""
         os.makedirs(self.folder, exist_ok=True)
         self._give(self.folder)
-        # the parents must be passable for the postgres user (a checkout under /work, /tmp)
+        if self.user is not None:  # the parents must let that user through to the folder
+            for parent in Path(self.folder).parents:
+                if not os.stat(parent).st_mode & 0o001:
+                    raise RuntimeError(
+                        f"PostgreSQL runs as user {self.user}, who may not enter {parent} "
+                        f"(on the way to {self.folder}); put the venue's data in a folder "
+                        "others may pass through (the checkout, /var/tmp), or chmod o+x it.")
         if not os.path.exists(os.path.join(self.data, "PG_VERSION")):
             done = self._run("initdb", "-D", self.data, "-U", DB_USER, "--auth=trust",
                              "-E", "UTF8", "--locale=C.UTF-8", check=False)
