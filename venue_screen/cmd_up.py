@@ -136,10 +136,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"bidou-venue up: {e}", file=sys.stderr)
         return 1
     finally:
-        for name, proc in reversed(children):  # tables first, the hub last
+        for _, proc in reversed(children):  # tables first, the hub last
             if proc.poll() is None:
                 proc.terminate()
-        for name, proc in reversed(children):
+        for _, proc in reversed(children):
             try:
                 proc.wait(30)
             except subprocess.TimeoutExpired:
