@@ -83,8 +83,8 @@ class Forwarder:
         """Stop both threads (idempotent); entries not acknowledged are sent next start."""
         self._stop.set()
         self.wake()
-        for t in self._threads:
-            t.join(timeout=5)
+        for t in self._threads:  # a publish in flight is sent again next start: no long wait
+            t.join(timeout=3)
         self._threads.clear()
 
     def wake(self) -> None:

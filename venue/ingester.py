@@ -129,9 +129,22 @@ class Ingester:
     async def run(self, stop: asyncio.Event) -> None:
         c = self.config
         self.database()
+        said: list[str] = []
+
+        async def on_error(e: Exception) -> None:  # one line, not nats-py's traceback
+            text = f"the hub: {type(e).__name__} {e}".strip()
+            if not said or said[-1] != text:
+                say(text)
+                said.append(text)
+
+        async def on_reconnect() -> None:
+            say("reconnected to the hub")
+            said.clear()
+
         nc = await nats.connect(c.hub_url, user=c.admin_user, password=c.admin_password,
                                 name="venue ingester", max_reconnect_attempts=-1,
-                                reconnect_time_wait=0.5, connect_timeout=2)
+                                reconnect_time_wait=0.5, connect_timeout=2,
+                                error_cb=on_error, reconnected_cb=on_reconnect)
         js = nc.jetstream()
         await ensure_streams(js, c.name)
         sub = await js.pull_subscribe(

@@ -79,9 +79,13 @@ class Live:
 
     async def _main(self) -> None:
         c = self.config
+        async def on_error(e: Exception) -> None:  # the wall shows silence; no traceback
+            self.connected = False
+
         nc = await nats.connect(c.hub_url, user=c.admin_user, password=c.admin_password,
                                 name="venue screen", max_reconnect_attempts=-1,
-                                reconnect_time_wait=0.5, connect_timeout=2)
+                                reconnect_time_wait=0.5, connect_timeout=2,
+                                error_cb=on_error)
         self.connected = True
 
         async def on_state(msg: Any) -> None:
