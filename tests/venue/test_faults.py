@@ -10,8 +10,9 @@ import signal
 import time
 
 import pytest
-from relay import Relay
 from venue_harness import Venue, wait_until
+
+from venue.relay import Relay
 
 pytestmark = pytest.mark.slow
 

@@ -1,5 +1,6 @@
-"""A small TCP relay on loopback that a test can cut and restore: the link between a table
-and the hub. Cut, it drops every connection and refuses new ones until restored."""
+"""A small TCP relay on loopback that a test or a benchmark cuts and restores: the link
+between tables and the hub (tests/venue/test_faults.py, benchmarks/bench_venue.py). Cut, it
+drops every connection and refuses new ones until restored."""
 
 from __future__ import annotations
 
