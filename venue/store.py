@@ -105,7 +105,11 @@ def game_row(m: EntryMessage) -> dict[str, Any]:
 
 def derive(db: psycopg.Connection[Any], venue: str, table: str, game: int,
            row: dict[str, Any], entries: int) -> None:
-    """Bring games, results and players up to date with the newest event of ``game``."""
+    """Bring games, results and players up to date with the newest event of ``game``;
+    results and players only when the game's status or result changed (the entries of a
+    finished game mostly arrive together, all saying "over": one recount, not one each)."""
+    before = db.execute("SELECT status, result FROM games WHERE venue = %s AND table_name = %s "
+                        "AND game = %s", (venue, table, game)).fetchone()
     db.execute(
         "INSERT INTO games (venue, table_name, game, variant, players, options, started, "
         "finished, status, result, entries) VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s) "
@@ -114,6 +118,8 @@ def derive(db: psycopg.Connection[Any], venue: str, table: str, game: int,
         (venue, table, game, row["variant"], json.dumps(row["players"]),
          json.dumps(row["options"]), row["started"], row["finished"], row["status"],
          None if row["result"] is None else json.dumps(row["result"]), entries))
+    if before is not None and (before[0], before[1]) == (row["status"], row["result"]):
+        return
     db.execute("DELETE FROM results WHERE venue = %s AND table_name = %s AND game = %s",
                (venue, table, game))
     result = row["result"] or {}

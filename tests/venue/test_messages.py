@@ -4,6 +4,8 @@ sentence naming what is wrong, and a concealed die planted in a message is found
 from __future__ import annotations
 
 import json
+import pathlib
+import tomllib
 
 import pytest
 
@@ -88,3 +90,14 @@ def test_a_bad_venue_config_names_the_key() -> None:
         build_venue_config({**base, "hub": {"admin_password": "x", "port": 70000}})
     with pytest.raises(ValueError, match="no such section"):
         build_venue_config({**base, "bar": {}})
+
+
+def test_the_example_configs_venue_section_loads_when_uncommented() -> None:
+    """firmware/table.example.toml documents [venue]; its lines, uncommented, are valid."""
+    example = pathlib.Path(__file__).resolve().parents[2] / "firmware" / "table.example.toml"
+    text = example.read_text().split("# [venue]\n", 1)[1]
+    section = "\n".join(line[2:].split("  #")[0] for line in text.splitlines()
+                        if line.startswith("# ") and "=" in line)
+    settings = parse_venue_settings(tomllib.loads(section))
+    assert settings is not None and (settings.table, settings.url) == (
+        "t1", "nats://192.168.1.5:4222")
