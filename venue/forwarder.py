@@ -2,10 +2,11 @@
 
 It runs in its own thread with its own asyncio loop (nats-py is asyncio); the controller never
 calls it and never waits for it: it is woken by the controller's state subscription and reads
-the log (``venue.outbox``). Each entry is published to JetStream with the message id
-(table, log, game, seq) so that a repeat after a crash or a cut is dropped by the hub, and the
-position in the log moves only past entries the hub acknowledged. Cut from the hub it keeps
-trying, and says so in ``status()`` (the referee console shows it) with how many entries wait.
+the log (``venue.outbox``). Each entry is published to JetStream (a batch in flight at once)
+with the message id (table, log, game, seq) so that a repeat after a crash or a cut is
+dropped by the hub, and the position in the log moves only past entries the hub
+acknowledged. Cut from the hub it keeps trying, and says so in ``status()`` (the referee
+console shows it) with how many entries wait.
 The table's public state follows on the state subject, the latest only, for the venue's wall.
 """
 
@@ -202,21 +203,34 @@ class Forwarder:
                               else HEARTBEAT)
 
     async def _send_batch(self, js: Any) -> bool:
-        """Publish what may leave, one acknowledged message at a time (so the hub stores them
-        in log order); True when a whole batch went (there may be more)."""
+        """Publish what may leave, the batch in flight at once on the one connection (so
+        the hub stores them in log order) and the position moved past the acknowledged
+        prefix only; True when a whole batch went (there may be more). Should one fail while
+        a later one was stored, the ingester holds the later one back until the earlier
+        comes again (``venue.store.record``: "early")."""
         batch = released(self.log, self.position)
+        if not batch:
+            return False
         s = self.settings
+        subject = entry_subject(s.venue, s.table)
+        messages = [entry_message(s.venue, s.table, self.log_id, out.entry, out.game)
+                    for out in batch]
+        acks = await asyncio.gather(*(
+            js.publish(subject, m.to_bytes(), timeout=PUBLISH_TIMEOUT,
+                       headers={"Nats-Msg-Id": m.id}) for m in messages),
+            return_exceptions=True)
         sent_to = self.position
-        try:
-            for out in batch:
-                message = entry_message(s.venue, s.table, self.log_id, out.entry, out.game)
-                await js.publish(entry_subject(s.venue, s.table), message.to_bytes(),
-                                 timeout=PUBLISH_TIMEOUT, headers={"Nats-Msg-Id": message.id})
-                sent_to = out.row
-        finally:
-            if sent_to != self.position:
-                self.log.set_position(POSITION, sent_to)
-                self.position = sent_to
+        failure: BaseException | None = None
+        for out, ack in zip(batch, acks, strict=True):
+            if isinstance(ack, BaseException):
+                failure = ack
+                break
+            sent_to = out.row
+        if sent_to != self.position:
+            self.log.set_position(POSITION, sent_to)
+            self.position = sent_to
+        if failure is not None:
+            raise failure
         return len(batch) == 100
 
     async def _send_state(self, js: Any, state: dict[str, Any]) -> None:

@@ -1,7 +1,8 @@
 """The venue's ingester: a durable JetStream consumer writing every entry to PostgreSQL.
 
 Each message is checked (``venue.messages.parse_entry``, the configured tables), written in
-ONE transaction (``venue.store.record``) and acknowledged only after the commit. Killed
+ONE transaction (``venue.store.record``) and acknowledged only after the commit. Tables are
+spread over a few connections (``PARTITIONS``); one table's entries keep one connection. Killed
 between the two, the message comes again and is a repeat, a no-op: exactly once in the
 store. An entry that arrives before one it follows (after a redelivery) is handed back for
 later, so every game is held gap-free and in order. A message the venue will not take gets
@@ -19,7 +20,9 @@ import json
 import os
 import signal
 import sys
+import threading
 import time
+import zlib
 from typing import Any
 
 import nats
@@ -30,12 +33,16 @@ from nats.js.api import AckPolicy, ConsumerConfig
 from engine.errors import ConfigError
 from venue import store
 from venue.hub import ensure_streams
-from venue.messages import ENTRY_STREAM, BadMessage, parse_entry
+from venue.messages import ENTRY_STREAM, BadMessage, EntryMessage, parse_entry
 from venue.settings import VenueConfig, load_venue_config
 
 DURABLE = "ingester"
 ACK_WAIT = 5.0  # seconds before an unacknowledged message is delivered again
 BATCH = 100
+#: tables are spread over this many connections, each writing its tables' entries in order:
+#: PostgreSQL commits them side by side (one fsync can carry several commits)
+PARTITIONS = 4
+QUEUE = 50  # messages waiting per partition: the fetch waits beyond, well within ack_wait
 #: fault injection for the tests (docs/venue.md): SIGKILL itself after this many commits,
 #: before acknowledging the last one
 CRASH_ENV = "BIDOU_VENUE_CRASH_AFTER_COMMIT"
@@ -53,82 +60,113 @@ def ingested_subject(venue: str) -> str:
 class Ingester:
     """One consumer, one database connection; ``handle`` is one message's whole life."""
 
-    def __init__(self, config: VenueConfig) -> None:
+    def __init__(self, config: VenueConfig, partitions: int = PARTITIONS) -> None:
         self.config = config
-        self.db: psycopg.Connection[Any] | None = None
+        self.dbs: list[psycopg.Connection[Any] | None] = [None] * partitions
         self.commits = 0
+        self._lock = threading.Lock()
         self._said: set[str] = set()
         crash = os.environ.get(CRASH_ENV)
         self.crash_after = int(crash) if crash else None
 
-    def database(self) -> psycopg.Connection[Any]:
-        """The connection, made again (waiting) while PostgreSQL is away."""
-        while self.db is None or self.db.closed or self.db.broken:
-            try:
-                self.db = store.connect(self.config.dsn)
-                say("connected to PostgreSQL")
-            except psycopg.OperationalError as e:
-                say(f"PostgreSQL cannot be reached ({str(e).strip()[:120]}); trying again "
-                    "in 1 s, messages wait in the hub")
-                time.sleep(1)
-        return self.db
+    def partition(self, table: str) -> int:
+        """One table's entries always go through the same partition, one after another."""
+        return zlib.crc32(table.encode()) % len(self.dbs)
 
-    def problem(self, table: str, sentence: str) -> None:
-        if sentence not in self._said:  # one line per kind of refusal, not one per message
-            say(f"refused: {sentence}")
+    def database(self, part: int) -> psycopg.Connection[Any]:
+        """The partition's connection, made again (waiting) while PostgreSQL is away."""
+        db = self.dbs[part]
+        while db is None or db.closed or db.broken:
+            try:
+                db = self.dbs[part] = store.connect(self.config.dsn)
+                if part == 0:
+                    say("connected to PostgreSQL")
+            except psycopg.OperationalError as e:
+                if part == 0:
+                    say(f"PostgreSQL cannot be reached ({str(e).strip()[:120]}); trying "
+                        "again in 1 s, messages wait in the hub")
+                time.sleep(1)
+        return db
+
+    def problem(self, part: int, table: str, sentence: str) -> None:
+        """Say a refusal once and keep it for the screen (blocking: run in a thread)."""
+        with self._lock:
+            new = sentence not in self._said
             self._said.add(sentence)
+        if new:  # one line per kind of refusal, not one per message
+            say(f"refused: {sentence}")
         while True:
             try:
-                store.note_problem(self.database(), self.config.name, table, sentence)
+                store.note_problem(self.database(part), self.config.name, table, sentence)
                 return
             except psycopg.OperationalError:
-                self.db = None
+                self.dbs[part] = None
 
-    async def handle(self, nc: Any, msg: Any) -> None:
+    def write(self, part: int, message: EntryMessage) -> str:
+        """``store.record`` through PostgreSQL going away (blocking: run in a thread);
+        "refused" once the refusal is noted."""
+        while True:
+            try:
+                outcome = store.record(self.database(part), message)
+                break
+            except store.Refused as e:
+                self.problem(part, message.table, str(e))
+                return "refused"
+            except psycopg.OperationalError as e:
+                say(f"PostgreSQL went away during a write ({str(e).strip()[:120]}); the "
+                    "message is written again once it is back")
+                self.dbs[part] = None
+        if outcome == "stored" and self.crash_after is not None:
+            with self._lock:
+                self.commits += 1
+                if self.commits >= self.crash_after:
+                    say(f"{CRASH_ENV}: killed after commit {self.commits}, before its ack")
+                    os.kill(os.getpid(), signal.SIGKILL)
+        return outcome
+
+    async def handle(self, nc: Any, msg: Any, part: int) -> None:
+        """One message's whole life: check, write (one transaction), then acknowledge."""
         parts = msg.subject.split(".")
         table = parts[2] if len(parts) == 4 else "?"
         try:
             message = parse_entry(msg.subject, msg.data)
         except BadMessage as e:
-            self.problem(table, str(e))
+            await asyncio.to_thread(self.problem, part, table, str(e))
             await msg.term()
             return
         if message.venue != self.config.name or message.table not in self.config.tables:
-            self.problem(table, f"table {message.table!r} is not one of this venue's tables "
-                                f"({', '.join(self.config.tables)}); its entry is not stored. "
-                                "Add it under [tables] in the venue config (and restart the "
-                                "hub), or fix the table's [venue] table name.")
+            await asyncio.to_thread(
+                self.problem, part, table,
+                f"table {message.table!r} is not one of this venue's tables "
+                f"({', '.join(self.config.tables)}); its entry is not stored. Add it under "
+                "[tables] in the venue config (and restart the hub), or fix the table's "
+                "[venue] table name.")
             await msg.term()
             return
-        while True:
-            try:
-                outcome = store.record(self.database(), message)
-                break
-            except store.Refused as e:
-                self.problem(table, str(e))
-                await msg.term()
-                return
-            except psycopg.OperationalError as e:
-                say(f"PostgreSQL went away during a write ({str(e).strip()[:120]}); the "
-                    "message is written again once it is back")
-                self.db = None
-        if outcome == "early":
+        outcome = await asyncio.to_thread(self.write, part, message)
+        if outcome == "refused":
+            await msg.term()
+        elif outcome == "early":
             await msg.nak(delay=0.5)
-            return
-        if outcome == "stored":
-            self.commits += 1
-            if self.crash_after is not None and self.commits >= self.crash_after:
-                say(f"{CRASH_ENV}: killed after commit {self.commits}, before its ack")
-                os.kill(os.getpid(), signal.SIGKILL)
-        await msg.ack()
-        if outcome == "stored":
-            await nc.publish(ingested_subject(self.config.name), json.dumps(
-                {"table": message.table, "game": message.game, "seq": message.seq,
-                 "at": message.at, "status": message.status}).encode())
+        else:
+            await msg.ack()
+            if outcome == "stored":
+                await nc.publish(ingested_subject(self.config.name), json.dumps(
+                    {"table": message.table, "game": message.game, "seq": message.seq,
+                     "at": message.at, "status": message.status}).encode())
+
+    async def _worker(self, nc: Any, part: int, queue: asyncio.Queue[Any]) -> None:
+        while True:
+            msg = await queue.get()
+            try:
+                await self.handle(nc, msg, part)
+            except Exception as e:  # the hub went away mid-ack: it is delivered again
+                say(f"a message could not be finished ({type(e).__name__}: {e}); the hub "
+                    "delivers it again")
 
     async def run(self, stop: asyncio.Event) -> None:
         c = self.config
-        self.database()
+        await asyncio.to_thread(self.database, 0)
         said: list[str] = []
 
         async def on_error(e: Exception) -> None:  # one line, not nats-py's traceback
@@ -151,7 +189,10 @@ class Ingester:
             f"bidou.{c.name}.*.entry", durable=DURABLE, stream=ENTRY_STREAM,
             config=ConsumerConfig(ack_policy=AckPolicy.EXPLICIT, ack_wait=ACK_WAIT,
                                   max_ack_pending=1000))
-        say(f"consuming {ENTRY_STREAM} on {c.hub_url} into PostgreSQL")
+        queues: list[asyncio.Queue[Any]] = [asyncio.Queue(QUEUE) for _ in self.dbs]
+        workers = [asyncio.create_task(self._worker(nc, i, q)) for i, q in enumerate(queues)]
+        say(f"consuming {ENTRY_STREAM} on {c.hub_url} into PostgreSQL "
+            f"({len(self.dbs)} partitions)")
         while not stop.is_set():
             try:
                 msgs = await sub.fetch(BATCH, timeout=1)
@@ -162,7 +203,10 @@ class Ingester:
                 await asyncio.sleep(0.5)
                 continue
             for msg in msgs:
-                await self.handle(nc, msg)
+                table = msg.subject.split(".")[2] if msg.subject.count(".") == 3 else "?"
+                await queues[self.partition(table)].put(msg)
+        for w in workers:
+            w.cancel()
         await nc.close()
 
 

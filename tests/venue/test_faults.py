@@ -87,7 +87,7 @@ def test_the_ingester_killed_between_commit_and_ack(venue: Venue) -> None:
     assert venue.procs["ingester"].returncode == -signal.SIGKILL
     assert "killed after commit 7, before its ack" in venue.log_text("ingester")
     held = sum(len(venue.rows(t)) for t in ("t1", "t2"))
-    assert held == 7  # committed, never acknowledged: it will come again
+    assert held >= 7  # the 7th committed, never acknowledged: it will come again
     venue.procs.pop("ingester")
     venue.start_ingester()
     playing(venue, games=venue.finished_games("t1") + 1)
