@@ -1,8 +1,10 @@
 """The venue's ingester: a durable JetStream consumer writing every entry to PostgreSQL.
 
-Each message is checked (``venue.messages.parse_entry``, the configured tables), written in
-ONE transaction (``venue.store.record``) and acknowledged only after the commit. Tables are
-spread over a few connections (``PARTITIONS``); one table's entries keep one connection. Killed
+Each message is checked (``venue.messages.parse_entry``, the configured tables), written
+whole in ONE transaction (``venue.store.record``) and acknowledged only after the commit.
+Tables are spread over a few connections (``PARTITIONS``); one table's entries keep one
+connection, in order, and the messages waiting on a connection share its transaction (one
+commit, one disk flush for them all; a burst of a finished game is one commit, not 200). Killed
 between the two, the message comes again and is a repeat, a no-op: exactly once in the
 store. An entry that arrives before one it follows (after a redelivery) is handed back for
 later, so every game is held gap-free and in order. A message the venue will not take gets
@@ -102,30 +104,48 @@ class Ingester:
             except psycopg.OperationalError:
                 self.dbs[part] = None
 
-    def write(self, part: int, message: EntryMessage) -> str:
-        """``store.record`` through PostgreSQL going away (blocking: run in a thread);
-        "refused" once the refusal is noted."""
+    def write(self, part: int, messages: list[EntryMessage]) -> list[str]:
+        """Write the messages waiting on one partition in ONE transaction (each message
+        whole in it: ``store.record`` in its own savepoint), through PostgreSQL going away
+        (blocking: run in a thread). One outcome per message: "stored", "repeat", "early"
+        or "refused" (its sentence noted in the same transaction). Nothing is acknowledged
+        before this returns, that is, before the commit."""
         while True:
+            db = self.database(part)
+            outcomes: list[str] = []
+            refusals: list[str] = []
             try:
-                outcome = store.record(self.database(part), message)
+                with db.transaction():
+                    for m in messages:
+                        try:
+                            outcomes.append(store.record(db, m))
+                        except store.Refused as e:
+                            outcomes.append("refused")
+                            store.note_problem(db, self.config.name, m.table, str(e))
+                            refusals.append(str(e))
                 break
-            except store.Refused as e:
-                self.problem(part, message.table, str(e))
-                return "refused"
             except psycopg.OperationalError as e:
                 say(f"PostgreSQL went away during a write ({str(e).strip()[:120]}); the "
-                    "message is written again once it is back")
+                    "messages are written again once it is back")
                 self.dbs[part] = None
-        if outcome == "stored" and self.crash_after is not None:
+        for sentence in refusals:
             with self._lock:
-                self.commits += 1
+                new = sentence not in self._said
+                self._said.add(sentence)
+            if new:
+                say(f"refused: {sentence}")
+        stored = outcomes.count("stored")
+        if stored and self.crash_after is not None:
+            with self._lock:
+                self.commits += stored
                 if self.commits >= self.crash_after:
-                    say(f"{CRASH_ENV}: killed after commit {self.commits}, before its ack")
+                    say(f"{CRASH_ENV}: killed after {self.commits} entries committed, "
+                        f"before acknowledging the last {stored}")
                     os.kill(os.getpid(), signal.SIGKILL)
-        return outcome
+        return outcomes
 
-    async def handle(self, nc: Any, msg: Any, part: int) -> None:
-        """One message's whole life: check, write (one transaction), then acknowledge."""
+    async def check(self, msg: Any, part: int) -> EntryMessage | None:
+        """The message as a table's entry, or None once refused (noted, terminated)."""
         parts = msg.subject.split(".")
         table = parts[2] if len(parts) == 4 else "?"
         try:
@@ -133,7 +153,7 @@ class Ingester:
         except BadMessage as e:
             await asyncio.to_thread(self.problem, part, table, str(e))
             await msg.term()
-            return
+            return None
         if message.venue != self.config.name or message.table not in self.config.tables:
             await asyncio.to_thread(
                 self.problem, part, table,
@@ -142,27 +162,39 @@ class Ingester:
                 "[tables] in the venue config (and restart the hub), or fix the table's "
                 "[venue] table name.")
             await msg.term()
+            return None
+        return message
+
+    async def handle(self, nc: Any, msgs: list[Any], part: int) -> None:
+        """Messages of one partition, in order: check, write (one transaction), then
+        acknowledge each as its outcome says."""
+        checked = [(msg, await self.check(msg, part)) for msg in msgs]
+        good = [(msg, m) for msg, m in checked if m is not None]
+        if not good:
             return
-        outcome = await asyncio.to_thread(self.write, part, message)
-        if outcome == "refused":
-            await msg.term()
-        elif outcome == "early":
-            await msg.nak(delay=0.5)
-        else:
-            await msg.ack()
-            if outcome == "stored":
-                await nc.publish(ingested_subject(self.config.name), json.dumps(
-                    {"table": message.table, "game": message.game, "seq": message.seq,
-                     "at": message.at, "status": message.status}).encode())
+        outcomes = await asyncio.to_thread(self.write, part, [m for _, m in good])
+        for (msg, message), outcome in zip(good, outcomes, strict=True):
+            if outcome == "refused":
+                await msg.term()
+            elif outcome == "early":
+                await msg.nak(delay=0.5)
+            else:
+                await msg.ack()
+                if outcome == "stored":
+                    await nc.publish(ingested_subject(self.config.name), json.dumps(
+                        {"table": message.table, "game": message.game, "seq": message.seq,
+                         "at": message.at, "status": message.status}).encode())
 
     async def _worker(self, nc: Any, part: int, queue: asyncio.Queue[Any]) -> None:
         while True:
-            msg = await queue.get()
+            msgs = [await queue.get()]
+            while not queue.empty() and len(msgs) < QUEUE:
+                msgs.append(queue.get_nowait())
             try:
-                await self.handle(nc, msg, part)
+                await self.handle(nc, msgs, part)
             except Exception as e:  # the hub went away mid-ack: it is delivered again
-                say(f"a message could not be finished ({type(e).__name__}: {e}); the hub "
-                    "delivers it again")
+                say(f"messages could not be finished ({type(e).__name__}: {e}); the hub "
+                    "delivers them again")
 
     async def run(self, stop: asyncio.Event) -> None:
         c = self.config

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import pathlib
+import subprocess
+import sys
 import tomllib
 
 import pytest
@@ -101,3 +103,13 @@ def test_the_example_configs_venue_section_loads_when_uncommented() -> None:
     settings = parse_venue_settings(tomllib.loads(section))
     assert settings is not None and (settings.table, settings.url) == (
         "t1", "nats://192.168.1.5:4222")
+
+
+def test_a_table_without_venue_loads_no_broker_or_database_client() -> None:
+    """make run needs neither nats-py nor psycopg: the run command and the config load
+    without importing them (the forwarder is imported only when [venue] is set)."""
+    code = ("import sys, table_server.cmd_run, firmware.config; "
+            "print(sorted(m for m in sys.modules if m.split('.')[0] in ('nats', 'psycopg')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True, cwd=pathlib.Path(__file__).resolve().parents[2])
+    assert out.stdout.strip() == "[]"
