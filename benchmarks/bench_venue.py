@@ -12,7 +12,8 @@ pub. Figures, printed with the cores this run had:
    p50/p99. An entry with dice leaves when its game ends, so its latency counts from the
    commit that ended the game (the moment it may leave), not from its own;
 3. catch-up: the link of every table cut for 60 s at that rate, then seconds until the
-   venue holds every entry again.
+   venue holds every entry again;
+4. the latency of 2 at a pub's pace (one entry a second per table).
 """
 
 from __future__ import annotations
@@ -140,6 +141,24 @@ def _wanted(tables: list[Table]) -> int:
     return sum(len(t.released) for t in tables)
 
 
+def latency(tables: list[Table], arrivals: dict[tuple[str, int, int], float],
+            label: str) -> str:
+    """Commit (or release) on the table to the screen's SSE event, over LATENCY_SECONDS."""
+    t0 = time.time()
+    time.sleep(LATENCY_SECONDS)
+    t1 = time.time()
+    time.sleep(3)
+    lat = sorted(arrivals[(t.name, g, s)] - at for t in tables
+                 for (g, s), at in list(t.released.items())
+                 if t0 <= at <= t1 and (t.name, g, s) in arrivals)
+    if not lat:
+        return f"{label}: no entry event reached the screen in {LATENCY_SECONDS:.0f} s"
+    p50 = statistics.median(lat) * 1000
+    p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
+    return (f"{label}: commit-on-table to venue-screen event p50 {p50:.0f} ms, "
+            f"p99 {p99:.0f} ms ({len(lat)} entries)")
+
+
 def main() -> None:
     cores = os.cpu_count()
     top = Path(tempfile.mkdtemp(prefix="bidou-bench-venue-"))
@@ -199,22 +218,9 @@ def main() -> None:
             t.rate = max(0.5, rate / 2 / TABLES)
             t.paused = False
         time.sleep(5)
-        t0 = time.time()
-        time.sleep(LATENCY_SECONDS)
-        t1 = time.time()
-        time.sleep(3)
-        lat = sorted(arrivals[(t.name, g, s)] - at for t in tables
-                     for (g, s), at in list(t.released.items())
-                     if t0 <= at <= t1 and (t.name, g, s) in arrivals)
         per_s = rate / 2
-        if lat:
-            p50 = statistics.median(lat) * 1000
-            p99 = lat[min(len(lat) - 1, int(len(lat) * 0.99))] * 1000
-            print(f"at {per_s:.0f} entries/s offered ({TABLES} tables, {cores} cores): "
-                  f"commit-on-table to venue-screen event p50 {p50:.0f} ms, p99 {p99:.0f} ms "
-                  f"({len(lat)} entries)")
-        else:
-            print("no entry event reached the screen in the latency window")
+        print(latency(tables, arrivals, f"at {per_s:.0f} entries/s offered ({TABLES} tables, "
+                                        f"{cores} cores)"))
 
         # 3. catch-up after a 60 s cut
         relay.cut()
@@ -224,9 +230,22 @@ def main() -> None:
         target = _wanted(tables)
         while _held(pg.dsn) < target and time.monotonic() - cut_end < 300:
             time.sleep(0.25)
+        before = time.monotonic() - cut_end
+        while _held(pg.dsn) < _wanted(tables) - 5 * TABLES and time.monotonic() - cut_end < 600:
+            time.sleep(0.25)  # the tables kept playing: until the venue is current again
         print(f"catch-up after a {CUT_SECONDS:.0f} s cut at {per_s:.0f} entries/s: "
-              f"{time.monotonic() - cut_end:.1f} s until the venue held all {target} entries "
-              f"released before the link came back ({cores} cores)")
+              f"{before:.1f} s until the venue held all {target} entries released before the "
+              f"link came back, {time.monotonic() - cut_end:.1f} s until it was current again "
+              f"({cores} cores)")
+
+        # 4. latency at a pub's pace: one entry a second per table
+        for t in tables:
+            t.rate = 1.0
+        while _held(pg.dsn) < _wanted(tables) - 5 * TABLES:
+            time.sleep(0.25)
+        time.sleep(5)
+        print(latency(tables, arrivals, f"at a pub's pace, 1 entry/s per table ({TABLES} "
+                                        f"entries/s, {cores} cores)"))
     finally:
         stop.set()
         for t in tables:

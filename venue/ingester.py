@@ -41,6 +41,9 @@ from venue.settings import VenueConfig, load_venue_config
 DURABLE = "ingester"
 ACK_WAIT = 5.0  # seconds before an unacknowledged message is delivered again
 BATCH = 100
+#: seconds a fetch waits: when the stream is idle, nats-py's fetch waits this long for a
+#: whole batch after the first message, so it is the latency added to a quiet table's entry
+FETCH_WAIT = 0.05
 #: tables are spread over this many connections, each writing its tables' entries in order:
 #: PostgreSQL commits them side by side (one fsync can carry several commits)
 PARTITIONS = 4
@@ -227,7 +230,7 @@ class Ingester:
             f"({len(self.dbs)} partitions)")
         while not stop.is_set():
             try:
-                msgs = await sub.fetch(BATCH, timeout=1)
+                msgs = await sub.fetch(BATCH, timeout=FETCH_WAIT)
             except NatsTimeout:
                 continue
             except Exception as e:  # the hub is restarting: the durable consumer waits
