@@ -32,6 +32,7 @@ HEARTBEAT = 3.0  # seconds between state messages when nothing changes: "online"
 RETRY = 1.0  # seconds between attempts to reach the hub
 STATE_EVERY = 0.2  # at most five state messages a second
 PUBLISH_TIMEOUT = 3.0
+DRAIN = 2.0  # seconds a stopping table gives its last entries to reach the hub
 
 
 def summary(state: dict[str, Any]) -> dict[str, Any]:
@@ -81,7 +82,17 @@ class Forwarder:
             self._threads.append(w)
 
     def stop(self) -> None:
-        """Stop both threads (idempotent); entries not acknowledged are sent next start."""
+        """Stop both threads (idempotent), after up to ``DRAIN`` seconds for what may leave
+        to go (the table's last entries, as it shuts down); the rest goes next start."""
+        end = time.monotonic() + DRAIN
+        while self._threads and self.connected and time.monotonic() < end:
+            try:
+                if not released(self.log, self.position, 1):
+                    break
+            except Exception:  # the log is closing: nothing more to send now
+                break
+            self.wake()
+            time.sleep(0.05)
         self._stop.set()
         self.wake()
         for t in self._threads:  # a publish in flight is sent again next start: no long wait
@@ -126,12 +137,17 @@ class Forwarder:
 
     # --- the forwarding thread -------------------------------------------------------------
     def _run(self) -> None:
-        try:
-            asyncio.run(self._main())
-        except Exception as e:  # never the table's problem: say it, the table plays on
-            self.problem = f"the forwarder stopped: {e}"
-            self.connected = False
-            self._warn(f"venue forwarder stopped: {e}")
+        """Forward until stopped. Whatever escapes the loop (a request cancelled as the
+        link drops is a BaseException) is said once and the loop starts again: the
+        forwarder must never go quiet while the table plays."""
+        while not self._stop.is_set():
+            try:
+                asyncio.run(self._main())
+            except BaseException as e:  # never the table's problem: it plays on
+                self.problem = f"the forwarder restarted after {type(e).__name__}: {e}"
+                self.connected = False
+                self._warn(f"venue forwarder: {self.problem}")
+                self._stop.wait(RETRY)
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()
@@ -222,8 +238,9 @@ class Forwarder:
         sent_to = self.position
         failure: BaseException | None = None
         for out, ack in zip(batch, acks, strict=True):
-            if isinstance(ack, BaseException):
-                failure = ack
+            if isinstance(ack, BaseException):  # CancelledError too: the link dropped
+                failure = ack if isinstance(ack, Exception) else ConnectionError(
+                    f"the publish was cancelled ({type(ack).__name__}): the link dropped")
                 break
             sent_to = out.row
         if sent_to != self.position:

@@ -11,7 +11,7 @@ import signal
 import time
 
 import pytest
-from venue_harness import Venue, wait_until
+from venue_harness import Venue, expected_rows, wait_until
 
 from venue.relay import Relay
 
@@ -23,7 +23,13 @@ def finish(venue: Venue, tables: tuple[str, ...] = ("t1", "t2")) -> None:
     for t in tables:
         venue.stop(t)
     for t in tables:
-        wait_until(lambda t=t: venue.caught_up(t), 90, f"the venue to hold table {t}'s log")
+        try:
+            wait_until(lambda t=t: venue.caught_up(t), 90, f"the venue to hold table {t}'s log")
+        except AssertionError as e:
+            want, got = expected_rows(venue.db(t)), venue.rows(t)
+            raise AssertionError(f"{e}; venue {len(got)} rows, log {len(want)}; missing "
+                                 f"{sorted(set(want) - set(got))[:3]}; ingester log: "
+                                 f"{venue.log_text('ingester')[-1500:]}") from None
         venue.check_table(t)
 
 

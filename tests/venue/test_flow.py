@@ -63,3 +63,14 @@ def test_the_screen_answers_the_contract_and_streams_live(venue: Venue) -> None:
         while b"event: " not in seen:
             seen += stream.readline()
     assert b"event: state" in seen or b"event: entry" in seen
+    assert t1["to_come"] is not None and t1["to_come"] >= 0
+    # a table that stops is shown silent since its last state; what it sent stays counted
+    venue.stop("t1")
+    wait_until(lambda: venue.caught_up("t1"), 30, "t1's last entries at the venue")
+
+    def silent() -> dict | None:
+        t = next(t for t in venue.get("/api/tables")[1] if t["name"] == "t1")
+        return t if not t["online"] else None
+
+    gone = wait_until(silent, 30, "t1 shown silent")
+    assert gone["last_seen"] and gone["entries"] == len(venue.rows("t1"))
