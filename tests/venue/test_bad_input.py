@@ -42,6 +42,8 @@ def test_bad_messages_are_refused_with_a_line_and_stop_nothing(venue: Venue) -> 
     venue.start_hub()
     venue.start_ingester()
     venue.start_screen()
+    wait_until(lambda: "consuming" in venue.log_text("ingester"), 30,
+               "the ingester to make the streams")  # before that, nothing stores a message
     admin = venue.admin
     bad = [("bidou.pub.t2.entry", b"hello, not an entry", "is not JSON"),
            ("bidou.pub.ghost.entry", planted("ghost", "Ann bet 1"),
@@ -67,6 +69,7 @@ def test_bad_messages_are_refused_with_a_line_and_stop_nothing(venue: Venue) -> 
 def test_a_table_cannot_write_as_another(venue: Venue) -> None:
     venue.start_hub()
     venue.start_ingester()
+    wait_until(lambda: "consuming" in venue.log_text("ingester"), 30, "the streams made")
     refused = asyncio.run(publish(venue, "t1", venue.passwords["t1"], "bidou.pub.t2.entry",
                                   planted("t2", "Ann bet 1")))
     assert refused is not None, "the hub let t1 publish as t2"
