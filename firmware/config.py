@@ -21,12 +21,13 @@ from engine.errors import ConfigError, RecordError, reject_unknown_keys
 from engine.variants import OPTIONS, VARIANTS, check_setup
 from firmware.seating import seating_problem
 from firmware.server_settings import ServerSettings, parse_server_settings
+from firmware.venue_settings import VenueSettings, parse_venue_settings
 from hardware.cameras import CameraSettings, parse_camera
 from hardware.pinmap import PinMap, parse_pin_map
 from vision.settings import VisionSettings, parse_vision
 from vision.zones import Zone, parse_zones
 
-SECTIONS = ("table", "pins", "camera", "zones", "vision", "referee", "server")
+SECTIONS = ("table", "pins", "camera", "zones", "vision", "referee", "server", "venue")
 TABLE_KEYS = ("variant", "players", "options")
 
 
@@ -50,6 +51,7 @@ class TableConfig:
     path: str | None = None
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     vision: VisionSettings = field(default_factory=VisionSettings)
+    venue: VenueSettings | None = None  # [venue]: the forwarder to the venue hub (docs/venue.md)
 
 
 def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
@@ -127,8 +129,9 @@ def build_config(data: Mapping[str, Any], *, simulate: bool = True, path: str | 
     server = parse_server_settings(_table(data, "server"), _table(data, "referee"),
                                    os.environ if environ is None else environ,
                                    simulate=simulate)
+    venue = parse_venue_settings(_table(data, "venue"))
     return TableConfig(variant, players, options, pins, camera, zones, server, simulate, path,
-                       dict(data), vision)
+                       dict(data), vision, venue)
 
 
 def load_config(path: str, *, simulate: bool = True,

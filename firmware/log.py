@@ -68,6 +68,10 @@ CREATE TABLE IF NOT EXISTS entries (
 );
 """
 
+#: made on first use, apart from the games' schema (like ``keys``): readers' positions
+POSITIONS = ("CREATE TABLE IF NOT EXISTS positions "
+             "(name TEXT PRIMARY KEY, position INTEGER NOT NULL)")
+
 KINDS = ("action", "undo", "fix-dice", "void-hand", "new-game")
 
 
@@ -322,6 +326,39 @@ class GameLog:
         return [LoggedPicture(game, seq, kind, text,
                               Picture(seat, tuple(int(v) for v in seen.split()), bytes(image)))
                 for game, seq, kind, text, seat, seen, image in rows]
+
+    def entries_after(self, after: int, limit: int) -> list[tuple[int, Entry]]:
+        """Up to ``limit`` entries whose row id is past ``after``, in commit order, with their
+        row ids: the log is the forwarder's outbox (``venue.outbox``)."""
+        return [(r[0], Entry(*r[1:])) for r in self._rows(
+            "SELECT id, game, seq, kind, text, by, why, at FROM entries WHERE id > ? "
+            "ORDER BY id LIMIT ?", (after, limit))]
+
+    def count_entries(self, after: int = 0) -> int:
+        """How many entries the log holds past row id ``after``."""
+        (n,), = self._rows("SELECT COUNT(*) FROM entries WHERE id > ?", (after,))
+        return int(n)
+
+    def position(self, name: str) -> int:
+        """The row id a reader of the log named ``name`` has finished with (0 at first): the
+        forwarder's last entry the hub acknowledged, kept here so a restart goes on from it."""
+        with self._lock:
+            if self._closed:
+                raise LogError("The game log is closed; the table is shutting down.")
+            self._db.execute(POSITIONS)
+            row = self._db.execute("SELECT position FROM positions WHERE name = ?",
+                                   (name,)).fetchone()
+            return int(row[0]) if row else 0
+
+    def set_position(self, name: str, position: int) -> None:
+        """Remember ``position`` for ``name`` (one small committed transaction)."""
+        with self._lock:
+            if self._closed:
+                raise LogError("The game log is closed; the table is shutting down.")
+            self._db.execute(POSITIONS)
+            self._db.execute("INSERT INTO positions (name, position) VALUES (?, ?) "
+                             "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+                             (name, position))
 
     def key(self, name: str) -> str:
         """A secret kept in the log under ``name``, made (``secrets.token_urlsafe``) on first

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import asdict
 from typing import Any
 
+from engine.actions import DICE_VERBS
 from engine.game import Effect, Game
 from engine.ranking import rank_words, spoken_name
 from firmware import press_labels
@@ -66,6 +67,33 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         status=status,
     )
     return state
+
+
+#: a game whose entries the table's own history shows whole, dice and all (table_server.history
+#: lists only these): its record holds no concealed throw any more
+SHOWN_STATUSES = ("over", "abandoned")
+
+
+def dice_in_text(text: str) -> list[str]:
+    """Every ``VERB N...`` of a dice verb (roll, throw) in an entry's text, as written: an
+    action (``Ann throw 6 5 4``), an undone one, a ``fix-dice`` (``3 Ann throw 6 5 4``). Read
+    word by word, not parsed, so a malformed text cannot hide a die from this check."""
+    words = text.split()
+    found = []
+    for i, word in enumerate(words):
+        if word in DICE_VERBS:
+            digits = [w for w in words[i + 1:i + 4] if w.isdigit()]
+            if digits:
+                found.append(" ".join([word, *digits]))
+    return found
+
+
+def entry_is_public(text: str, game_status: str) -> bool:
+    """Whether a log entry may leave the table now (the venue forwarder asks this): an entry
+    with no dice always; one with dice only once its game is over or abandoned, when the
+    table's own history page shows that game's whole record. Until then its dice may still
+    be under a cup (a dropped hand's dice are never shown at the table at all)."""
+    return game_status in SHOWN_STATUSES or not dice_in_text(text)
 
 
 def settled_fields(effect: Effect) -> dict[str, Any]:

@@ -14,7 +14,15 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from flask import Blueprint, Response, jsonify, request, stream_with_context, url_for
+from flask import (
+    Blueprint,
+    Response,
+    current_app,
+    jsonify,
+    request,
+    stream_with_context,
+    url_for,
+)
 
 from engine.actions import VERBS
 from firmware.commands import Act, EnterDice, Outcome, Press, Reread
@@ -221,7 +229,11 @@ def seat_state(seat: str) -> Any:
 @bp.get("/referee/state")
 def referee_state() -> Any:
     require_referee(allow_session=True)
-    return jsonify(ctx().controller.referee_state())
+    state = ctx().controller.referee_state()
+    status = current_app.config.get("VENUE_STATUS")  # [venue]: the forwarder's status
+    if status is not None:
+        state["venue"] = status()
+    return jsonify(state)
 
 
 @bp.get("/referee/camera.jpg")

@@ -28,6 +28,7 @@ from firmware.controller import TableController
 from firmware.house import House, build_house
 from firmware.log import LogError
 from firmware.machine import PI_DB, SIM_DB, default_db, on_raspberry_pi
+from firmware.self_play import SelfPlay
 from firmware.server_settings import (
     HOST_ALLOWED,
     PORT_ALLOWED,
@@ -35,6 +36,7 @@ from firmware.server_settings import (
     check_host,
     check_port,
 )
+from firmware.venue_settings import VenueSettings
 from table_server.server import Dashboard
 
 STOP_POLL = 0.1  # seconds between looks at the stop flag
@@ -55,6 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="mock pins and the simulated camera, even on a Pi")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the simulated dice (simulation only)")
+    parser.add_argument("--autoplay", type=_pace, default=None, metavar="SECONDS",
+                        help="simulation only: the table plays random legal actions by "
+                             "itself, one about every SECONDS (make venue's tables)")
 
 
 def _host(text: str) -> str:
@@ -71,6 +76,18 @@ def _port(text: str) -> int:
         return check_port(int(text), "--port")
     except (ValueError, ConfigError):
         raise argparse.ArgumentTypeError(f"{text!r} is not allowed: {PORT_ALLOWED}") from None
+
+
+def _pace(text: str) -> float:
+    """``--autoplay``: seconds between the simulated table's own actions."""
+    try:
+        pace = float(text)
+    except ValueError:
+        pace = -1.0
+    if not 0.0 < pace <= 3600.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not allowed: seconds between actions, "
+                                         "more than 0 and at most 3600, e.g. 2.5")
+    return pace
 
 
 def _say(text: str) -> None:
@@ -110,7 +127,33 @@ def build(args: argparse.Namespace, simulate: bool) -> tuple[House, Dashboard]:
         house.close()
         raise
     house.add("dashboard", dashboard.stop)
+    if config.venue is not None:
+        start_forwarder(house, dashboard, config.venue)
+    if getattr(args, "autoplay", None):
+        if not simulate:
+            house.close()
+            raise ConfigError("--autoplay", args.autoplay,
+                              "only in simulation: a real table is played by people")
+        play = SelfPlay(house.controller, args.autoplay, seed=args.seed)
+        play.start()
+        house.add("self-play", play.stop)
     return house, dashboard
+
+
+def start_forwarder(house: House, dashboard: Dashboard, settings: VenueSettings) -> None:
+    """The venue forwarder (``[venue]`` is set): started after the dashboard, stopped before
+    it and before the log closes; the referee console shows its status."""
+    # nats-py is installed only with the venue extra; a table without [venue] never loads it
+    # lazy: make run needs no broker client
+    from venue.forwarder import Forwarder
+
+    controller = house.controller
+    forwarder = Forwarder(house.log, settings, state=controller.public_state,
+                          subscribe=controller.subscribe, warn=_error)
+    forwarder.start()
+    dashboard.app.config["VENUE_STATUS"] = forwarder.status
+    house.add("venue forwarder", forwarder.stop)
+    _say(f"Venue: forwarding the log to {settings.url} as table {settings.table}")
 
 
 def start_next_game(controller: TableController, finished: dict[str, Any]) -> None:

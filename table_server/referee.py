@@ -20,6 +20,7 @@ import segno
 from flask import (
     Blueprint,
     Response,
+    current_app,
     flash,
     redirect,
     render_template,
@@ -80,6 +81,12 @@ def qr_svg(url: str) -> str:
     return segno.make(url, micro=False).svg_inline(scale=4, dark="#000", light="#fff")
 
 
+def venue_status() -> dict[str, Any] | None:
+    """The venue forwarder's status (``[venue]`` set), else None: reachable, how many wait."""
+    status = current_app.config.get("VENUE_STATUS")
+    return status() if status is not None else None
+
+
 @bp.get("")
 def console() -> Any:
     """The console, or the PIN form when not logged in."""
@@ -99,6 +106,7 @@ def console() -> Any:
         variants=tuple(VARIANTS),
         games=finished_games(),
         zones=c.controller.zones(),
+        venue=venue_status(),
     )
 
 

@@ -1,0 +1,61 @@
+"""A simulated table that plays by itself at a person's pace (``bidou-table run --autoplay``).
+
+For ``make venue`` and the venue's tests: each simulated table must make real entries in its
+own log, through the same commands a seat's phone sends (``Act``), so the forwarder sees what
+a pub's table makes. Every ``pace`` seconds (with some jitter, as people are) it plays one of
+the actions the public state allows, at random; a throw reads the simulated camera like a
+THROW press, a die the camera is unsure of is entered as the referee would, and a finished
+game is followed by a new one. It runs in its own thread and only calls ``submit``.
+"""
+
+from __future__ import annotations
+
+import random
+import threading
+from typing import Any
+
+from firmware.commands import Act, Correct, EnterDice
+from firmware.controller import TableController
+
+CHIP_VERBS = ("bet", "raise")
+
+
+def choose(state: dict[str, Any], rng: random.Random) -> Act | EnterDice | Correct | None:
+    """The next command of a table playing itself, from its public state (None: wait)."""
+    if state.get("status") != "playing":
+        return Correct("new-game", by="table", why="the simulated table plays on")
+    for seat in state.get("seats", []):
+        if seat.get("needs_look"):
+            count = 1 if state.get("expects") == "roll" else 3
+            return EnterDice(seat["name"], tuple(rng.randint(1, 6) for _ in range(count)))
+    options = [(p, v) for p, verbs in (state.get("allowed") or {}).items() for v in verbs]
+    if not options:
+        return None
+    stands = [o for o in options if o[1] == "stand"]
+    player, verb = stands[0] if stands and rng.random() < 0.4 else rng.choice(options)
+    return Act(player, verb, chips=1 if verb in CHIP_VERBS else None, source="autoplay")
+
+
+class SelfPlay:
+    """The thread playing ``controller`` every ``pace`` seconds; ``stop()`` ends it."""
+
+    def __init__(self, controller: TableController, pace: float, seed: int | None = None):
+        self.controller = controller
+        self.pace = pace
+        self.rng = random.Random(seed)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="self-play", daemon=True)
+
+    def start(self) -> None:
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread.is_alive():
+            self._thread.join(timeout=35)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.pace * self.rng.uniform(0.5, 1.5)):
+            command = choose(self.controller.public_state(), self.rng)
+            if command is not None:
+                self.controller.submit(command)

@@ -1,0 +1,254 @@
+"""A whole venue of real processes on loopback for the venue's tests: the hub (nats-server),
+a PostgreSQL database, the ingester and simulated tables, each its own process, started and
+always stopped by the fixture that made them. Also the one comparison every fault test ends
+with: the venue's rows against the table's own SQLite log."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+from firmware.views import entry_is_public
+from venue.hub import start_hub
+
+PYTHON = sys.executable
+BIN = Path(sys.executable).parent
+TOKEN = "venue-test-referee-token-0123456789"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_until(check: Callable[[], Any], timeout: float, what: str, every: float = 0.2) -> Any:
+    """Poll ``check`` until it returns something true; AssertionError naming ``what``."""
+    end = time.monotonic() + timeout
+    last: Any = None
+    while time.monotonic() < end:
+        with contextlib.suppress(Exception):
+            last = check()
+            if last:
+                return last
+        time.sleep(every)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what} (last: {last!r})")
+
+
+def table_toml(name: str, url: str, password: str, *, venue: str = "pub",
+               variant: str = "montevideo", players: tuple[str, ...] = ("Ann", "Bob", "Cy")
+               ) -> str:
+    return (f'[table]\nvariant = "{variant}"\nplayers = {json.dumps(list(players))}\n'
+            f'[venue]\nurl = "{url}"\nvenue = "{venue}"\ntable = "{name}"\n'
+            f'password = "{password}"\n')
+
+
+def expected_rows(db: Path) -> list[tuple[int, int, str]]:
+    """What the venue must hold of a table's log: every entry, in log order, up to the first
+    one that may not leave yet (dice of a game still played) -- read from the SQLite file."""
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        status = dict(con.execute("SELECT id, status FROM games"))
+        rows = con.execute("SELECT game, seq, text FROM entries ORDER BY id").fetchall()
+    finally:
+        con.close()
+    out = []
+    for game, seq, text in rows:
+        if not entry_is_public(text, status[game]):
+            break
+        out.append((game, seq, text))
+    return out
+
+
+def finished_results(db: Path) -> dict[int, dict[str, int]]:
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    try:
+        return {g: json.loads(r)["chips"] for g, r in con.execute(
+            "SELECT id, result FROM games WHERE status = 'over'")}
+    finally:
+        con.close()
+
+
+class Venue:
+    """One venue under test: its config, its processes and its database."""
+
+    def __init__(self, folder: Path, dsn: str, tables: tuple[str, ...] = ("t1", "t2"),
+                 venue: str = "pub") -> None:
+        self.folder = folder
+        self.dsn = dsn
+        self.name = venue
+        self.hub_port = free_port()
+        self.passwords = {t: f"pw-{t}-{os.urandom(4).hex()}" for t in tables}
+        self.admin = ("venue", f"admin-{os.urandom(4).hex()}")
+        self.config = folder / "venue.toml"
+        lines = [f'[venue]\nname = "{venue}"', f"[hub]\nport = {self.hub_port}\n"
+                 f'store_dir = "{folder / "hub" / "jetstream"}"\n'
+                 f'admin_password = "{self.admin[1]}"', f'[database]\ndsn = "{dsn}"']
+        lines += [f'[tables.{t}]\npassword = "{p}"' for t, p in self.passwords.items()]
+        self.config.write_text("\n".join(lines) + "\n")
+        self.procs: dict[str, subprocess.Popen[bytes]] = {}
+        self.ports: dict[str, int] = {}
+
+    @property
+    def url(self) -> str:
+        return f"nats://127.0.0.1:{self.hub_port}"
+
+    # --- processes -------------------------------------------------------------------------
+    def start_hub(self) -> None:
+        from venue.settings import load_venue_config  # lazy: the config is written first
+
+        self.procs["hub"] = start_hub(load_venue_config(str(self.config)),
+                                      str(self.folder / "hub"))
+        wait_until(lambda: _listening(self.hub_port), 20, "the hub to listen")
+
+    def start_ingester(self, env: dict[str, str] | None = None) -> None:
+        log = open(self.folder / "ingester.log", "ab")  # noqa: SIM115 -- the child's
+        self.procs["ingester"] = subprocess.Popen(
+            [PYTHON, "-m", "venue.cli", "ingest", "--config", str(self.config)],
+            stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
+        log.close()
+
+    def start_table(self, name: str, *, pace: float = 0.02, url: str | None = None,
+                    password: str | None = None, seed: int = 1) -> None:
+        cfg = self.folder / f"{name}.toml"
+        cfg.write_text(table_toml(name, url or self.url,
+                                  password if password is not None else self.passwords[name],
+                                  venue=self.name))
+        port = self.ports.setdefault(name, free_port())
+        log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 -- the child's
+        self.procs[name] = subprocess.Popen(
+            [str(BIN / "bidou-table"), "run", "--config", str(cfg), "--db",
+             str(self.db(name)), "--port", str(port), "--autoplay", str(pace), "--seed",
+             str(seed)], stdout=log, stderr=subprocess.STDOUT,
+            env={**os.environ, "BIDOU_REFEREE_TOKEN": TOKEN})
+        log.close()
+        wait_until(lambda: _listening(port), 60, f"table {name} to listen")
+
+    def start_screen(self) -> str:
+        """The screen as its own process; its URL, read from its "Venue screen:" line."""
+        port = free_port()
+        log = open(self.folder / "screen.log", "ab")  # noqa: SIM115 -- the child's
+        self.procs["screen"] = subprocess.Popen(
+            [PYTHON, "-m", "venue.cli", "screen", "--config", str(self.config), "--port",
+             str(port)], stdout=log, stderr=subprocess.STDOUT)
+        log.close()
+        wait_until(lambda: "Venue screen: " in self.log_text("screen"), 60, "the screen")
+        self.screen = self.log_text("screen").split("Venue screen: ")[1].split()[0]
+        return self.screen
+
+    def get(self, path: str) -> tuple[int, Any]:
+        """GET from the screen: (status, JSON or text)."""
+        try:
+            with urllib.request.urlopen(self.screen.rstrip("/") + path, timeout=10) as r:
+                body, status, kind = r.read(), r.status, r.headers.get("Content-Type", "")
+        except urllib.error.HTTPError as e:
+            body, status, kind = e.read(), e.code, e.headers.get("Content-Type", "")
+        return status, json.loads(body) if "json" in kind else body.decode()
+
+    def db(self, table: str) -> Path:
+        return self.folder / f"{table}.db"
+
+    def stop(self, name: str, sig: int = signal.SIGTERM, timeout: float = 30) -> None:
+        proc = self.procs.pop(name, None)
+        if proc is None or proc.poll() is not None:
+            return
+        with contextlib.suppress(ProcessLookupError):
+            if sig == signal.SIGKILL or proc.poll() is None:
+                os.kill(proc.pid, sig)
+        try:
+            proc.wait(timeout)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(10)
+
+    def stop_all(self) -> None:
+        for name in [n for n in self.procs if n not in ("hub",)] + ["hub"]:
+            self.stop(name)
+
+    def log_text(self, name: str) -> str:
+        path = self.folder / f"{name}.log"
+        return path.read_text(errors="replace") if path.exists() else ""
+
+    # --- what the venue holds ----------------------------------------------------------------
+    def rows(self, table: str) -> list[tuple[int, int, str]]:
+        with psycopg.connect(self.dsn) as db:
+            return [tuple(r) for r in db.execute(  # type: ignore[misc]
+                "SELECT game, seq, text FROM events WHERE venue = %s AND table_name = %s "
+                "ORDER BY game, seq", (self.name, table))]
+
+    def arrival_in_order(self, table: str) -> bool:
+        """Within each game, the venue stored the entries in seq order (arrival column)."""
+        with psycopg.connect(self.dsn) as db:
+            rows = db.execute("SELECT game, seq FROM events WHERE venue = %s AND table_name = "
+                              "%s ORDER BY arrival", (self.name, table)).fetchall()
+        last: dict[int, int] = {}
+        for game, seq in rows:
+            if seq != last.get(game, 0) + 1:
+                return False
+            last[game] = seq
+        return True
+
+    def results(self, table: str) -> dict[int, dict[str, int]]:
+        with psycopg.connect(self.dsn) as db:
+            out: dict[int, dict[str, int]] = {}
+            for game, player, chips in db.execute(
+                    "SELECT game, player, chips FROM results WHERE venue = %s AND "
+                    "table_name = %s", (self.name, table)):
+                out.setdefault(game, {})[player] = chips
+            return out
+
+    def problems(self) -> list[tuple[str, str]]:
+        with psycopg.connect(self.dsn) as db:
+            return [tuple(r) for r in db.execute(  # type: ignore[misc]
+                "SELECT table_name, sentence FROM problems WHERE venue = %s", (self.name,))]
+
+    def finished_games(self, table: str) -> int:
+        return len(finished_results(self.db(table))) if self.db(table).exists() else 0
+
+    def caught_up(self, table: str) -> bool:
+        want = expected_rows(self.db(table))
+        return bool(want) and self.rows(table) == want
+
+    def check_table(self, table: str) -> None:
+        """The promise after every fault: the venue's (game, seq, text) rows are the table's
+        log exactly (all it may send), stored in order, and chips per finished game agree."""
+        want = expected_rows(self.db(table))
+        got = self.rows(table)
+        differ = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
+                      min(len(got), len(want)))
+        assert got == want, (f"table {table}: venue holds {len(got)} rows, the log "
+                             f"{len(want)}; first difference at row {differ}")
+        assert self.arrival_in_order(table), f"table {table}: entries stored out of order"
+        finished = finished_results(self.db(table))
+        venue = self.results(table)
+        held = {g for g, _, _ in got}
+        for game, chips in finished.items():
+            if game in held and max(s for g, s, _ in got if g == game) == max(
+                    s for g, s, _ in want if g == game):
+                assert venue.get(game) == chips, f"table {table} game {game}: chips differ"
+
+    def referee_state(self, table: str) -> dict[str, Any]:
+        req = urllib.request.Request(f"http://127.0.0.1:{self.ports[table]}/api/referee/state",
+                                     headers={"Authorization": f"Bearer {TOKEN}"})
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return json.loads(r.read())
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        s.settimeout(0.5)
+        return s.connect_ex(("127.0.0.1", port)) == 0

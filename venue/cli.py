@@ -1,0 +1,41 @@
+"""The `bidou-venue` command: the venue's parts, one module per subcommand (as
+``firmware.cli``), imported only when chosen, so the ingester never loads Flask."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "up": ("venue_screen.cmd_up",
+           "start a whole venue on this machine: hub, PostgreSQL, ingester, screen, tables"),
+    "hub": ("venue.cmd_hub", "run the venue's NATS hub (nats-server with JetStream)"),
+    "ingest": ("venue.ingester", "consume the hub's entries into PostgreSQL"),
+    "screen": ("venue_screen.cmd_screen", "serve the venue screen"),
+    "rebuild": ("venue.cmd_rebuild", "rebuild games, results and players from the events"),
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Dispatch to the chosen subcommand and return its exit status."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    lines = ["usage: bidou-venue COMMAND [ARGS]", "", "commands:"]
+    lines += [f"  {n:<8} {h}" for n, (_, h) in COMMANDS.items()]
+    if not args or args[0] in ("-h", "--help"):
+        print("\n".join(lines))
+        return 0 if args else 2
+    if args[0] not in COMMANDS:
+        print(f"bidou-venue: unknown command {args[0]!r}.\n\n" + "\n".join(lines),
+              file=sys.stderr)
+        return 2
+    module_name, help_ = COMMANDS[args[0]]
+    module = importlib.import_module(module_name)
+    parser = argparse.ArgumentParser(prog=f"bidou-venue {args[0]}", description=help_)
+    module.add_arguments(parser)
+    return int(module.run(parser.parse_args(args[1:])) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

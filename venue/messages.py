@@ -1,0 +1,146 @@
+"""The one message format between a table and its venue (and, later, a venue and its league).
+
+A message is one committed row of a table's SQLite log, as JSON, with the game it belongs to
+(so the venue can rebuild its games, players and results from the messages alone) and the
+table's log id (a random id kept in the log: a replaced log is then seen, not merged). The
+subject names venue and table, so the hub's per-user permissions decide who may say what:
+
+- ``bidou.<venue>.<table>.entry``  one log entry (the stream ``BIDOU_ENTRIES``, kept);
+- ``bidou.<venue>.<table>.state``  the table's public state, its latest only (``BIDOU_LIVE``).
+
+``parse_entry`` is the ingester's check of every message: anything else is refused with a
+sentence, and a message that would show a concealed die is refused too (``leaks``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from firmware.log import KINDS, Entry, GameRow
+from firmware.views import SHOWN_STATUSES, dice_in_text
+
+FORMAT = "bidou-venue/1"
+ENTRY_STREAM = "BIDOU_ENTRIES"
+LIVE_STREAM = "BIDOU_LIVE"
+GAME_STATUSES = ("playing", "over", "abandoned")
+
+
+def entry_subject(venue: str, table: str) -> str:
+    return f"bidou.{venue}.{table}.entry"
+
+
+def state_subject(venue: str, table: str) -> str:
+    return f"bidou.{venue}.{table}.state"
+
+
+def msg_id(table: str, log_id: str, game: int, seq: int) -> str:
+    """JetStream's deduplication id: (table, game, seq), qualified by the log, so that a
+    replaced log's game 1 is refused with a sentence instead of dropped as a repeat."""
+    return f"{table}:{log_id}:{game}:{seq}"
+
+
+class BadMessage(ValueError):
+    """A message the venue will not store: its sentence says what is wrong and what to do."""
+
+
+@dataclass(frozen=True)
+class EntryMessage:
+    """One table log entry, as it travels and as the venue keeps it."""
+
+    venue: str
+    table: str
+    log_id: str
+    game: int
+    seq: int
+    kind: str
+    text: str
+    by: str
+    why: str
+    at: str
+    variant: str
+    players: tuple[str, ...]
+    options: dict[str, Any]
+    started: str
+    status: str
+    finished: str | None
+    result: dict[str, Any] | None
+
+    @property
+    def id(self) -> str:
+        return msg_id(self.table, self.log_id, self.game, self.seq)
+
+    def to_bytes(self) -> bytes:
+        data = asdict(self)
+        data["players"] = list(self.players)
+        data["format"] = FORMAT
+        return json.dumps(data, sort_keys=True).encode()
+
+
+def entry_message(venue: str, table: str, log_id: str, entry: Entry,
+                  game: GameRow) -> EntryMessage:
+    """The message for ``entry`` of ``game`` (the game row as it stands when sent)."""
+    return EntryMessage(venue, table, log_id, entry.game, entry.seq, entry.kind, entry.text,
+                        entry.by, entry.why, entry.at, game.variant, game.players,
+                        dict(game.options), game.started, game.status, game.finished,
+                        game.result)
+
+
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "venue": str, "table": str, "log_id": str, "game": int, "seq": int, "kind": str,
+    "text": str, "by": str, "why": str, "at": str, "variant": str, "players": list,
+    "options": dict, "started": str, "status": str, "finished": (str, type(None)),
+    "result": (dict, type(None)),
+}
+
+
+def parse_entry(subject: str, payload: bytes) -> EntryMessage:
+    """Check a message from the hub and build it; BadMessage names what is wrong."""
+    parts = subject.split(".")
+    if len(parts) != 4 or parts[0] != "bidou" or parts[3] != "entry":
+        raise BadMessage(f"subject {subject!r} is not bidou.VENUE.TABLE.entry; only a table's "
+                         "forwarder publishes there")
+    try:
+        data = json.loads(payload)
+    except (ValueError, UnicodeDecodeError) as e:
+        raise BadMessage(f"the message on {subject} is not JSON ({e}); it is not a table's "
+                         "entry. Only bidou-table's forwarder should publish there.") from None
+    if not isinstance(data, dict) or data.get("format") != FORMAT:
+        raise BadMessage(f"the message on {subject} is not a {FORMAT} entry (no "
+                         f"\"format\": \"{FORMAT}\"); it is not a table's entry")
+    for key, kind in _FIELDS.items():
+        value = data.get(key)
+        if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+            raise BadMessage(f"the entry on {subject} has {key} = {value!r}; a table's entry "
+                             f"has {key} of type {getattr(kind, '__name__', kind)}")
+    message = EntryMessage(**{k: data[k] for k in _FIELDS} | {"players": tuple(data["players"])})
+    if (message.venue, message.table) != (parts[1], parts[2]):
+        raise BadMessage(f"the entry on {subject} says it is from table {message.table!r} of "
+                         f"venue {message.venue!r}; a table publishes only under its own name")
+    if message.game < 1 or message.seq < 1:
+        raise BadMessage(f"the entry on {subject} has game {message.game}, seq "
+                         f"{message.seq}; both count from 1")
+    if message.kind not in KINDS:
+        raise BadMessage(f"the entry on {subject} has kind {message.kind!r}; the kinds are "
+                         f"{', '.join(KINDS)}")
+    if message.status not in GAME_STATUSES:
+        raise BadMessage(f"the entry on {subject} has game status {message.status!r}; it is "
+                         f"one of {', '.join(GAME_STATUSES)}")
+    leak = leaks(message)
+    if leak:
+        raise BadMessage(leak)
+    return message
+
+
+def leaks(message: EntryMessage) -> str | None:
+    """A sentence when ``message`` shows dice the table has not shown yet (its game is still
+    being played), else None: the venue's own check of the table's promise."""
+    if message.status in SHOWN_STATUSES:
+        return None
+    dice = dice_in_text(message.text)
+    if not dice:
+        return None
+    return (f"table {message.table} sent game {message.game} entry {message.seq} with "
+            f"concealed dice ({', '.join(dice)}) while the game is still played; refused and "
+            "not shown. Update that table's bidou-table: it must hold dice until the game ends.")

@@ -1,0 +1,105 @@
+"""The venue's one config file (TOML): the hub, the database, the screen and the tables.
+
+``make venue`` writes one (``venue.cli up``); a pub writes its own (docs/venue.md). Every
+table the venue accepts is named here with its NATS password: the hub's users are made from
+this list (``venue.hub``), the ingester refuses any other name, the screen lists these.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import ConfigError, reject_unknown_keys
+from firmware.venue_settings import NAME, NAME_ALLOWED
+
+SECTIONS = ("venue", "hub", "database", "screen", "tables")
+
+
+@dataclass(frozen=True)
+class VenueConfig:
+    """A checked venue config. ``tables`` maps each table's name to its NATS password."""
+
+    name: str
+    hub_host: str
+    hub_port: int
+    store_dir: str
+    admin_user: str
+    admin_password: str
+    dsn: str
+    screen_host: str
+    screen_port: int
+    tables: dict[str, str]
+
+    @property
+    def hub_url(self) -> str:
+        return f"nats://{self.hub_host}:{self.hub_port}"
+
+
+def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
+    value = data.get(name, {})
+    if not isinstance(value, dict):
+        raise ConfigError(name, value, f"a table: write [{name}] on a line of its own")
+    return value
+
+
+def _port(value: Any, key: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 65535:
+        raise ConfigError(key, value, "a port number from 1 to 65535")
+    return value
+
+
+def _text(section: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
+    value = section.get(key, default)
+    if not isinstance(value, str) or not value:
+        raise ConfigError(f"{where}.{key}", value, "a non-empty string")
+    return value
+
+
+def build_venue_config(data: dict[str, Any]) -> VenueConfig:
+    """Check decoded TOML; ConfigError naming the key, the value and what is allowed."""
+    for key in data:
+        if key not in SECTIONS:
+            raise ConfigError(key, data[key],
+                              f"no such section; the sections are {', '.join(SECTIONS)}")
+    venue, hub, db, screen = (_section(data, n) for n in ("venue", "hub", "database", "screen"))
+    reject_unknown_keys("venue", venue, ("name",), verb="has")
+    reject_unknown_keys("hub", hub, ("host", "port", "store_dir", "admin_user",
+                                     "admin_password"), verb="has")
+    reject_unknown_keys("database", db, ("dsn",), verb="has")
+    reject_unknown_keys("screen", screen, ("host", "port"), verb="has")
+    name = venue.get("name", "pub")
+    if not isinstance(name, str) or not NAME.match(name):
+        raise ConfigError("venue.name", name, NAME_ALLOWED)
+    tables: dict[str, str] = {}
+    for table, section in _section(data, "tables").items():
+        if not NAME.match(table):
+            raise ConfigError(f"tables.{table}", section, NAME_ALLOWED)
+        if not isinstance(section, dict):
+            raise ConfigError(f"tables.{table}", section, 'a table: password = "..."')
+        reject_unknown_keys(f"tables.{table}", section, ("password",), verb="has")
+        tables[table] = _text(section, "password", f"tables.{table}")
+    if not tables:
+        raise ConfigError("tables", {}, "at least one [tables.NAME] with its password")
+    return VenueConfig(
+        name=name, hub_host=_text(hub, "host", "hub", "127.0.0.1"),
+        hub_port=_port(hub.get("port", 4222), "hub.port"),
+        store_dir=_text(hub, "store_dir", "hub", "venue-data/jetstream"),
+        admin_user=_text(hub, "admin_user", "hub", "venue"),
+        admin_password=_text(hub, "admin_password", "hub"),
+        dsn=_text(db, "dsn", "database"),
+        screen_host=_text(screen, "host", "screen", "127.0.0.1"),
+        screen_port=_port(screen.get("port", 8090), "screen.port"), tables=tables)
+
+
+def load_venue_config(path: str) -> VenueConfig:
+    """Read and check the venue config at ``path``."""
+    try:
+        with open(path, "rb") as f:
+            data = tomllib.load(f)
+    except OSError as e:
+        raise ConfigError("--config", path, f"a readable TOML file ({e.strerror})") from None
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError("--config", path, f"valid TOML ({e})") from None
+    return build_venue_config(data)

@@ -1,0 +1,158 @@
+"""The venue screen's Flask app: the wall, a table's page, finished games, players, and the
+JSON API (``GET /api/tables``, ``GET /api/tables/NAME/games``) with its event stream.
+
+Everything shown comes from the venue's store (what the tables sent) and the hub's live
+states (each table's public state, ``firmware.views``' concealment already applied at the
+table), so the screen can show no concealed die even by mistake.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import threading
+import time
+from datetime import UTC, datetime
+from typing import Any
+
+import psycopg
+from flask import Flask, Response, jsonify, render_template, stream_with_context
+
+from venue.settings import VenueConfig
+from venue_screen import data
+from venue_screen.live import Live
+
+MAX_STREAMS = 16  # open event streams at once; more are answered 503 (bounded threads)
+STREAM_LIFE = 300.0  # seconds before a stream ends and the browser reconnects
+KEEPALIVE = 15.0
+
+
+def _iso(t: float | datetime | None) -> str | None:
+    if t is None:
+        return None
+    if isinstance(t, datetime):
+        return t.astimezone(UTC).isoformat(timespec="seconds")
+    return datetime.fromtimestamp(t, UTC).isoformat(timespec="seconds")
+
+
+def tables_status(config: VenueConfig, live: Live) -> list[dict[str, Any]]:
+    """Per configured table: online, last seen, entries held, entries still to come, its
+    latest problem and its live state; then any name the ingester refused."""
+    counts = data.table_counts(config)
+    out = []
+    for name in config.tables:
+        held = counts.get(name, {})
+        state = live.states.get(name)
+        entries = int(held.get("entries", 0))
+        to_come = max(0, int(state["entries"]) - entries) if state and \
+            isinstance(state.get("entries"), int) else None
+        out.append({
+            "name": name, "configured": True, "online": live.online(name),
+            "last_seen": _iso(live.heard.get(name)), "entries": entries, "to_come": to_come,
+            "problem": held.get("problem"), "problem_count": held.get("problem_count", 0),
+            "state": state,
+        })
+    for name, held in counts.items():
+        if name not in config.tables:
+            out.append({"name": name, "configured": False, "online": False,
+                        "last_seen": _iso(held.get("problem_at")), "entries": 0,
+                        "to_come": None, "problem": held.get("problem"),
+                        "problem_count": held.get("problem_count", 0), "state": None})
+    return out
+
+
+def create_app(config: VenueConfig, live: Live) -> Flask:
+    """The screen for ``config``'s venue, fed by ``live``."""
+    app = Flask(__name__, static_folder="static")
+    streams = threading.BoundedSemaphore(MAX_STREAMS)
+
+    @app.errorhandler(psycopg.OperationalError)
+    def database_away(e: Exception) -> Any:
+        return jsonify(error="The venue's database cannot be reached just now; the entries "
+                             "wait in the hub. Try again in a moment.",
+                       detail=str(e).strip()[:200]), 503
+
+    def known(name: str) -> Any:
+        if name in config.tables:
+            return None
+        return jsonify(error=f"no table {name!r} at this venue; its tables are "
+                             f"{', '.join(config.tables)}"), 404
+
+    @app.get("/api/tables")
+    def api_tables() -> Any:
+        return jsonify(tables_status(config, live))
+
+    @app.get("/api/tables/<name>/games")
+    def api_games(name: str) -> Any:
+        if (bad := known(name)) is not None:
+            return bad
+        return jsonify([{"id": g["game"], "status": g["status"], "entries": g["entries"],
+                         "variant": g["variant"], "players": g["players"],
+                         "started": g["started"], "finished": g["finished"],
+                         "result": g["result"]} for g in data.games(config, name)])
+
+    @app.get("/api/events")
+    def api_events() -> Any:
+        if not streams.acquire(blocking=False):
+            return jsonify(error=f"{MAX_STREAMS} event streams are open already; close one "
+                                 "or reload in a minute"), 503
+        q = live.listen()
+
+        def stream() -> Any:
+            try:
+                yield "retry: 2000\n\n"
+                end = time.monotonic() + STREAM_LIFE
+                while time.monotonic() < end:
+                    try:
+                        kind, body = q.get(timeout=KEEPALIVE)
+                    except queue.Empty:
+                        yield ": keepalive\n\n"
+                        continue
+                    yield f"event: {kind}\ndata: {json.dumps(body)}\n\n"
+            finally:
+                live.unlisten(q)
+                streams.release()
+
+        return Response(stream_with_context(stream()), mimetype="text/event-stream",
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+
+    @app.get("/")
+    def wall() -> Any:
+        return render_template("wall.html", venue=config.name)
+
+    @app.get("/tables/<name>")
+    def table_page(name: str) -> Any:
+        if (bad := known(name)) is not None:
+            return bad
+        return render_template("table.html", venue=config.name, name=name,
+                               games=data.games(config, name))
+
+    @app.get("/games")
+    def finished_games() -> Any:
+        return render_template("games.html", venue=config.name,
+                               games=data.games(config, finished=True))
+
+    @app.get("/games/<table>/<int:game>")
+    def game_page(table: str, game: int) -> Any:
+        if (bad := known(table)) is not None:
+            return bad
+        rows = [g for g in data.games(config, table) if g["game"] == game]
+        if not rows:
+            return jsonify(error=f"table {table} has no game {game} at the venue (yet)"), 404
+        return render_template("game.html", venue=config.name, table=table, game=rows[0],
+                               events=data.game_events(config, table, game))
+
+    @app.get("/players")
+    def players_page() -> Any:
+        return render_template("players.html", venue=config.name,
+                               players=data.players(config))
+
+    @app.get("/players/<name>")
+    def player_page(name: str) -> Any:
+        rows = [p for p in data.players(config) if p["player"] == name]
+        if not rows:
+            return jsonify(error=f"no player {name!r} has finished a game at this venue"), 404
+        return render_template("player.html", venue=config.name, player=rows[0],
+                               games=data.player_games(config, name))
+
+    return app

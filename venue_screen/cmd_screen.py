@@ -1,0 +1,50 @@
+"""`bidou-venue screen --config venue.toml [--port P]`: the venue screen until Ctrl-C."""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+
+from engine.errors import ConfigError
+from venue.settings import load_venue_config
+from venue_screen.app import create_app
+from venue_screen.live import Live
+from venue_screen.server import ScreenServer
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--config", required=True, metavar="FILE", help="the venue config")
+    parser.add_argument("--port", type=int, default=None,
+                        help="the screen's port (overrides [screen] port; 0 = any)")
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        config = load_venue_config(args.config)
+    except ConfigError as e:
+        print(f"bidou-venue screen: {args.config}: {e}. Fix the config and start again.",
+              file=sys.stderr)
+        return 2
+    live = Live(config)
+    live.start()
+    server = ScreenServer(create_app(config, live), config.screen_host,
+                          config.screen_port if args.port is None else args.port)
+    try:
+        server.start()
+    except OSError as e:
+        print(f"bidou-venue screen: cannot listen on port {args.port or config.screen_port}: "
+              f"{e.strerror or e}; choose another with --port or [screen] port.",
+              file=sys.stderr)
+        live.stop()
+        return 1
+    print(f"Venue screen: {server.url}", flush=True)
+    stop = threading.Event()
+    for s in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(s, lambda *_: stop.set())
+    while not stop.wait(0.5):
+        pass
+    server.stop()
+    live.stop()
+    return 0

@@ -1,0 +1,150 @@
+"""`bidou-venue up` (``make venue``): a whole venue on this machine, until Ctrl-C.
+
+It starts, each as its own process: a PostgreSQL cluster in ``venue-data/pg`` (as an
+unprivileged user, ``venue.pgcluster``), the NATS hub, the ingester, the screen and
+``--tables`` simulated tables, each a ``bidou-table run ... --port PORT`` with its own log
+and config, playing random legal play by itself at a person's pace. It prints
+``Venue screen: URL`` and one ``Table NAME: URL`` per table, and on Ctrl-C (or SIGTERM)
+stops every part it started, tables first, the database last.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from venue.hub import start_hub
+from venue.pgcluster import PgCluster
+from venue.settings import load_venue_config
+
+VARIANTS = (("montevideo", 3), ("multi-hand", 3), ("two-hand", 2))
+NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--tables", type=int,
+                        default=int(os.environ.get("VENUE_TABLES", "4") or 4),
+                        help="how many simulated tables (default: VENUE_TABLES or 4)")
+    parser.add_argument("--folder", default="venue-data",
+                        help="where the database, the hub's store and the tables' logs live")
+    parser.add_argument("--pace", type=float, default=2.0,
+                        help="seconds between a simulated table's actions (default 2)")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def _wait_port(port: int, timeout: float) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return True
+        time.sleep(0.2)
+    return False
+
+
+def write_configs(folder: Path, tables: int, pg_dsn: str, hub_port: int,
+                  screen_port: int) -> dict[str, Path]:
+    """The venue config and one table config per table (fresh passwords every start)."""
+    names = [f"t{i + 1}" for i in range(tables)]
+    passwords = {n: secrets.token_urlsafe(12) for n in names}
+    venue = [
+        '[venue]\nname = "pub"',
+        f'[hub]\nport = {hub_port}\nstore_dir = "{folder / "hub" / "jetstream"}"\n'
+        f'admin_password = "{secrets.token_urlsafe(12)}"',
+        f'[database]\ndsn = "{pg_dsn}"', f"[screen]\nport = {screen_port}",
+    ] + [f'[tables.{n}]\npassword = "{p}"' for n, p in passwords.items()]
+    (folder / "venue.toml").write_text("\n".join(venue) + "\n")
+    out = {}
+    for i, name in enumerate(names):
+        variant, seats = VARIANTS[i % len(VARIANTS)]
+        players = [NAMES[(i * 2 + k) % len(NAMES)] for k in range(seats)]
+        path = folder / f"{name}.toml"
+        path.write_text(f'[table]\nvariant = "{variant}"\nplayers = {json.dumps(players)}\n'
+                        f'[venue]\nurl = "nats://127.0.0.1:{hub_port}"\nvenue = "pub"\n'
+                        f'table = "{name}"\npassword = "{passwords[name]}"\n')
+        out[name] = path
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    if not 1 <= args.tables <= 40:
+        print(f"bidou-venue up: --tables {args.tables} is not allowed: 1 to 40 tables.",
+              file=sys.stderr)
+        return 2
+    folder = Path(args.folder).resolve()
+    folder.mkdir(parents=True, exist_ok=True)
+    stop: list[int] = []
+    for s in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(s, lambda signum, frame: stop.append(signum))
+    children: list[tuple[str, subprocess.Popen[bytes]]] = []
+    pg = PgCluster(str(folder / "pg"), _free_port())
+    try:
+        pg.init()
+        pg.start()
+        hub_port, screen_port = _free_port(), _free_port()
+        tables = write_configs(folder, args.tables, pg.dsn, hub_port, screen_port)
+        config = load_venue_config(str(folder / "venue.toml"))
+        children.append(("hub", start_hub(config, str(folder / "hub"))))
+        if not _wait_port(hub_port, 20):
+            raise RuntimeError(f"the hub did not start; see {folder / 'hub' / 'nats.log'}")
+
+        def spawn(name: str, cmd: list[str]) -> None:
+            with open(folder / f"{name}.log", "ab") as log:
+                children.append((name, subprocess.Popen(
+                    cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)))
+
+        spawn("ingester", [sys.executable, "-m", "venue.cli", "ingest", "--config",
+                           str(folder / "venue.toml")])
+        spawn("screen", [sys.executable, "-m", "venue.cli", "screen", "--config",
+                         str(folder / "venue.toml")])
+        bidou = str(Path(sys.executable).parent / "bidou-table")
+        ports = {}
+        for i, (name, cfg) in enumerate(tables.items()):
+            ports[name] = _free_port()
+            spawn(name, [bidou, "run", "--config", str(cfg), "--db", str(folder / f"{name}.db"),
+                         "--port", str(ports[name]), "--autoplay", str(args.pace), "--seed",
+                         str(i + 1)])
+        if not _wait_port(screen_port, 60):
+            raise RuntimeError(f"the screen did not start; see {folder / 'screen.log'}")
+        print(f"Venue screen: http://127.0.0.1:{screen_port}/", flush=True)
+        for name, port in ports.items():
+            if not _wait_port(port, 120):
+                raise RuntimeError(f"table {name} did not start; see {folder / name}.log")
+            print(f"Table {name}: http://127.0.0.1:{port}/", flush=True)
+        print(f"Logs and data in {folder}. Press Ctrl-C to stop everything.", flush=True)
+        while not stop:
+            for name, proc in children:
+                if proc.poll() is not None:
+                    raise RuntimeError(f"{name} stopped (exit {proc.returncode}); see "
+                                       f"{folder / name}.log")
+            time.sleep(0.5)
+        return 0
+    except (RuntimeError, OSError) as e:
+        print(f"bidou-venue up: {e}", file=sys.stderr)
+        return 1
+    finally:
+        for _, proc in reversed(children):  # tables first, the hub last
+            if proc.poll() is None:
+                proc.terminate()
+        for _, proc in reversed(children):
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                proc.wait(5)
+        pg.stop()
+        print("Venue stopped: every table, the screen, the ingester, the hub and PostgreSQL.",
+              flush=True)
