@@ -283,7 +283,7 @@ def decide(places: list[Place], thresholds: Mapping[str, float],
         elif sure >= t["min_value"]:
             dice.append(Die(p.value, p.box, round(sure, 4)))
         else:
-            unsure.append(Unsure(p.box, f"{NOT_SURE} ({p.value}: {round(100 * sure)}%)"))
+            unsure.append(Unsure(p.box, f"{NOT_SURE} ({p.value}: {100 * sure:.1f}%)"))
     return dice, unsure
 
 

@@ -28,7 +28,7 @@ def place(value: int = 4, p: float = 0.95, no_die: float = 0.0, centre=(100.0, 1
 def test_a_value_is_given_only_at_min_value_or_above():
     dice, unsure = decide([place(p=0.95), place(p=0.85, centre=(300.0, 100.0))], T)
     assert [d.value for d in dice] == [4] and dice[0].confidence == pytest.approx(0.95)
-    assert len(unsure) == 1 and "not sure of the value (4: 85%)" in unsure[0].reason
+    assert len(unsure) == 1 and "not sure of the value (4: 85.0%)" in unsure[0].reason
 
 
 def test_a_place_that_is_surely_no_die_is_dropped_not_unsure():
