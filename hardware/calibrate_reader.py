@@ -8,7 +8,7 @@ values stay within the model's own budget (no looser than the model's unless the
 enough to show a wrong value rarer than 1 in 200, :func:`vision.known_throws.calibrate`), says
 in plain sentences how the reader reads here with the model's thresholds and with the chosen
 ones, and writes the chosen ones under
-``[vision]`` (comments kept, :func:`hardware.calibrate.save_thresholds`). It never changes
+``[vision]`` (comments kept, :func:`hardware.config_edit.save_thresholds`). It never changes
 ``reader``: switching to the learned reader is the pub's decision. ``--dry-run`` only prints.
 
 Exit 0 when the thresholds were chosen (and saved); 1 when none keeps the wrong values within
@@ -24,7 +24,7 @@ import pathlib
 import sys
 
 from engine.errors import ConfigError, VisionError
-from hardware.calibrate import read_config, save_thresholds
+from hardware.config_edit import read_config, save_thresholds
 from vision.evaluate import Score
 from vision.known_throws import (
     CONFIDENCE,

@@ -10,7 +10,7 @@ import pytest
 
 from engine.errors import ConfigError
 from firmware.cli import main
-from hardware.calibrate import save_zones
+from hardware.config_edit import save_zones
 from vision.render import render_scene, table_scene
 from vision.zones import Zone, default_zones, parse_zones
 
