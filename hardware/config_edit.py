@@ -98,11 +98,13 @@ def save_thresholds(config_path: str | os.PathLike[str],
     existing = document.get("vision")
     if isinstance(existing, tomlkit.items.Table):
         for key, value in thresholds.items():
-            keys = [k for k, _ in existing.value.body if k is not None]
-            if key in existing or not keys:
+            body = existing.value.body
+            after = max((i for i, (k, _) in enumerate(body) if k is not None), default=None)
+            if key in existing or after is None or after == len(body) - 1:
                 existing[key] = value
-            else:  # tomlkit's public add would put it after the closing comments
-                existing.value._insert_after(keys[-1], key, value)
+            else:  # tomlkit's public add would put it after the closing comments; its
+                # _insert_after is gone in tomlkit 0.15, _insert_at is in 0.12 to 0.15
+                existing.value._insert_at(after + 1, key, value)
     else:
         table = tomlkit.table()
         if existing is not None:  # an inline table: its keys carried over
