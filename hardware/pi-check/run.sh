@@ -156,23 +156,37 @@ ln -s /proc/self/fd "$ROOT/dev/fd"
 mount_in tmpfs mode=1777,nosuid,nodev,size=256m /dev/shm
 mount_in tmpfs mode=1777,nosuid,nodev,size=2g /tmp
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# The root trusts the certificate authorities this machine added to its own (a proxy's CA on a
+# network that inspects TLS: without it pip cannot reach PyPI); Debian's stay as they are.
+shopt -s nullglob
+local_cas=(/usr/local/share/ca-certificates/*.crt)
+shopt -u nullglob
+if ((${#local_cas[@]})); then
+    rm -f "$ROOT"/usr/local/share/ca-certificates/*.crt
+    cp "${local_cas[@]}" "$ROOT/usr/local/share/ca-certificates/"
+    chroot "$ROOT" /usr/sbin/update-ca-certificates >"$CACHE/ca-certificates.log" 2>&1 \
+        || die "update-ca-certificates failed in the root: see $CACHE/ca-certificates.log"
+fi
 chroot "$ROOT" /usr/bin/uname -m | grep -qx aarch64 \
     || die "the root's programs do not run as aarch64 under qemu"
 
 # --- a fresh clone, and the checks inside -----------------------------------------------
 rm -rf "$ROOT$CLONE"
 git clone --quiet "$REPO" "$ROOT$CLONE"
+report "clone: $(git -C "$ROOT$CLONE" log --oneline -1)"
 chroot "$ROOT" chown -R "$INSIDE_USER:$INSIDE_USER" "$CLONE"
 "$REPO/.venv/bin/bidou-table" read-dice --json "$REPO"/tests/data/dice/*/*.jpg \
     >"$ROOT/tmp/readings-host.jsonl" || true
 chmod 0644 "$ROOT/tmp/readings-host.jsonl"
-report "clone: $(git -C "$ROOT$CLONE" log --oneline -1)"
 
 status=0
+# PIP_CERT: pip's own certificate bundle would not hold the authorities added above; the
+# root's bundle does (on a Pi, pip's default reaches PyPI as it is).
 nice -n 15 timeout --signal=TERM --kill-after=30 "$STEP_LIMIT" \
     chroot --userspec="$INSIDE_USER:$INSIDE_USER" "$ROOT" \
     /usr/bin/env -i HOME="/home/$INSIDE_USER" USER="$INSIDE_USER" LANG=C.UTF-8 \
     PATH=/usr/local/bin:/usr/bin:/bin PI_CHECK_TESTS="${PI_CHECK_TESTS:-}" \
+    PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 \
     /bin/bash "$CLONE/hardware/pi-check/inside.sh" | tee -a "$REPORT" || status=$?
 
 # --- the systemd unit, as install.sh puts it ---------------------------------------------
