@@ -35,6 +35,10 @@ CLONE="/home/$INSIDE_USER/bidou-table"
 REPORT="$CACHE/last-run.txt"
 # Every step inside the root is bounded, so a hung step cannot keep the machine busy.
 STEP_LIMIT="${PI_CHECK_STEP_LIMIT:-5400}"
+# The processor qemu emulates: a Pi 4's Cortex-A72 (ARMv8.0, no dot product or SVE), so a
+# wheel that needs a newer one fails here as it would there; PI_CHECK_CPU=cortex-a76 is a
+# Pi 5's, max every feature qemu has.
+export QEMU_CPU="${PI_CHECK_CPU:-cortex-a72}"
 
 say() { echo "pi-check: $*"; }
 die() { echo "pi-check: $*" >&2; exit 1; }
@@ -85,7 +89,7 @@ report() { echo "$*" | tee -a "$REPORT"; }
 clock() { date +%s; }
 started=$(clock)
 report "pi-check on $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$REPO" rev-parse --short HEAD)"
-report "binfmt_misc: qemu-aarch64 -> $INTERPRETER (flags $FLAGS)"
+report "binfmt_misc: qemu-aarch64 -> $INTERPRETER (flags $FLAGS), emulating $QEMU_CPU"
 if ! git -C "$REPO" diff --quiet HEAD 2>/dev/null; then
     say "warning: the work tree has uncommitted changes; the clone tests the last commit"
 fi
@@ -144,8 +148,11 @@ mount_in() {  # mount_in TYPE OPTIONS DIR
     mount -t "$1" -o "$2" "$1" "$ROOT$3"
     MOUNTED+=("$ROOT$3")
 }
+# No /sys: under qemu-user it would be this machine's, describing x86 processors, and ONNX
+# Runtime's CPU probe (cpuinfo) crashes reading it next to an aarch64 /proc/cpuinfo it cannot
+# parse (segmentation fault on import). Without it the probe gives up with a warning
+# ("cpuinfo_initialize failed") and the runtime works; on a Pi both describe its own CPU.
 mount_in proc nosuid,nodev,noexec /proc
-mount_in sysfs ro,nosuid,nodev,noexec /sys
 mount_in tmpfs mode=0755,nosuid,size=64k /dev
 for node in "null c 1 3" "zero c 1 5" "full c 1 7" "random c 1 8" "urandom c 1 9" \
             "tty c 5 0"; do
@@ -187,6 +194,7 @@ nice -n 15 timeout --signal=TERM --kill-after=30 "$STEP_LIMIT" \
     /usr/bin/env -i HOME="/home/$INSIDE_USER" USER="$INSIDE_USER" LANG=C.UTF-8 \
     PATH=/usr/local/bin:/usr/bin:/bin PI_CHECK_TESTS="${PI_CHECK_TESTS:-}" \
     PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    QEMU_CPU="$QEMU_CPU" \
     /bin/bash "$CLONE/hardware/pi-check/inside.sh" | tee -a "$REPORT" || status=$?
 
 # --- the systemd unit, as install.sh puts it ---------------------------------------------
