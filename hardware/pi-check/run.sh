@@ -182,8 +182,8 @@ rm -rf "$ROOT$CLONE"
 git clone --quiet "$REPO" "$ROOT$CLONE"
 report "clone: $(git -C "$ROOT$CLONE" log --oneline -1)"
 chroot "$ROOT" chown -R "$INSIDE_USER:$INSIDE_USER" "$CLONE"
-"$REPO/.venv/bin/bidou-table" read-dice --json "$REPO"/tests/data/dice/*/*.jpg \
-    >"$ROOT/tmp/readings-host.jsonl" || true
+(cd "$REPO" && .venv/bin/bidou-table read-dice --json tests/data/dice/*/*.jpg) \
+    >"$ROOT/tmp/readings-host.jsonl" || true  # same relative names as inside
 chmod 0644 "$ROOT/tmp/readings-host.jsonl"
 
 status=0
