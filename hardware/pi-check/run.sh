@@ -148,11 +148,36 @@ mount_in() {  # mount_in TYPE OPTIONS DIR
     mount -t "$1" -o "$2" "$1" "$ROOT$3"
     MOUNTED+=("$ROOT$3")
 }
-# No /sys: under qemu-user it would be this machine's, describing x86 processors, and ONNX
-# Runtime's CPU probe (cpuinfo) crashes reading it next to an aarch64 /proc/cpuinfo it cannot
-# parse (segmentation fault on import). Without it the probe gives up with a warning
-# ("cpuinfo_initialize failed") and the runtime works; on a Pi both describe its own CPU.
+# The root sees the emulated processor, not this machine's: qemu-user passes the host's x86
+# /proc/cpuinfo through, and ONNX Runtime's CPU probe (cpuinfo) crashed on import (SIGSEGV)
+# beside the host's /sys, and without any /sys printed "Error in cpuinfo" lines on every
+# start, which the tests of one-sentence errors rightly refuse. So /proc/cpuinfo is a Pi's
+# description of the emulated core and /sys holds only the processor lists, one per core
+# of this machine (what qemu really runs on).
 mount_in proc nosuid,nodev,noexec /proc
+case "$QEMU_CPU" in
+    cortex-a72) part=0xd08 variant=0x0 revision=3 features="fp asimd evtstrm crc32 cpuid" ;;
+    cortex-a76) part=0xd0b variant=0x4 revision=1
+        features="fp asimd evtstrm aes pmull sha1 sha2 crc32 atomics fphp asimdhp cpuid asimdrdm lrcpc dcpop asimddp" ;;
+    *) part="" ;;
+esac
+cores=$(nproc)
+if [[ -n "$part" ]]; then
+    for ((i = 0; i < cores; i++)); do
+        printf 'processor\t: %d\nBogoMIPS\t: 108.00\nFeatures\t: %s\nCPU implementer\t: 0x41\n' \
+            "$i" "$features"
+        printf 'CPU architecture: 8\nCPU variant\t: %s\nCPU part\t: %s\nCPU revision\t: %s\n\n' \
+            "$variant" "$part" "$revision"
+    done >"$CACHE/cpuinfo"
+    mount --bind "$CACHE/cpuinfo" "$ROOT/proc/cpuinfo"
+    MOUNTED+=("$ROOT/proc/cpuinfo")
+else
+    say "warning: no /proc/cpuinfo of $QEMU_CPU to show; ONNX Runtime will print cpuinfo errors"
+fi
+mount_in tmpfs mode=0755,nosuid,nodev,noexec,size=64k /sys
+mkdir -p "$ROOT/sys/devices/system/cpu"
+echo "0-$((cores - 1))" >"$ROOT/sys/devices/system/cpu/possible"
+echo "0-$((cores - 1))" >"$ROOT/sys/devices/system/cpu/present"
 mount_in tmpfs mode=0755,nosuid,size=64k /dev
 for node in "null c 1 3" "zero c 1 5" "full c 1 7" "random c 1 8" "urandom c 1 9" \
             "tty c 5 0"; do
