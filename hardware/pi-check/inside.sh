@@ -5,7 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
-PORT=8765
+PORT="${PI_CHECK_PORT:-8765}"
 SERVER_LOG=/tmp/pi-check-run.log
 DB=/tmp/pi-check.db
 
@@ -46,7 +46,7 @@ $(tail -15 "$SERVER_LOG")"
 echo "game: played to its end in $(( $(clock) - t )) s"
 stop_server
 trap - EXIT
-! pgrep -u "$(id -u)" -f "bidou-table run" >/dev/null || fail "the table did not stop"
+! kill -0 -- "-$SERVER" 2>/dev/null || fail "the table did not stop on SIGTERM"
 
 # 4. read-dice on the photographs, compared with this machine's readings (run.sh's host)
 t=$(clock)
@@ -56,9 +56,12 @@ t=$(clock)
     /tmp/readings-host.jsonl || fail "the arm64 readings differ from the host's"
 echo "read-dice: $(( $(clock) - t )) s"
 
-# 5. the tests: make test-fast, or the subset named in PI_CHECK_TESTS
+# 5. the tests: make test-fast, or the subset named in PI_CHECK_TESTS (none: PI_CHECK_TESTS=no)
 t=$(clock)
-if [[ -n "${PI_CHECK_TESTS:-}" ]]; then
+if [[ "${PI_CHECK_TESTS:-}" == no ]]; then
+    echo "tests: not run (PI_CHECK_TESTS=no)"
+    exit 0
+elif [[ -n "${PI_CHECK_TESTS:-}" ]]; then
     what="make test-fast PYTEST_ARGS=\"$PI_CHECK_TESTS\""
     make test-fast PYTEST_ARGS="-q -p no:cacheprovider $PI_CHECK_TESTS" \
         >/tmp/pi-check-tests.log 2>&1 || status=$?

@@ -9,7 +9,8 @@
 #   3. a two-hand game is played through POST /api/act with the seat tokens, to its end;
 #   4. `bidou-table read-dice --json` reads the photographs in tests/data, compared with what
 #      this machine's own venv reads;
-#   5. `make test-fast` (PI_CHECK_TESTS="tests/engine ..." runs a named subset instead);
+#   5. `make test-fast` (PI_CHECK_TESTS="tests/engine ..." runs a named subset instead, and
+#      PI_CHECK_TESTS=no none);
 # and, as root in the root, `systemd-analyze verify` of firmware/deploy/bidou-table.service.
 #
 # The root is cached in .pi-check/ (ignored by git; PI_CHECK_CACHE moves it), and pip's
@@ -218,6 +219,7 @@ nice -n 15 timeout --signal=TERM --kill-after=30 "$STEP_LIMIT" \
     chroot --userspec="$INSIDE_USER:$INSIDE_USER" "$ROOT" \
     /usr/bin/env -i HOME="/home/$INSIDE_USER" USER="$INSIDE_USER" LANG=C.UTF-8 \
     PATH=/usr/local/bin:/usr/bin:/bin PI_CHECK_TESTS="${PI_CHECK_TESTS:-}" \
+    PI_CHECK_PORT="${PI_CHECK_PORT:-8765}" \
     PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 \
     QEMU_CPU="$QEMU_CPU" \
     /bin/bash "$CLONE/hardware/pi-check/inside.sh" | tee -a "$REPORT" || status=$?
