@@ -22,6 +22,22 @@ $(tail -15 /tmp/pi-check-install.log)"
 echo "install: $(( $(clock) - t )) s (make's venv, pip install -e . from PyPI)"
 .venv/bin/python hardware/pi-check/wheels.py || fail "a wheel is not an aarch64 build"
 
+# 1b. the README's Pi OS install: a venv that sees the system's packages (python3-numpy here,
+# where Pi OS also has picamera2), with the constraints that keep Debian's numpy 1.24
+t=$(clock)
+{ python3 -m venv --system-site-packages /tmp/pi-os-venv \
+  && /tmp/pi-os-venv/bin/pip install -q -c firmware/deploy/pi-constraints.txt -e . ; } \
+    >/tmp/pi-check-pi-os-install.log 2>&1 || fail "the Pi OS install (venv \
+--system-site-packages, pip install -c firmware/deploy/pi-constraints.txt -e .); it ends:
+$(tail -15 /tmp/pi-check-pi-os-install.log)"
+echo "Pi OS install: $(( $(clock) - t )) s (venv --system-site-packages, pi-constraints.txt)"
+/tmp/pi-os-venv/bin/python hardware/pi-check/wheels.py --pi-os \
+    || fail "the Pi OS install's packages"
+/tmp/pi-os-venv/bin/bidou-table read-dice --json tests/data/dice/*/*.jpg \
+    >/tmp/readings-pi-os.jsonl || fail "read-dice in the Pi OS install exited $?"
+.venv/bin/python hardware/pi-check/play.py compare /tmp/readings-pi-os.jsonl \
+    /tmp/readings-host.jsonl || fail "the Pi OS install reads the photographs differently"
+
 # 2. make run in simulation answers /api/state
 t=$(clock)
 setsid make run ARGS="--port $PORT --db $DB" >"$SERVER_LOG" 2>&1 &

@@ -203,6 +203,20 @@ fi
 chroot "$ROOT" /usr/bin/uname -m | grep -qx aarch64 \
     || die "the root's programs do not run as aarch64 under qemu"
 
+# What Pi OS Bookworm has installed that Debian's minimal root lacks and the README's Pi OS
+# install relies on: the system's numpy (picamera2 itself is in Raspberry Pi's archive, which
+# this check does not reach). Added to the cached root once.
+PI_OS_PACKAGES=(python3-numpy)
+if ! chroot "$ROOT" dpkg -s "${PI_OS_PACKAGES[@]}" >/dev/null 2>&1; then
+    say "installing ${PI_OS_PACKAGES[*]} in the root"
+    t=$(clock)
+    { chroot "$ROOT" apt-get update -qq \
+      && chroot "$ROOT" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+          --no-install-recommends "${PI_OS_PACKAGES[@]}"; } >"$CACHE/apt.log" 2>&1 \
+        || die "apt-get install ${PI_OS_PACKAGES[*]} failed in the root: see $CACHE/apt.log"
+    report "apt-get install ${PI_OS_PACKAGES[*]}: $(( $(clock) - t )) s (kept in the root)"
+fi
+
 # --- a fresh clone, and the checks inside -----------------------------------------------
 rm -rf "$ROOT$CLONE"
 git clone --quiet "$REPO" "$ROOT$CLONE"

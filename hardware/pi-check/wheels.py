@@ -1,6 +1,7 @@
 """make pi-check: the table's compiled dependencies were installed as aarch64 wheels and work.
 
-Run by ``hardware/pi-check/inside.sh`` in the arm64 root after the README's install. A wheel
+Run by ``hardware/pi-check/inside.sh`` in the arm64 root after each of the README's installs
+(``--pi-os``: the Pi OS one, where numpy is Debian's ``python3-numpy``, not a wheel). A wheel
 built for another machine cannot install there, but pip could have compiled one from source
 (slow, and a Pi might lack the compiler): each wheel's ``WHEEL`` tags say which it was. Each
 package is also used once (numpy, OpenCV's JPEG decoder, an ONNX Runtime session on the
@@ -63,7 +64,18 @@ def use(name: str) -> str:
     raise ValueError(name)
 
 
-def main() -> int:
+def from_debian(name: str) -> bool:
+    """Whether the installed distribution is Debian's package (in the system's site-packages)."""
+    where = pathlib.Path(str(importlib.metadata.distribution(name).locate_file("")))
+    return where.resolve() == pathlib.Path("/usr/lib/python3/dist-packages")
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = sys.argv[1:] if argv is None else argv
+    pi_os = args == ["--pi-os"]
+    if args and not pi_os:
+        print(f"wheels.py: unknown arguments {args}; the only one is --pi-os", file=sys.stderr)
+        return 2
     machine = platform.machine()
     if machine != "aarch64":
         print(f"wheels.py: this is {machine}, not aarch64", file=sys.stderr)
@@ -77,6 +89,9 @@ def main() -> int:
         tags = wheel_tags(name)
         fits = any("aarch64" in t for t in tags) if compiled else any(
             t.endswith("-none-any") for t in tags)
+        if pi_os and name == "numpy":  # Pi OS's own, which picamera2's simplejpeg needs
+            fits = from_debian(name)
+            tags = ["Debian's python3-numpy"] if fits else tags
         if not fits:
             kind = "an aarch64" if compiled else "a pure-Python"
             print(f"wheels.py: {name} {version} was not installed from {kind} wheel "
