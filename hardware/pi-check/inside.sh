@@ -86,6 +86,6 @@ else
     make test-fast PYTEST_ARGS="-q -p no:cacheprovider" >/tmp/pi-check-tests.log 2>&1 \
         || status=$?
 fi
-tail -25 /tmp/pi-check-tests.log | grep -E "passed|failed|error|SKIPPED|FAILED" | tail -12
+grep -E "^(FAILED|ERROR) |passed|failed" /tmp/pi-check-tests.log | tail -30
 [[ "${status:-0}" == 0 ]] || fail "$what exited ${status}"
 echo "tests: $what passed in $(( $(clock) - t )) s"

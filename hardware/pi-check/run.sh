@@ -237,6 +237,8 @@ nice -n 15 timeout --signal=TERM --kill-after=30 "$STEP_LIMIT" \
     PIP_CERT=/etc/ssl/certs/ca-certificates.crt PIP_DISABLE_PIP_VERSION_CHECK=1 \
     QEMU_CPU="$QEMU_CPU" \
     /bin/bash "$CLONE/hardware/pi-check/inside.sh" | tee -a "$REPORT" || status=$?
+# The root's /tmp is a tmpfs gone at exit: its logs (install, table, tests) are kept here.
+cp "$ROOT"/tmp/pi-check-*.log "$CACHE/" 2>/dev/null || true
 
 # --- the systemd unit, as install.sh puts it ---------------------------------------------
 # install.sh's venv is /opt/bidou-table/venv; here the clone's venv stands in for it (a
