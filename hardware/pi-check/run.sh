@@ -189,6 +189,12 @@ ln -s /proc/self/fd "$ROOT/dev/fd"
 mount_in tmpfs mode=1777,nosuid,nodev,size=256m /dev/shm
 mount_in tmpfs mode=1777,nosuid,nodev,size=2g /tmp
 cp -L /etc/resolv.conf "$ROOT/etc/resolv.conf"
+# debootstrap writes no /etc/hosts, so "localhost" did not resolve in the root (the listen
+# tests failed on it); Pi OS has these lines.
+if [[ ! -s "$ROOT/etc/hosts" ]]; then
+    printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' \
+        >"$ROOT/etc/hosts"
+fi
 # The root trusts the certificate authorities this machine added to its own (a proxy's CA on a
 # network that inspects TLS: without it pip cannot reach PyPI); Debian's stay as they are.
 shopt -s nullglob
