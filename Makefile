@@ -11,7 +11,7 @@ PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 TRAIN_VENV ?= .venv-train
 SETS ?= ../shared/dice
 
-.PHONY: run test test-fast bench lint clean train-venv train venue
+.PHONY: run test test-fast bench lint clean train-venv train venue pi-check
 
 # What the table needs, and no more: a pub's Pi gets no test tools.
 $(VENV)/.installed: pyproject.toml
@@ -47,6 +47,14 @@ test: $(VENV)/.installed-test
 # end); CI runs `make test`, which includes them.
 test-fast: $(VENV)/.installed-test
 	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+
+# The table on arm64 as on a Pi (Debian Bookworm root under qemu-user-static, as root; needs
+# apt-get install debootstrap qemu-user-static binfmt-support): hardware/pi-check/run.sh says
+# what it checks. Its root is cached in .pi-check/ (ignored by git; rm -rf .pi-check builds it
+# anew, safe once no pi-check runs). The host's venv is needed too: the arm64 dice readings are
+# compared with its. Not a CI step: a fresh run took 7 to 17 minutes without the tests.
+pi-check: $(VENV)/.installed
+	hardware/pi-check/run.sh
 
 bench: $(VENV)/.installed-venue
 	$(PY) benchmarks/run_all.py

@@ -10,7 +10,8 @@ import time
 
 from vision.annotate import annotate
 from vision.reading import Die, Reading
-from vision.render import random_scene, render_scene, render_table
+from vision.render import random_scene, render_scene
+from vision.table_scenes import render_table
 from vision.zones import default_zones
 
 

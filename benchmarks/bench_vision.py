@@ -35,8 +35,8 @@ from vision.render import (
     dice_colours,
     random_scene,
     render_scene,
-    render_table,
 )
+from vision.table_scenes import render_table
 from vision_lab import evaluate as evaluation
 from vision_lab.baseline import read_dice_baseline
 from vision_lab.evaluate import Label, Score, pictures, score_reading

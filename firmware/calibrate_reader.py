@@ -9,7 +9,7 @@ third held back (:mod:`vision.adapt`), says in plain sentences how the held-back
 the table reads now and after the adaptation, and keeps it only when it reads them better. Kept,
 it saves ``NAME.head.npz`` and ``NAME.reader.json`` beside the config ``NAME.toml`` and writes
 ``head = "NAME.head.npz"`` under ``[vision]`` (comments kept,
-:func:`hardware.calibrate.save_vision`), with ``reader = "learned"`` when the config names no
+:func:`hardware.config_edit.save_vision`), with ``reader = "learned"`` when the config names no
 reader; a config that says ``reader = "rules"`` keeps it, and is told how to switch.
 ``--dry-run`` only prints. A config with only its ``[table]`` section is enough: no zones or
 camera are needed.
@@ -32,7 +32,7 @@ import sys
 from engine.errors import ConfigError, VisionError
 from firmware.correction_pictures import known_from_log
 from firmware.log_guard import LogError
-from hardware.calibrate import read_config, save_vision
+from hardware.config_edit import read_config, save_vision
 from vision import adapt, face_reader, known
 from vision.known import KnownThrowsError, Tally
 from vision.settings import VisionSettings

@@ -12,7 +12,8 @@ rebuilt from that log.
 This module is the part that needs the game: what a command does to it. The rest has its
 own file: the queue and thread (``worker``), the published states and listeners
 (``publishing``, ``views``), the seats' dice reads (``seat_reads``), the corrections'
-decisions (``corrections``), the camera picture and zones (``pictures``), the sentences
+decisions (``corrections``) and their application with the referee's other commands
+(``referee_commands``, mixed in), the camera picture and zones (``pictures``), the sentences
 (``wording``). ``firmware.house`` wires a
 controller to its camera, panels and log from the config.
 
@@ -31,12 +32,12 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
 
-from engine.actions import VERBS, Action, dice_fit, dice_words
+from engine.actions import VERBS, Action
 from engine.errors import ConfigError, RecordError, ReplayError, RuleViolation
 from engine.game import Effect, Game
 from engine.record import Record
 from engine.variants import check_setup
-from firmware import corrections, pictures, views
+from firmware import pictures, views
 from firmware.commands import (
     Act,
     Command,
@@ -50,7 +51,8 @@ from firmware.commands import (
 from firmware.log import Entry, GameLog, GameRow, LogError, Picture
 from firmware.presses import decide
 from firmware.publishing import Publisher, Subscription
-from firmware.rebuild import effective_actions, rebuild, record_from_log, replay_actions
+from firmware.rebuild import rebuild, record_from_log
+from firmware.referee_commands import RefereeCommands
 from firmware.seat_reads import SeatReads
 from firmware.throws import DiceWatcher
 from firmware.wording import (
@@ -75,7 +77,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-class TableController:
+class TableController(RefereeCommands):
     """Owns the engine state of the table; see the module docstring.
 
     ``log`` is the durable log; ``variant``, ``players`` and ``options`` are the game to start
@@ -471,84 +473,3 @@ class TableController:
         if outcome.ok:
             self.reads.played(seat, kind, read, len(self.game.history))
         return outcome
-
-    def _enter(self, cmd: EnterDice) -> Outcome:
-        bad = self._known_seat(cmd.seat)
-        if bad:
-            return self._refuse(None, bad)
-        values = tuple(cmd.values)
-        kind = self.reads.pending.get(cmd.seat) or (
-            "roll" if self.game.expects == "roll" else "throw")
-        if not dice_fit(kind, values):
-            return self._refuse(None, Refusal(
-                f"A {kind} is {dice_words(kind)}, each 1 to 6, not {list(values)}; enter them "
-                "again."))
-        return self._play(Action(cmd.seat, kind, values), cmd.by, "entered by the referee",
-                          self.reads.picture_for_entry(cmd.seat, values))
-
-    def _reread(self, cmd: Reread) -> Outcome:
-        bad = self._known_seat(cmd.seat)
-        if bad:
-            return self._refuse(None, bad)
-        if cmd.seat not in self.reads.needs_look:
-            return self._refuse(None, Refusal(
-                f"{cmd.seat} has nothing waiting to be read; a throw is read when THROW is "
-                "pressed."))
-        return self._read_and_play(cmd.seat, self.reads.pending[cmd.seat], cmd.by, again=True)
-
-    # --- corrections -----------------------------------------------------------------
-    def _correct(self, cmd: Correct) -> Outcome:
-        refusal = corrections.check(cmd)
-        if refusal is not None:
-            return self._refuse(None, refusal)
-        if cmd.kind == "new-game":
-            return self._new_game(cmd)
-        hand_start = self._hand_starts[-1] if self._hand_starts else 0
-        plan = corrections.plan(cmd, effective_actions(self._entries), hand_start, self._say)
-        if isinstance(plan, Refusal):
-            return self._refuse(None, plan)
-        at = self.wall_clock()
-        entry = Entry(self.row.id, 0, cmd.kind, plan.text, cmd.by, cmd.why, at)
-        try:
-            opening: list[Effect] = []
-            game, starts = replay_actions(self.row.variant, self.row.players,
-                                          self.row.options, effective_actions([*self._entries,
-                                                                               entry]), opening)
-        except ReplayError as e:
-            return self._refuse(None, Refusal(
-                f"That correction would make action {e.position} ({e.action_text}) illegal: "
-                f"{e.violation}; nothing was changed."))
-        finish: tuple[str, dict[str, Any] | None] | None = None
-        if game.over != (self.row.status == "over"):  # the correction ends or reopens the game
-            finish = ("over", game.state()) if game.over else ("playing", None)
-        picture = self.reads.picture_for_correction(cmd.kind, plan.text)
-        seq = self.log.append(self.row.id, cmd.kind, plan.text, cmd.by, at, cmd.why,
-                              finish=finish, picture=picture)
-        self._entries.append(Entry(self.row.id, seq, cmd.kind, plan.text, cmd.by, cmd.why, at))
-        self.game, self._hand_starts, self._opening = game, starts, opening
-        if finish is not None:
-            self.row = self.log.game(self.row.id) or self.row
-        self._offered.clear()
-        self._refusals.clear()
-        self.reads.forget_waiting()
-        self.publisher.say(plan.done)
-        self._publish()
-        return Outcome(True, plan.done)
-
-    def _new_game(self, cmd: Correct) -> Outcome:
-        new = corrections.new_game(cmd, self.variant, self.players, self.options, self.reads.seats)
-        if isinstance(new, Refusal):
-            return self._refuse(None, new)
-        at = self.wall_clock()
-        old = self.row
-        gid = self.log.replace_game(
-            old.id, f"{new.variant} {' '.join(new.players)}", cmd.by, cmd.why, at,
-            abandon=self.game.state() if old.status == "playing" else None,
-            variant=new.variant, players=new.players, options=new.options)
-        row = self.log.game(gid)
-        assert row is not None
-        self._load(row)
-        self.publisher.say(f"{cmd.by} started game {gid} ({new.variant}, "
-                           f"{', '.join(new.players)}): {cmd.why}.")
-        self._publish()
-        return Outcome(True, f"Game {gid} started.")

@@ -29,8 +29,8 @@ from firmware.controller import TableController
 from firmware.log import GameLog
 from firmware.simulation import SimulatedDice
 from firmware.throws import DiceWatcher
-from hardware.calibrate import save_zones
 from hardware.cameras import FrameSource, open_camera
+from hardware.config_edit import save_zones
 from hardware.panel import SeatPanels
 from vision.reading import Reading
 from vision.settings import VisionSettings

@@ -5,6 +5,10 @@ only from its own layer or the ones below. Read from the source (``ast``), so an
 hidden in a function counts as much as one at the top. ``firmware/cli.py`` names its
 subcommands' modules as strings (``importlib``, chosen at run time): that is dispatch, not an
 import, and it is checked apart (every name must be a real module).
+
+Inside a package, no module imports another round a circle either, late imports counted: a
+circle means two modules that are one job, or a piece both need that belongs in a third. And
+no file of the product is over 500 lines, so that a file keeps one job a reader can hold.
 """
 
 from __future__ import annotations
@@ -21,6 +25,12 @@ RANK = {name: i for i, name in enumerate(LAYERS)}
 #: vision/ is being replaced by another engineer; its late imports are theirs to tidy.
 LATE_CHECKED = ("engine", "hardware", "firmware", "venue", "table_server", "venue_screen")
 LATE_MARK = "# lazy:"
+#: Most lines a product file may have.
+MAX_LINES = 500
+#: Product files over MAX_LINES, and why they may be for now.
+LONG_FILES: dict[str, str] = {
+    "vision/faces.py": "being replaced by issue 35's reshaping of vision/",
+}
 
 
 def module_name(path: pathlib.Path) -> str:
@@ -127,11 +137,112 @@ def test_no_module_imports_itself_round_a_circle() -> None:
     assert find_cycle(graph) is None, f"import circle: {' -> '.join(find_cycle(graph) or [])}"
 
 
+def package_graph() -> dict[str, set[str]]:
+    """Module -> the modules of its own package it imports anywhere, in a function too (a late
+    import still ties the two modules together); a package's __init__ importing its own
+    submodules left out, as above."""
+    known = {module_name(p) for p in sources(*LAYERS)}
+    graph: dict[str, set[str]] = {}
+    for path in sources(*LAYERS):
+        me = module_name(path)
+        graph[me] = {name for _, name, _ in project_imports(path)
+                     if name in known and name != me and name.split(".")[0] == me.split(".")[0]
+                     and not name.startswith(me + ".")}
+    return graph
+
+
+def circles(graph: dict[str, set[str]]) -> list[frozenset[str]]:
+    """Every group of modules that import one another round a circle (the strongly connected
+    components of more than one module, Tarjan's algorithm)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[frozenset[str]] = []
+
+    def visit(node: str) -> None:
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        for nxt in sorted(graph.get(node, ())):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = set()
+            while True:
+                member = stack.pop()
+                group.add(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                found.append(frozenset(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return found
+
+
+def unknown_circles(graph: dict[str, set[str]],
+                    known: tuple[frozenset[str], ...]) -> list[str]:
+    """The circles in ``graph`` not within one of the ``known`` ones, each as a sentence."""
+    out = []
+    for group in circles(graph):
+        if not any(group <= k for k in known):
+            inner = {m: sorted(graph[m] & group) for m in sorted(group)}
+            out.append("; ".join(f"{m} imports {', '.join(n)}" for m, n in inner.items()))
+    return out
+
+
+def test_no_module_imports_another_of_its_package_round_a_circle() -> None:
+    graph = package_graph()
+    found = unknown_circles(graph, ())
+    assert not found, ("import circles inside a package (late imports counted; move what "
+                       "both need into a third module): " + " | ".join(found))
+
+
+def line_count(path: pathlib.Path) -> int:
+    return len(path.read_text(encoding="utf-8").splitlines())
+
+
+def long_files(root: pathlib.Path, paths: list[pathlib.Path],
+               allowed: dict[str, str]) -> list[str]:
+    """The files over MAX_LINES not in ``allowed`` (paths relative to ``root``), each as
+    "path: N lines"."""
+    return [f"{p.relative_to(root)}: {n} lines" for p in paths
+            if (n := line_count(p)) > MAX_LINES and str(p.relative_to(root)) not in allowed]
+
+
+def test_no_product_file_is_over_500_lines() -> None:
+    found = long_files(ROOT, sources(*LAYERS), LONG_FILES)
+    assert not found, (f"files over {MAX_LINES} lines (split each into pieces with one job): "
+                       f"{found}")
+
+
+def test_every_long_file_allowed_is_still_long() -> None:
+    short = [name for name in LONG_FILES
+             if not (ROOT / name).exists() or line_count(ROOT / name) <= MAX_LINES]
+    assert not short, (f"{short} are gone or no longer over {MAX_LINES} lines: remove them "
+                       "from LONG_FILES in tests/test_layers.py")
+
+
 def test_the_checks_would_catch_a_circle_an_upward_import_and_an_unexplained_late_one(
-        ) -> None:
+        tmp_path: pathlib.Path) -> None:
     """Each search above must be able to fail: planted faults are found."""
     assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
     assert find_cycle({"a": {"b"}, "b": set()}) is None
+    graph = {"p.a": {"p.b"}, "p.b": {"p.a"}, "p.c": {"p.d"}, "p.d": {"p.e"}, "p.e": {"p.c"},
+             "p.f": {"p.a"}}
+    assert sorted(map(sorted, circles(graph))) == [["p.a", "p.b"], ["p.c", "p.d", "p.e"]]
+    known = (frozenset({"p.a", "p.b", "p.x"}),)
+    assert unknown_circles(graph, known) == [
+        "p.c imports p.d; p.d imports p.e; p.e imports p.c"]
+    long, short = tmp_path / "long.py", tmp_path / "short.py"
+    long.write_text("x = 1\n" * (MAX_LINES + 1))
+    short.write_text("x = 1\n" * MAX_LINES)
+    assert long_files(tmp_path, [long, short], {}) == [f"long.py: {MAX_LINES + 1} lines"]
+    assert long_files(tmp_path, [long, short], {"long.py": "planted"}) == []
     planted = "import os\n\ndef f():\n    from table_server.app import create_app\n"
     assert upward(planted, "firmware") == ["line 4: table_server.app"]
     assert upward(planted, "table_server") == []

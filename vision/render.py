@@ -9,23 +9,26 @@ The scene is drawn in layers: a table surface (wood, felt, glass or plain), then
 own small patch, supersampled 1-4x and downsampled for smooth edges (soft shadow, optional side
 faces with squashed pips that a reader must ignore, top face as a rounded square with pips at the
 standard layouts), then lighting gradient, glare spots, blur, sensor noise and JPEG compression.
+This module has the scene's spec, the dice and the order of the layers; the layers that know
+nothing of dice (the surface, the light and glare) are :mod:`vision.render_light`. Two users
+have their own modules: the simulated camera's table frames (:mod:`vision.table_scenes`) and
+labelled sets written to disk (``python -m vision.render_sets``).
 
 Colours are BGR, as everywhere in OpenCV. Sizes are ``(width, height)``.
 """
 
 from __future__ import annotations
 
-import argparse
 import math
-import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from typing import NamedTuple, Protocol
+from typing import NamedTuple
 
 import cv2
 import numpy as np
 
 from vision.reading import Box
+from vision.render_light import SURFACE_COLOURS, SURFACES, add_glare, light_field, surface
 
 Colour = tuple[int, int, int]
 
@@ -38,15 +41,6 @@ DICE_COLOURS: dict[str, tuple[Colour, Colour]] = {
     "green": ((60, 135, 35), (240, 240, 240)),
     "black": ((32, 30, 30), (235, 235, 235)),
 }
-
-#: surface name -> default colour, BGR.
-SURFACE_COLOURS: dict[str, Colour] = {
-    "wood": (120, 170, 205),  # light oak
-    "felt": (45, 95, 30),  # green baize
-    "glass": (45, 40, 38),  # dark smoked glass (camera below the table)
-    "plain": (128, 128, 128),
-}
-SURFACES = tuple(SURFACE_COLOURS)
 
 #: pip centres in face units (-0.5..0.5 across the face), standard layouts; 6 is two columns.
 _A = 0.27
@@ -203,44 +197,6 @@ def _side_values(value: int) -> tuple[int, int, int, int]:
 
 
 # ---------------------------------------------------------------------------------------------
-# surfaces
-
-
-def _surface(spec: SceneSpec, rng: np.random.Generator) -> np.ndarray:
-    """The empty table as float32 BGR (0-255)."""
-    w, h = spec.size
-    colour = np.array(spec.surface_colour or SURFACE_COLOURS[spec.surface], dtype=np.float32)
-    # Texture is made at low resolution and enlarged: cheap even at 12 MP, and smooth.
-    lw, lh = max(8, w // 4), max(8, h // 4)
-    if spec.surface == "wood":
-        # long fine streaks along the planks, gently waving, with a few broad rings
-        angle = rng.uniform(-0.15, 0.15)
-        yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
-        along = yy * math.cos(angle) - xx * math.sin(angle)
-        wave = cv2.resize(rng.standard_normal((3, 4)).astype(np.float32), (lw, lh))
-        period = rng.uniform(0.12, 0.2) * lh
-        rings = np.sin(2 * math.pi * (along / period + 0.35 * wave))
-        streaks = cv2.resize(rng.standard_normal((lh, 6)).astype(np.float32), (lw, lh))
-        shade = 1.0 + 0.035 * rings + 0.03 * streaks
-    elif spec.surface == "felt":
-        blotch = cv2.resize(rng.standard_normal((6, 8)).astype(np.float32), (lw, lh))
-        shade = 1.0 + 0.05 * blotch
-    elif spec.surface == "glass":
-        yy, xx = np.mgrid[0:lh, 0:lw].astype(np.float32)
-        streak = np.exp(-(((xx - yy * rng.uniform(0.3, 1.0)) - rng.uniform(0, lw)) ** 2)
-                        / (2 * (0.05 * lw) ** 2))
-        vignette = 1.0 - 0.25 * ((xx / lw - 0.5) ** 2 + (yy / lh - 0.5) ** 2)
-        shade = vignette + 0.4 * streak
-    else:
-        shade = np.ones((lh, lw), np.float32)
-    shade = cv2.resize(shade.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-    img = shade[:, :, None] * colour[None, None, :]
-    if spec.surface == "felt":  # fibres: fine per-pixel texture
-        img += rng.standard_normal((h, w, 1), dtype=np.float32) * 6.0
-    return img
-
-
-# ---------------------------------------------------------------------------------------------
 # one die
 
 
@@ -351,15 +307,15 @@ def render_scene(spec: SceneSpec, seed: int = 0) -> tuple[np.ndarray, list[TrueD
     """
     rng = np.random.default_rng(seed)
     w, h = spec.size
-    img = _surface(spec, rng)
+    img = surface(spec.size, spec.surface, spec.surface_colour, rng)
     for die in spec.dice:
         _draw_die(img, die, spec.shadow)
 
     strength, angle = spec.light
     if strength:
-        img *= _light_field(w, h, strength, angle)[:, :, None]
+        img *= light_field(w, h, strength, angle)[:, :, None]
     for g in spec.glare:
-        _add_glare(img, g)
+        add_glare(img, g.centre, g.radius, g.strength)
     if spec.blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), spec.blur)
     if spec.noise > 0:
@@ -374,39 +330,8 @@ def render_scene(spec: SceneSpec, seed: int = 0) -> tuple[np.ndarray, list[TrueD
     return out, truth
 
 
-def _light_field(w: int, h: int, strength: float, angle_deg: float) -> np.ndarray:
-    """Brightness factor per pixel: a linear ramp from 1 - strength/2 to 1 + strength/2."""
-    a = math.radians(angle_deg)
-    yy, xx = np.mgrid[0:16, 0:16].astype(np.float32) / 15.0 * 2.0 - 1.0
-    ramp = (xx * math.cos(a) + yy * math.sin(a)) / (abs(math.cos(a)) + abs(math.sin(a)))
-    field = 1.0 + 0.5 * strength * ramp
-    return cv2.resize(field.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
-
-
-def _add_glare(img: np.ndarray, g: Glare) -> None:
-    h, w = img.shape[:2]
-    r = 3 * g.radius
-    x0, y0 = max(0, int(g.centre[0] - r)), max(0, int(g.centre[1] - r))
-    x1, y1 = min(w, int(g.centre[0] + r) + 1), min(h, int(g.centre[1] + r) + 1)
-    if x1 <= x0 or y1 <= y0:
-        return
-    yy, xx = np.mgrid[y0:y1, x0:x1].astype(np.float32)
-    dist2 = (xx - g.centre[0]) ** 2 + (yy - g.centre[1]) ** 2
-    k = (g.strength * np.exp(-dist2 / (2 * (g.radius / 1.5) ** 2)))[:, :, None]
-    patch = img[y0:y1, x0:x1]
-    patch += k * (255.0 - patch)
-
-
 # ---------------------------------------------------------------------------------------------
 # making specs
-
-
-class _Zone(Protocol):
-    seat: str
-    x: int
-    y: int
-    w: int
-    h: int
 
 
 def dice_colours(name: str) -> tuple[Colour, Colour]:
@@ -419,13 +344,14 @@ def dice_colours(name: str) -> tuple[Colour, Colour]:
         ) from None
 
 
-def _place(
+def place_apart(
     rng: np.random.Generator,
     radii: Sequence[float],
     area: tuple[float, float, float, float],
     what: str,
 ) -> list[tuple[float, float]]:
-    """Centres for discs of the given radii inside ``area`` (x, y, w, h), none overlapping."""
+    """Centres for discs of the given radii inside ``area`` (x, y, w, h), none overlapping;
+    ValueError naming ``what`` when they do not fit."""
     ax, ay, aw, ah = area
     placed: list[tuple[float, float, float]] = []
     for r in radii:
@@ -489,7 +415,7 @@ def random_scene(
     sizes = [base * rng.uniform(0.93, 1.07) for _ in units]
     radii = [s * (0.74 + side) * (1.6 if n == 2 else 1.0) + 0.04 * base for s, n in zip(
         sizes, units, strict=True)]
-    centres = _place(rng, radii, (0.0, 0.0, float(w), float(h)), f"a {w}x{h} image")
+    centres = place_apart(rng, radii, (0.0, 0.0, float(w), float(h)), f"a {w}x{h} image")
 
     dice: list[DieSpec] = []
     k = 0
@@ -523,144 +449,13 @@ def random_scene(
                      jpeg_quality=jpeg_quality)
 
 
-def table_scene(
-    zones: Iterable[_Zone],
-    dice_by_seat: Mapping[str, Sequence[int]],
-    seed: int = 0,
-    size: tuple[int, int] = (640, 480),
-    *,
-    surface: str = "felt",
-    colour: str = "white",
-    bottom_faces: bool = False,
-    noise: float = 2.0,
-) -> SceneSpec:
-    """The spec of a table: each seat's dice (values) at random places inside that seat's zone.
-
-    With ``bottom_faces`` (a camera under a glass table) each die is drawn showing ``7 - v``,
-    the face the camera sees when ``v`` is on top.
-    """
-    rng = np.random.default_rng(seed)
-    by_seat = {z.seat: z for z in zones}
-    body, pips = dice_colours(colour)
-    w, h = size
-    dice: list[DieSpec] = []
-    for seat, values in dice_by_seat.items():
-        if seat not in by_seat:
-            raise ValueError(f"there is no zone for seat {seat!r}; zones: {', '.join(by_seat)}.")
-        z = by_seat[seat]
-        s = min(0.2 * min(z.w, z.h), 0.09 * min(w, h))
-        radii = [0.8 * s] * len(values)
-        centres = _place(rng, radii, (z.x, z.y, z.w, z.h), f"{seat}'s zone")
-        for v, (x, y) in zip(values, centres, strict=True):
-            shown = 7 - v if bottom_faces else v
-            size_px = float(s * rng.uniform(0.95, 1.05))
-            angle = float(rng.uniform(0, 360))
-            dice.append(DieSpec(int(shown), (float(x), float(y)), size_px, angle, body, pips))
-    return SceneSpec(size=size, surface=surface, dice=tuple(dice), noise=noise)
-
-
-def render_table(
-    zones: Iterable[_Zone],
-    dice_by_seat: Mapping[str, Sequence[int]],
-    seed: int = 0,
-    size: tuple[int, int] = (640, 480),
-    *,
-    surface: str = "felt",
-    colour: str = "white",
-    bottom_faces: bool = False,
-    noise: float = 2.0,
-) -> np.ndarray:
-    """A frame of the table with each seat's dice in its zone (what the simulated camera shows).
-
-    See :func:`table_scene` for the options; the same arguments give the same frame.
-    """
-    spec = table_scene(zones, dice_by_seat, seed, size, surface=surface, colour=colour,
-                       bottom_faces=bottom_faces, noise=noise)
-    image, _ = render_scene(spec, seed)
-    return image
-
-
 def with_dice(spec: SceneSpec, dice: Iterable[DieSpec]) -> SceneSpec:
     """A copy of ``spec`` with other dice (e.g. to test one die in many looks)."""
     return replace(spec, dice=tuple(dice))
 
 
-
-
-# ---------------------------------------------------------------------------------------------
-# labelled sets on disk: `python -m vision.render DIR ...`
-
-
-def yolo_labels(truth: Iterable[TrueDie], size: tuple[int, int]) -> str:
-    """The truth as the photographs' labels: ``CLASS XC YC W H`` per line, 0-1, CLASS = value-1."""
-    w, h = size
-    lines = []
-    for value, (x, y, bw, bh) in truth:
-        lines.append(
-            f"{value - 1} {(x + bw / 2) / w:.6f} {(y + bh / 2) / h:.6f} {bw / w:.6f} {bh / h:.6f}"
-        )
-    return "".join(line + "\n" for line in lines)
-
-
-def _size(text: str) -> tuple[int, int]:
-    try:
-        w, h = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not WIDTHxHEIGHT, e.g. 640x480") from None
-    return w, h
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Write scenes with YOLO labels beside them, to score a reader with ``vision_lab.evaluate``."""
-    import pathlib
-
-    parser = argparse.ArgumentParser(
-        prog="python -m vision.render",
-        description="Write NAME.png scenes and NAME.txt labels (CLASS XC YC W H, as the photos).",
-    )
-    parser.add_argument("directory", metavar="DIR")
-    parser.add_argument("--count", type=int, default=20, help="number of scenes (20)")
-    parser.add_argument("--dice", type=int, default=6, help="dice per scene (6)")
-    parser.add_argument("--size", type=_size, default=(640, 480), help="WIDTHxHEIGHT (640x480)")
-    parser.add_argument("--surface", choices=SURFACES, default="wood")
-    parser.add_argument("--colour", choices=[*DICE_COLOURS, "mixed"], default="white")
-    parser.add_argument("--side", type=float, default=0.0, help="side faces, 0-0.6 (0)")
-    parser.add_argument("--touching-pairs", type=int, default=0)
-    parser.add_argument("--glare", type=int, default=0, help="glare spots per scene (0)")
-    parser.add_argument("--light", type=float, default=0.0, help="lighting gradient, 0-1 (0)")
-    parser.add_argument("--noise", type=float, default=2.0)
-    parser.add_argument("--blur", type=float, default=0.0)
-    parser.add_argument("--jpeg", type=int, default=None, metavar="QUALITY")
-    parser.add_argument("--seed", type=int, default=0, help="first seed (0)")
-    args = parser.parse_args(argv)
-    out = pathlib.Path(args.directory)
-    try:
-        out.mkdir(parents=True, exist_ok=True)
-        for k in range(args.count):
-            seed = args.seed + k
-            spec = random_scene(
-                seed, args.dice, size=args.size, surface=args.surface, colour=args.colour,
-                side=args.side, touching_pairs=args.touching_pairs, glare=args.glare,
-                light=(args.light, 30.0), noise=args.noise, blur=args.blur,
-                jpeg_quality=args.jpeg,
-            )
-            image, truth = render_scene(spec, seed)
-            if not cv2.imwrite(str(out / f"scene_{seed:05d}.png"), image):
-                raise OSError(f"OpenCV could not write {out / f'scene_{seed:05d}.png'}")
-            (out / f"scene_{seed:05d}.txt").write_text(yolo_labels(truth, spec.size))
-    except (OSError, ValueError) as e:
-        print(f"python -m vision.render: {e}", file=sys.stderr)
-        return 1
-    print(f"wrote {args.count} scenes with labels to {out}")
-    return 0
-
-
 __all__ = [
     "DICE_COLOURS", "PIP_LAYOUTS", "SURFACES", "SURFACE_COLOURS", "DieSpec", "Glare", "SceneSpec",
-    "TrueDie", "dice_colours", "footprint_radius", "random_scene", "render_scene", "render_table",
-    "table_scene", "top_face_box", "top_face_outline", "with_dice", "yolo_labels",
+    "TrueDie", "dice_colours", "footprint_radius", "place_apart", "random_scene", "render_scene",
+    "top_face_box", "top_face_outline", "with_dice",
 ]
-
-
-if __name__ == "__main__":  # pragma: no cover
-    sys.exit(main())
