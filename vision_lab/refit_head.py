@@ -85,16 +85,22 @@ def fit(head: Head, x: np.ndarray, y: np.ndarray, steps: int = 300, pull: float 
     return Head((w / scale).astype(np.float32), b.astype(np.float32), head.temperature)
 
 
-def temperature(head: Head, x: np.ndarray, y: np.ndarray) -> float:
-    logits = x @ head.weight.T.astype(np.float64) + head.bias
+def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
+    """The temperature (0.3-5) under which ``logits`` give ``labels`` the highest
+    likelihood."""
     best, best_nll = 1.0, math.inf
     for t in np.exp(np.linspace(math.log(0.3), math.log(5.0), 80)):
         z = logits / t
         z = z - z.max(axis=1, keepdims=True)
-        nll = float(-(z[np.arange(len(y)), y] - np.log(np.exp(z).sum(1))).mean())
+        nll = float(-(z[np.arange(len(labels)), labels] - np.log(np.exp(z).sum(1))).mean())
         if nll < best_nll:
             best, best_nll = float(t), nll
     return best
+
+
+def temperature(head: Head, x: np.ndarray, y: np.ndarray) -> float:
+    """:func:`fit_temperature` of the head's logits on features ``x``."""
+    return fit_temperature(x @ head.weight.T.astype(np.float64) + head.bias, y)
 
 
 def refit(folder: pathlib.Path, pictures: list[LabelledPicture], log=print) -> Head:  # noqa: ANN001

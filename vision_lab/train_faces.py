@@ -12,7 +12,8 @@ the model folder:
   channel order and the backbone's normalisation are inside the network;
 - ``head.npz``: the last linear layer and a temperature fitted on the calibration split
   (:mod:`vision.face_model`), so that its probabilities are calibrated where the network
-  was not trained.
+  was not trained (:func:`vision_lab.refit_head.fit_temperature`; the head and its temperature
+  are fitted again on the reader's own proposals after, :mod:`vision_lab.refit_head`).
 
 The crops are the corpus's classifier stream (:func:`vision_lab.corpus.class_sample`) at
 64 px, turned at most 45 degrees either way (:data:`vision_lab.corpus.TURN`) so that the
@@ -44,6 +45,7 @@ from vision.face_model import CLASSES, FACE_INPUT, Head
 from vision_lab import corpus
 from vision_lab.backbone import FEATURES, MEAN, STD, Backbone, load_pretrained
 from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
+from vision_lab.refit_head import fit_temperature
 
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "vision" / "models"
 #: the features the head reads
@@ -176,18 +178,6 @@ def calibration_crops(pictures: list[LabelledPicture], seed: int = 7, per_die: i
         crops.append(crop)
         labels.append(value)
     return np.stack(crops), np.array(labels)
-
-
-def fit_temperature(logits: np.ndarray, labels: np.ndarray) -> float:
-    """The temperature (0.5-5) that gives the labels the highest likelihood."""
-    best, best_nll = 1.0, math.inf
-    for t in np.exp(np.linspace(math.log(0.5), math.log(5.0), 60)):
-        z = logits / t
-        z = z - z.max(axis=1, keepdims=True)
-        nll = float(-(z[np.arange(len(labels)), labels] - np.log(np.exp(z).sum(1))).mean())
-        if nll < best_nll:
-            best, best_nll = float(t), nll
-    return best
 
 
 def export(net: FaceNet, calib: list[LabelledPicture], out_dir: pathlib.Path,
