@@ -122,6 +122,11 @@ class Model:
         self.detector = session(folder / "detector.onnx")
         self.faces: FaceNetwork = face_network(folder / "faces.onnx")
         self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
+        # the model's own head sizes the proposals, whatever head reads them: so a table's
+        # head changes what a place reads, never where it is (vision.adapt judges a head on
+        # the places the table read before it)
+        self.sizer: Head = self.head if head is None else load_head(folder / "head.npz",
+                                                                     self.faces.features)
         self.thresholds = dict(DEFAULTS)
         own = thresholds_path(head) if head else None
         for source in (folder / "reader.json", own):
@@ -246,13 +251,13 @@ SIZES = (0.8, 1.0, 1.25)
 def sized(image: np.ndarray, proposed: list[Candidate], model: Model,
           ) -> list[tuple[tuple[float, float], float, float]]:
     """Each proposal as (centre, size, score), at the size of :data:`SIZES` whose upright
-    crop the network takes most surely for a die."""
+    crop the model's own head (:attr:`Model.sizer`) takes most surely for a die."""
     if not proposed or len(SIZES) == 1:
         return [(c.centre, c.size * SIZES[0], c.score) for c in proposed]
     pyramid = Pyramid(image)
     crops = np.stack([die_crop(pyramid, c.centre, c.size * k, 0.0, False, FACE_INPUT)
                       for c in proposed for k in SIZES])
-    probs = model.head.probabilities(model.faces.embed(crops)).reshape(len(proposed),
+    probs = model.sizer.probabilities(model.faces.embed(crops)).reshape(len(proposed),
                                                                        len(SIZES), -1)
     best = probs[:, :, 0].argmin(axis=1)
     return [(c.centre, c.size * SIZES[b], c.score) for c, b in zip(proposed, best, strict=True)]
