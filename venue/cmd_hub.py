@@ -4,22 +4,18 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 
-from engine.errors import ConfigError
 from venue.hub import nats_server_binary, server_config
-from venue.settings import load_venue_config
+from venue.settings import add_config_argument, config_for
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True, metavar="FILE", help="the venue config")
+    add_config_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_venue_config(args.config)
-    except ConfigError as e:
-        print(f"bidou-venue hub: {args.config}: {e}.", file=sys.stderr)
+    config = config_for("hub", args.config)
+    if config is None:
         return 2
     os.makedirs(config.store_dir, exist_ok=True)
     path = os.path.join(os.path.dirname(os.path.abspath(config.store_dir)), "nats.conf")

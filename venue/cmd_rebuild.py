@@ -3,22 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import sys
 
-from engine.errors import ConfigError
 from venue import store
-from venue.settings import load_venue_config
+from venue.settings import add_config_argument, config_for
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True, metavar="FILE", help="the venue config")
+    add_config_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_venue_config(args.config)
-    except ConfigError as e:
-        print(f"bidou-venue rebuild: {args.config}: {e}.", file=sys.stderr)
+    config = config_for("rebuild", args.config)
+    if config is None:
         return 2
     with store.connect(config.dsn) as db:
         print(f"Rebuilt {store.rebuild(db)} games from the events.")

@@ -21,7 +21,6 @@ import asyncio
 import json
 import os
 import signal
-import sys
 import threading
 import time
 import zlib
@@ -32,11 +31,10 @@ import psycopg
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
 
-from engine.errors import ConfigError
 from venue import store
 from venue.hub import ensure_streams
 from venue.messages import ENTRY_STREAM, BadMessage, EntryMessage, parse_entry
-from venue.settings import VenueConfig, load_venue_config
+from venue.settings import VenueConfig, add_config_argument, config_for
 
 DURABLE = "ingester"
 ACK_WAIT = 5.0  # seconds before an unacknowledged message is delivered again
@@ -248,15 +246,12 @@ class Ingester:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True, metavar="FILE", help="the venue config")
+    add_config_argument(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_venue_config(args.config)
-    except ConfigError as e:
-        print(f"bidou-venue ingest: {args.config}: {e}. Fix the config and start again.",
-              file=sys.stderr)
+    config = config_for("ingest", args.config)
+    if config is None:
         return 2
 
     async def main() -> None:

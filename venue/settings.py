@@ -7,6 +7,8 @@ this list (``venue.hub``), the ingester refuses any other name, the screen lists
 
 from __future__ import annotations
 
+import argparse
+import sys
 import tomllib
 from dataclasses import dataclass
 from typing import Any
@@ -103,3 +105,19 @@ def load_venue_config(path: str) -> VenueConfig:
     except tomllib.TOMLDecodeError as e:
         raise ConfigError("--config", path, f"valid TOML ({e})") from None
     return build_venue_config(data)
+
+
+def add_config_argument(parser: argparse.ArgumentParser) -> None:
+    """``--config FILE``, as every ``bidou-venue`` command that reads the venue config takes it."""
+    parser.add_argument("--config", required=True, metavar="FILE", help="the venue config")
+
+
+def config_for(command: str, path: str) -> VenueConfig | None:
+    """The venue config for ``bidou-venue COMMAND``; None after one sentence on stderr naming
+    the file and what is wrong (the command then exits 2)."""
+    try:
+        return load_venue_config(path)
+    except ConfigError as e:
+        print(f"bidou-venue {command}: {path}: {e}. Fix the config and start again.",
+              file=sys.stderr)
+        return None

@@ -7,25 +7,21 @@ import signal
 import sys
 import threading
 
-from engine.errors import ConfigError
-from venue.settings import load_venue_config
+from venue.settings import add_config_argument, config_for
 from venue_screen.app import create_app
 from venue_screen.live import Live
 from venue_screen.server import ScreenServer
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--config", required=True, metavar="FILE", help="the venue config")
+    add_config_argument(parser)
     parser.add_argument("--port", type=int, default=None,
                         help="the screen's port (overrides [screen] port; 0 = any)")
 
 
 def run(args: argparse.Namespace) -> int:
-    try:
-        config = load_venue_config(args.config)
-    except ConfigError as e:
-        print(f"bidou-venue screen: {args.config}: {e}. Fix the config and start again.",
-              file=sys.stderr)
+    config = config_for("screen", args.config)
+    if config is None:
         return 2
     live = Live(config)
     live.start()
