@@ -20,12 +20,11 @@ import hashlib
 import pathlib
 from dataclasses import dataclass
 
-import cv2
 import numpy as np
-import onnxruntime
 
 from engine.errors import VisionError
 from vision.crops import FACE_INPUT
+from vision.networks import session
 
 #: classes: 0 = not a die (or not one top face), 1-6 = the value
 CLASSES = 7
@@ -75,18 +74,7 @@ class FaceNetwork:
     """``faces.onnx``: uint8 BGR crops, N x 64 x 64 x 3 -> features, N x F."""
 
     def __init__(self, path: pathlib.Path) -> None:
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = max(1, cv2.getNumThreads())
-        options.inter_op_num_threads = 1
-        options.add_session_config_entry("session.intra_op.allow_spinning", "0")
-        options.log_severity_level = 3
-        try:
-            self._net = onnxruntime.InferenceSession(str(path), options,
-                                                     providers=["CPUExecutionProvider"])
-        except Exception as exc:  # onnxruntime's errors share no narrower base
-            reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-            raise VisionError(f"onnxruntime cannot load the face network {path} ({reason}); "
-                              "reinstall bidou-table.") from exc
+        self._net = session(path)
         self._input = self._net.get_inputs()[0].name
         self.features = int(self._net.get_outputs()[0].shape[1])
 

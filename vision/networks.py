@@ -22,6 +22,8 @@ import cv2
 import numpy as np
 import onnxruntime
 
+from engine.errors import VisionError
+
 MODELS = pathlib.Path(__file__).with_name("models")
 STRIDE = 4
 
@@ -42,13 +44,20 @@ class Candidate:
 
 def session(path: pathlib.Path) -> onnxruntime.InferenceSession:
     """One network, on the CPU, with OpenCV's thread count; its threads sleep when idle (the
-    Pi also runs the camera and the dashboard)."""
+    Pi also runs the camera and the dashboard). A file onnxruntime cannot load is a
+    :class:`VisionError` naming it."""
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads = max(1, cv2.getNumThreads())
     options.inter_op_num_threads = 1
     options.add_session_config_entry("session.intra_op.allow_spinning", "0")
     options.log_severity_level = 3  # errors only: a broken file is reported below, once
-    return onnxruntime.InferenceSession(str(path), options, providers=["CPUExecutionProvider"])
+    try:
+        return onnxruntime.InferenceSession(str(path), options,
+                                            providers=["CPUExecutionProvider"])
+    except Exception as exc:  # onnxruntime's errors share no narrower base
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise VisionError(f"onnxruntime cannot load the dice reader's network {path} "
+                          f"({reason}); reinstall bidou-table.") from exc
 
 
 def as_input(images: np.ndarray) -> np.ndarray:
