@@ -96,7 +96,7 @@ class Seen:
 @dataclass(frozen=True)
 class Examples:
     """Features (one row per view) and the class each view is (0 not a die, 1-6 the value);
-    ``group`` is the place a row came from, so a place's two views stay together."""
+    ``group`` is the place a row came from, so a place's views stay together."""
 
     x: np.ndarray
     y: np.ndarray
@@ -123,7 +123,7 @@ class Adaptation:
     fitted: tuple[str, ...]  # the pictures fitted on
     held_back: tuple[str, ...]
     dice: int  # known dice in all
-    examples_dice: int  # dice matched in the fitted pictures (each two views)
+    examples_dice: int  # dice matched in the fitted pictures (each its views)
     examples_not_dice: int
     seconds: float = 0.0
     network: str = ""
@@ -192,7 +192,7 @@ def match(seen: Seen, thresholds: Mapping[str, float]) -> list[tuple[int, int]]:
 
 
 def examples(seen: Sequence[Seen], thresholds: Mapping[str, float]) -> Examples:
-    """Each matched place's two views as rows (a die cut by the edge teaches nothing)."""
+    """Each matched place's views as rows (a die cut by the edge teaches nothing)."""
     xs, ys, groups = [], [], []
     group = 0
     for item in seen:
@@ -250,7 +250,7 @@ def place_probs(head: Head, views: np.ndarray) -> np.ndarray:
 def out_of_fold(ex: Examples, base: Head, prior: float, folds: int = FOLDS,
                 seed: int = 0) -> np.ndarray | None:
     """Each row's logits (temperature 1) from a head fitted on the other folds of places (a
-    place's two views stay in one fold); None when there are too few places to fold."""
+    place's views stay in one fold); None when there are too few places to fold."""
     places = np.unique(ex.group)
     if len(places) < 2 * folds:
         return None

@@ -1,5 +1,6 @@
 """Rebuild the dice reader's model from the shared sets: detector, face classifier, its head
-fitted again on the reader's own proposals (:mod:`vision_lab.refit_head`), thresholds.
+fitted again on the reader's own proposals (:mod:`vision_lab.refit_head`), the network trained
+further on the places the reader cuts (:mod:`vision_lab.train_on_places`), thresholds.
 
 ``python -m vision_lab.train_reader --sets ../shared/dice`` (``make train``) rebuilds
 ``vision/models/`` from the Train splits and fixed seeds; ``--leave-out SET`` the same recipe
@@ -24,7 +25,13 @@ except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training needs PyTorch: make train-venv, then "
              ".venv-train/bin/python -m vision_lab.train_reader")
 
-from vision_lab import choose_thresholds, refit_head, train_detector, train_faces
+from vision_lab import (
+    choose_thresholds,
+    refit_head,
+    train_detector,
+    train_faces,
+    train_on_places,
+)
 from vision_lab.labels import SETS, split_calibration, training_pictures
 from vision_lab.train_faces import STEPS
 
@@ -60,6 +67,10 @@ def main(argv: list[str] | None = None) -> int:
     net = train_faces.train(fit, steps, args.seed)
     train_faces.export(net, calib, out)
     refit_head.refit(out, fit + calib)  # the head again, on the reader's own proposals
+    steps = train_on_places.STEPS // 3 if left_out else train_on_places.STEPS
+    print(f"the network on the reader's places: {steps} steps", flush=True)
+    net = train_on_places.train(out, fit, steps, args.seed)
+    train_on_places.export(net, out, calib)
     from vision.face_reader import Model  # lazy: reads the files just written
 
     chosen, score = choose_thresholds.best(choose_thresholds.look_all(Model(out), calib))
