@@ -137,11 +137,12 @@ def zone_times() -> None:
         reader = ZoneReader()
         for zone in zones:  # the first read finds the dice's size
             reader.read_zone(frames[0], zone)
-        def seats(frame: np.ndarray, reader: ZoneReader = reader, zones: list = zones) -> None:
+        def read_seats(frame: np.ndarray, reader: ZoneReader = reader,
+                       zones: list = zones) -> None:
             for zone in zones:
                 reader.read_zone(frame, zone)
 
-        wall, cpu = _timed(seats, frames, 2)
+        wall, cpu = _timed(read_seats, frames, 2)
         n = len(zones)
         print(f"{'learned':12s} {'zone of ' + 'x'.join(map(str, size)):15s} median "
               f"{wall / n:7.1f} ms wall, {cpu / n:7.1f} ms CPU per seat zone")
