@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 
 from vision import zone_reader
-from vision.reading import Die, Reading
+from vision.reading import Die, Reading, Unsure
 from vision.zone_reader import ZoneReader
 from vision.zones import Zone
 
@@ -20,13 +20,16 @@ class Recording:
     def __init__(self) -> None:
         self.asked: list[tuple[tuple[int, int], float | None]] = []
         self.count = 3
+        self.unsure = 0  # how many of the dice are read as unsure places
 
     def __call__(self, part: np.ndarray, settings) -> Reading:
         self.asked.append((part.shape[:2], settings.die_size))
         h, w = part.shape[:2]
-        dice = tuple(Die(v, (w // 2 - 60 + 40 * i, h // 2 - 15, 30, 30), 0.99)
-                     for i, v in enumerate((6, 5, 4)[:self.count]))
-        return Reading(dice, (), w, h)
+        boxes = [(w // 2 - 60 + 40 * i, h // 2 - 15, 30, 30) for i in range(self.count)]
+        values = (6, 5, 4)[self.unsure:self.count]
+        dice = tuple(Die(v, box, 0.99) for v, box in zip(values, boxes[self.unsure:], strict=True))
+        unsure = tuple(Unsure(box, "not sure of the value") for box in boxes[:self.unsure])
+        return Reading(dice, unsure, w, h)
 
 
 def test_a_zone_is_read_alone_and_its_dice_come_back_in_the_frames_pixels(monkeypatch):
@@ -61,3 +64,33 @@ def test_another_count_at_the_known_size_reads_the_zone_again_at_every_scale(mon
     reading = reader.read_zone(frame, ZONE)
     assert [size for _, size in fake.asked[1:]] == [30, None]
     assert len(reading.dice) == 2
+
+
+def test_a_value_in_doubt_at_the_known_size_is_not_read_again_at_every_scale(monkeypatch):
+    """Three places, one of them unsure: the dice are where they were, of the size they were;
+    only a value is in doubt, which another scale does not mend (and at 12 MP costs 8 times
+    the read)."""
+    fake = Recording()
+    monkeypatch.setattr(zone_reader, "read_dice", fake)
+    reader = ZoneReader()
+    frame = np.zeros((480, 640, 3), np.uint8)
+    reader.read_zone(frame, ZONE)
+    fake.unsure = 1
+    reading = reader.read_zone(frame, ZONE)
+    assert [size for _, size in fake.asked[1:]] == [30]
+    assert len(reading.dice) == 2 and len(reading.unsure) == 1
+    assert reader.die_size("Ann") == 30
+
+
+def test_a_seat_whose_values_are_in_doubt_still_learns_its_dice_size(monkeypatch):
+    """Three places, one unsure, from the first read: the size is learned all the same, so a
+    seat whose dice the reader doubts is not read at every scale on every throw."""
+    fake = Recording()
+    fake.unsure = 1
+    monkeypatch.setattr(zone_reader, "read_dice", fake)
+    reader = ZoneReader()
+    frame = np.zeros((480, 640, 3), np.uint8)
+    reader.read_zone(frame, ZONE)
+    assert reader.die_size("Ann") == 30
+    reader.read_zone(frame, ZONE)
+    assert [size for _, size in fake.asked] == [None, 30]
