@@ -37,7 +37,9 @@ def _iso(t: float | datetime | None) -> str | None:
 
 def tables_status(config: VenueConfig, live: Live) -> list[dict[str, Any]]:
     """Per configured table: online, last seen, entries held, entries still to come, its
-    latest problem and its live state; then any name the ingester refused."""
+    latest problem, its live state and its newest entry shown (live from the hub, so it
+    may be ahead of ``entries`` until the ingester has stored it: ``stored`` says which);
+    then any name the ingester refused."""
     counts = data.table_counts(config)
     out = []
     for name in config.tables:
@@ -50,7 +52,7 @@ def tables_status(config: VenueConfig, live: Live) -> list[dict[str, Any]]:
             "name": name, "configured": True, "online": live.online(name),
             "last_seen": _iso(live.heard.get(name)), "entries": entries, "to_come": to_come,
             "problem": held.get("problem"), "problem_count": held.get("problem_count", 0),
-            "state": state,
+            "state": state, "last_entry": live.last_entry.get(name),
         })
     for name, held in counts.items():
         if name not in config.tables:
