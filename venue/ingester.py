@@ -42,12 +42,12 @@ from venue.settings import VenueConfig, add_config_argument, config_for
 DURABLE = "ingester"
 ACK_WAIT = 5.0  # seconds before an unacknowledged message is delivered again
 MAX_ACK_PENDING = 1000  # messages the hub hands out before it waits for acknowledgements
-#: One pull request stays open on the hub and delivers each entry the moment it is stored
-#: (no waiting for a batch to fill, as nats-py's ``fetch`` did). It asks for PULL_BATCH
-#: messages and lives PULL_EXPIRES seconds; a new one follows as soon as it is used up or
-#: ends. While it has nothing to deliver, the hub sends a heartbeat every PULL_HEARTBEAT
-#: seconds: a request lost with its server (a hub restart, a dropped link) is noticed after
-#: PULL_DEAD seconds of silence, and on every reconnection, and asked again.
+#: Pull requests stay open on the hub and deliver each entry the moment it is stored (no
+#: waiting for a batch to fill, as nats-py's ``fetch`` did). Each asks for PULL_BATCH
+#: messages and lives PULL_EXPIRES seconds; the next is asked for once less than half a
+#: batch is owed. While one has nothing to deliver, the hub sends a heartbeat every
+#: PULL_HEARTBEAT seconds: requests lost with their server (a hub restart, a dropped link)
+#: are noticed after PULL_DEAD seconds of silence, and on every reconnection, and asked again.
 PULL_BATCH = 200
 PULL_EXPIRES = 10.0
 PULL_HEARTBEAT = 1.0
@@ -254,17 +254,22 @@ class Ingester:
 
 
 class Puller:
-    """The durable consumer ``ingester`` read through one pull request always open on the
-    hub, renewed when it is used up, when it ends, when the connection comes back, and when
-    the hub's heartbeats stop (the request was lost with a restarted hub).
+    """The durable consumer ``ingester`` read through pull requests kept open on the hub:
+    a new one is asked for when fewer than half a batch is still owed, when one ends, when
+    the connection comes back, and when the hub's heartbeats stop (the requests were lost
+    with a restarted hub).
 
     Why not nats-py's ``fetch``: a fetch of N messages waits, after the first one, until N
     have come or its timeout has passed, so a quiet venue's entries waited up to the whole
     timeout (1 s), and a short timeout means many short requests whose loss nobody notices.
-    Here each message is handed on as it arrives, the one request in use is known by its
-    own reply subject (``<inbox>.<n>``), and silence longer than ``PULL_DEAD`` is a lost
-    request, never a stall. Messages of an older request that still arrive are real
-    deliveries and are handed on too.
+    Here each message is handed on as it arrives, and silence longer than ``PULL_DEAD`` is a
+    lost request, never a stall.
+
+    What the hub sends, as measured on nats-server: messages come on their own subjects
+    (``bidou.<venue>.<table>.entry``), so they are counted against what is owed, not against
+    a request. A request's heartbeats and its end (408, with ``Nats-Pending-Messages``, what
+    it did not deliver) come on its reply subject (``<inbox>.<n>``). A request whose batch is
+    delivered ends silently: hence the count.
     """
 
     def __init__(self, nc: Any, js: Any, venue: str) -> None:
@@ -273,8 +278,7 @@ class Puller:
         self.venue = venue
         self.inbox = nc.new_inbox()
         self.next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{ENTRY_STREAM}.{DURABLE}"
-        self.current = ""
-        self.left = 0
+        self.owed = 0  # messages the open requests may still deliver
         self.requests = 0
 
     async def ensure_consumer(self) -> None:
@@ -289,15 +293,18 @@ class Puller:
                 ack_policy=AckPolicy.EXPLICIT, ack_wait=ACK_WAIT,
                 max_ack_pending=MAX_ACK_PENDING))
 
-    async def renew(self) -> None:
-        """Open a new pull request; the previous one is forgotten (if it still delivers,
-        its messages are handed on all the same)."""
+    async def renew(self, *, lost: bool = True) -> None:
+        """Ask for another batch. ``lost``: the open requests are presumed gone (a
+        reconnection, a silence); if one still delivers, its messages are handed on all the
+        same and only make the next request come sooner."""
+        if lost:
+            self.owed = 0
         self.requests += 1
-        self.current = f"{self.inbox}.{self.requests}"
-        self.left = PULL_BATCH
+        self.owed += PULL_BATCH
         await self.nc.publish(self.next_subject, json.dumps({
             "batch": PULL_BATCH, "expires": int(PULL_EXPIRES * 1e9),
-            "idle_heartbeat": int(PULL_HEARTBEAT * 1e9)}).encode(), reply=self.current)
+            "idle_heartbeat": int(PULL_HEARTBEAT * 1e9)}).encode(),
+            reply=f"{self.inbox}.{self.requests}")
 
     async def run(self, deliver: Callable[[Any], Awaitable[None]]) -> None:
         """Hand every delivered message to ``deliver`` (in the hub's order) until
@@ -323,7 +330,7 @@ class Puller:
         """One message (or one silence) of the pull; the count of silences in a row."""
         try:
             msg = await sub.next_msg(timeout=PULL_DEAD)
-        except NatsTimeout:  # no message, no heartbeat: the request is gone
+        except NatsTimeout:  # no message, no heartbeat: the requests are gone
             if self.nc.is_connected:
                 if silent:
                     say(f"the hub has not answered the pull for {(silent + 1) * PULL_DEAD:.0f}"
@@ -333,16 +340,18 @@ class Puller:
                 await self.renew()
             return silent + 1
         status = msg.headers.get("Status") if msg.headers else None
-        if status is None:
+        if status is None:  # an entry
             await deliver(msg)
-            if msg.subject == self.current:
-                self.left -= 1
-                if self.left <= 0:
-                    await self.renew()
-        elif msg.subject != self.current or status == "100":
-            pass  # an old request's end, or a heartbeat: the hub is there
-        elif status in ("404", "408"):
-            await self.renew()  # the request ran out: the next one
+            self.owed -= 1
+            if self.owed <= PULL_BATCH // 2:
+                await self.renew(lost=False)
+        elif status == "100":
+            pass  # a heartbeat: the hub is there, the request open
+        elif status in ("404", "408"):  # a request ended with this much undelivered
+            with contextlib.suppress(ValueError, TypeError):
+                self.owed -= int(msg.headers.get("Nats-Pending-Messages", 0))
+            if self.owed <= PULL_BATCH // 2:
+                await self.renew(lost=False)
         else:  # 503 (JetStream not ready yet, after a restart), 409 (consumer gone, ...)
             await asyncio.sleep(0.5)
             with contextlib.suppress(Exception):
