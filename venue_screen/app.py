@@ -25,6 +25,7 @@ from venue_screen.live import Live
 MAX_STREAMS = 16  # open event streams at once; more are answered 503 (bounded threads)
 STREAM_LIFE = 300.0  # seconds before a stream ends and the browser reconnects
 KEEPALIVE = 15.0
+EVENTS_PER_WRITE = 200
 
 
 def _iso(t: float | datetime | None) -> str | None:
@@ -110,7 +111,16 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
                     except queue.Empty:
                         yield ": keepalive\n\n"
                         continue
-                    yield f"event: {kind}\ndata: {json.dumps(body)}\n\n"
+                    # a finished game's burst: the events waiting go in one write, not one
+                    # write (and one trip through the server's thread) each
+                    chunk = [f"event: {kind}\ndata: {json.dumps(body)}\n\n"]
+                    while len(chunk) < EVENTS_PER_WRITE:
+                        try:
+                            kind, body = q.get_nowait()
+                        except queue.Empty:
+                            break
+                        chunk.append(f"event: {kind}\ndata: {json.dumps(body)}\n\n")
+                    yield "".join(chunk)
             finally:
                 live.unlisten(q)
                 streams.release()

@@ -128,8 +128,9 @@ class Live:
         self._tell("entry", {"table": table} | entry)
         return True
 
-    def on_hub_entry(self, subject: str, data: bytes) -> None:
-        """An entry the hub has stored: shown now if the store will take it as it is."""
+    def on_hub_entry(self, subject: str, data: bytes, hub_at: float | None = None) -> None:
+        """An entry the hub has stored (at ``hub_at``, its stream time): shown now if the
+        store will take it as it is."""
         if not self._seeded:
             return  # the store's seqs are not known yet: its notices show the entries
         try:
@@ -140,7 +141,8 @@ class Live:
                 or self._log_ids.get(m.table) != m.log_id):
             return  # unknown table or log (a replaced log is refused): the store decides
         self._show(m.table, {"game": m.game, "seq": m.seq, "kind": m.kind, "text": m.text,
-                             "at": m.at, "status": m.status, "stored": False})
+                             "at": m.at, "status": m.status, "stored": False,
+                             "hub_at": hub_at})
 
     def on_stored(self, notice: dict[str, Any]) -> None:
         """The ingester committed an entry: shown now if the live path held it back."""
@@ -232,9 +234,12 @@ class Live:
 
         async def on_entry(msg: Any) -> None:
             nonlocal last_seq
+            hub_at = None
             with contextlib.suppress(Exception):
-                last_seq = max(last_seq, msg.metadata.sequence.stream)
-            self.on_hub_entry(msg.subject, msg.data)
+                meta = msg.metadata
+                last_seq = max(last_seq, meta.sequence.stream)
+                hub_at = meta.timestamp.timestamp()
+            self.on_hub_entry(msg.subject, msg.data, hub_at)
 
         while True:
             try:
