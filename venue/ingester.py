@@ -18,18 +18,21 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import threading
 import time
 import zlib
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import nats
 import psycopg
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
+from nats.js.errors import NotFoundError
 
 from venue import store
 from venue.hub import ensure_streams
@@ -38,12 +41,17 @@ from venue.settings import VenueConfig, add_config_argument, config_for
 
 DURABLE = "ingester"
 ACK_WAIT = 5.0  # seconds before an unacknowledged message is delivered again
-BATCH = 100
-#: seconds a fetch waits. When the stream is idle, nats-py's fetch waits out this time for a
-#: whole batch after the first message, which adds to a quiet table's latency. 0.05 s gave a
-#: better bench p99, but the fault tests then caught the ingester stalled with every fetch
-#: timing out after a hub restart. 1 s is the value those tests passed with.
-FETCH_WAIT = 1.0
+MAX_ACK_PENDING = 1000  # messages the hub hands out before it waits for acknowledgements
+#: Pull requests stay open on the hub and deliver each entry the moment it is stored (no
+#: waiting for a batch to fill, as nats-py's ``fetch`` did). Each asks for PULL_BATCH
+#: messages and lives PULL_EXPIRES seconds; the next is asked for once less than half a
+#: batch is owed. While one has nothing to deliver, the hub sends a heartbeat every
+#: PULL_HEARTBEAT seconds: requests lost with their server (a hub restart, a dropped link)
+#: are noticed after PULL_DEAD seconds of silence, and on every reconnection, and asked again.
+PULL_BATCH = 200
+PULL_EXPIRES = 10.0
+PULL_HEARTBEAT = 1.0
+PULL_DEAD = 3.0
 #: tables are spread over this many connections, each writing its tables' entries in order:
 #: PostgreSQL commits them side by side (one fsync can carry several commits)
 PARTITIONS = 4
@@ -58,7 +66,8 @@ def say(text: str) -> None:
 
 
 def ingested_subject(venue: str) -> str:
-    """Core NATS: one message per stored entry, for the screen's live events."""
+    """Core NATS: one message per stored entry, for the screens: they show an entry live
+    from the hub, and learn here that it is stored (and the log id the store accepted)."""
     return f"venue.{venue}.ingested"
 
 
@@ -185,8 +194,10 @@ class Ingester:
                 await msg.ack()
                 if outcome == "stored":
                     await nc.publish(ingested_subject(self.config.name), json.dumps(
-                        {"table": message.table, "game": message.game, "seq": message.seq,
-                         "at": message.at, "status": message.status}).encode())
+                        {"table": message.table, "log_id": message.log_id,
+                         "game": message.game, "seq": message.seq, "kind": message.kind,
+                         "text": message.text, "at": message.at,
+                         "status": message.status}).encode())
 
     async def _worker(self, nc: Any, part: int, queue: asyncio.Queue[Any]) -> None:
         while True:
@@ -203,6 +214,7 @@ class Ingester:
         c = self.config
         await asyncio.to_thread(self.database, 0)
         said: list[str] = []
+        puller: Puller | None = None
 
         async def on_error(e: Exception) -> None:  # one line, not nats-py's traceback
             text = f"the hub: {type(e).__name__} {e}".strip()
@@ -213,6 +225,8 @@ class Ingester:
         async def on_reconnect() -> None:
             say("reconnected to the hub")
             said.clear()
+            if puller is not None:  # the open pull request died with the old connection
+                await puller.renew()
 
         nc = await nats.connect(c.hub_url, user=c.admin_user, password=c.admin_password,
                                 name="venue ingester", max_reconnect_attempts=-1,
@@ -220,29 +234,130 @@ class Ingester:
                                 error_cb=on_error, reconnected_cb=on_reconnect)
         js = nc.jetstream()
         await ensure_streams(js, c.name)
-        sub = await js.pull_subscribe(
-            f"bidou.{c.name}.*.entry", durable=DURABLE, stream=ENTRY_STREAM,
-            config=ConsumerConfig(ack_policy=AckPolicy.EXPLICIT, ack_wait=ACK_WAIT,
-                                  max_ack_pending=1000))
+        puller = Puller(nc, js, c.name)
+        await puller.ensure_consumer()
         queues: list[asyncio.Queue[Any]] = [asyncio.Queue(QUEUE) for _ in self.dbs]
         workers = [asyncio.create_task(self._worker(nc, i, q)) for i, q in enumerate(queues)]
         say(f"consuming {ENTRY_STREAM} on {c.hub_url} into PostgreSQL "
             f"({len(self.dbs)} partitions)")
-        while not stop.is_set():
-            try:
-                msgs = await sub.fetch(BATCH, timeout=FETCH_WAIT)
-            except (TimeoutError, NatsTimeout):  # nothing to fetch just now
-                continue
-            except Exception as e:  # the hub is restarting: the durable consumer waits
-                say(f"the hub cannot be read ({type(e).__name__}: {e}); trying again")
-                await asyncio.sleep(0.5)
-                continue
-            for msg in msgs:
-                table = msg.subject.split(".")[2] if msg.subject.count(".") == 3 else "?"
-                await queues[self.partition(table)].put(msg)
+
+        async def deliver(msg: Any) -> None:
+            table = msg.subject.split(".")[2] if msg.subject.count(".") == 3 else "?"
+            await queues[self.partition(table)].put(msg)
+
+        pulling = asyncio.create_task(puller.run(deliver))
+        await stop.wait()
+        pulling.cancel()
         for w in workers:
             w.cancel()
         await nc.close()
+
+
+class Puller:
+    """The durable consumer ``ingester`` read through pull requests kept open on the hub:
+    a new one is asked for when fewer than half a batch is still owed, when one ends, when
+    the connection comes back, and when the hub's heartbeats stop (the requests were lost
+    with a restarted hub).
+
+    Why not nats-py's ``fetch``: a fetch of N messages waits, after the first one, until N
+    have come or its timeout has passed, so a quiet venue's entries waited up to the whole
+    timeout (1 s), and a short timeout means many short requests whose loss nobody notices.
+    Here each message is handed on as it arrives, and silence longer than ``PULL_DEAD`` is a
+    lost request, never a stall.
+
+    What the hub sends, as measured on nats-server: messages come on their own subjects
+    (``bidou.<venue>.<table>.entry``), so they are counted against what is owed, not against
+    a request. A request's heartbeats and its end (408, with ``Nats-Pending-Messages``, what
+    it did not deliver) come on its reply subject (``<inbox>.<n>``). A request whose batch is
+    delivered ends silently: hence the count.
+    """
+
+    def __init__(self, nc: Any, js: Any, venue: str) -> None:
+        self.nc = nc
+        self.js = js
+        self.venue = venue
+        self.inbox = nc.new_inbox()
+        self.next_subject = f"$JS.API.CONSUMER.MSG.NEXT.{ENTRY_STREAM}.{DURABLE}"
+        self.owed = 0  # messages the open requests may still deliver
+        self.requests = 0
+
+    async def ensure_consumer(self) -> None:
+        """The durable consumer, made if the hub does not have it (first start, or a hub
+        whose store was lost); the hub keeps it, with what was acknowledged, across
+        restarts."""
+        try:
+            await self.js.consumer_info(ENTRY_STREAM, DURABLE)
+        except NotFoundError:
+            await self.js.add_consumer(ENTRY_STREAM, ConsumerConfig(
+                durable_name=DURABLE, filter_subject=f"bidou.{self.venue}.*.entry",
+                ack_policy=AckPolicy.EXPLICIT, ack_wait=ACK_WAIT,
+                max_ack_pending=MAX_ACK_PENDING))
+
+    async def renew(self, *, lost: bool = True) -> None:
+        """Ask for another batch. ``lost``: the open requests are presumed gone (a
+        reconnection, a silence); if one still delivers, its messages are handed on all the
+        same and only make the next request come sooner."""
+        if lost:
+            self.owed = 0
+        self.requests += 1
+        self.owed += PULL_BATCH
+        await self.nc.publish(self.next_subject, json.dumps({
+            "batch": PULL_BATCH, "expires": int(PULL_EXPIRES * 1e9),
+            "idle_heartbeat": int(PULL_HEARTBEAT * 1e9)}).encode(),
+            reply=f"{self.inbox}.{self.requests}")
+
+    async def run(self, deliver: Callable[[Any], Awaitable[None]]) -> None:
+        """Hand every delivered message to ``deliver`` (in the hub's order) until
+        cancelled."""
+        sub = await self.nc.subscribe(f"{self.inbox}.*")
+        silent = 0
+        fresh = True
+        while True:
+            try:
+                if fresh:
+                    fresh = False
+                    await self.renew()
+                silent = await self._next(sub, deliver, silent)
+            except asyncio.CancelledError:
+                raise
+            except Exception as e:  # never go quiet: say it, ask again
+                say(f"the pull from the hub failed ({type(e).__name__}: {e}); asking again")
+                await asyncio.sleep(0.5)
+                fresh = True
+
+    async def _next(self, sub: Any, deliver: Callable[[Any], Awaitable[None]],
+                    silent: int) -> int:
+        """One message (or one silence) of the pull; the count of silences in a row."""
+        try:
+            msg = await sub.next_msg(timeout=PULL_DEAD)
+        except NatsTimeout:  # no message, no heartbeat: the requests are gone
+            if self.nc.is_connected:
+                if silent:
+                    say(f"the hub has not answered the pull for {(silent + 1) * PULL_DEAD:.0f}"
+                        " s; asking again")
+                with contextlib.suppress(Exception):  # a hub that lost its store
+                    await self.ensure_consumer()
+                await self.renew()
+            return silent + 1
+        status = msg.headers.get("Status") if msg.headers else None
+        if status is None:  # an entry
+            await deliver(msg)
+            self.owed -= 1
+            if self.owed <= PULL_BATCH // 2:
+                await self.renew(lost=False)
+        elif status == "100":
+            pass  # a heartbeat: the hub is there, the request open
+        elif status in ("404", "408"):  # a request ended with this much undelivered
+            with contextlib.suppress(ValueError, TypeError):
+                self.owed -= int(msg.headers.get("Nats-Pending-Messages", 0))
+            if self.owed <= PULL_BATCH // 2:
+                await self.renew(lost=False)
+        else:  # 503 (JetStream not ready yet, after a restart), 409 (consumer gone, ...)
+            await asyncio.sleep(0.5)
+            with contextlib.suppress(Exception):
+                await self.ensure_consumer()
+            await self.renew()
+        return 0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -25,6 +25,7 @@ from venue_screen.live import Live
 MAX_STREAMS = 16  # open event streams at once; more are answered 503 (bounded threads)
 STREAM_LIFE = 300.0  # seconds before a stream ends and the browser reconnects
 KEEPALIVE = 15.0
+EVENTS_PER_WRITE = 200
 
 
 def _iso(t: float | datetime | None) -> str | None:
@@ -37,7 +38,9 @@ def _iso(t: float | datetime | None) -> str | None:
 
 def tables_status(config: VenueConfig, live: Live) -> list[dict[str, Any]]:
     """Per configured table: online, last seen, entries held, entries still to come, its
-    latest problem and its live state; then any name the ingester refused."""
+    latest problem, its live state and its newest entry shown (live from the hub, so it
+    may be ahead of ``entries`` until the ingester has stored it: ``stored`` says which);
+    then any name the ingester refused."""
     counts = data.table_counts(config)
     out = []
     for name in config.tables:
@@ -50,7 +53,7 @@ def tables_status(config: VenueConfig, live: Live) -> list[dict[str, Any]]:
             "name": name, "configured": True, "online": live.online(name),
             "last_seen": _iso(live.heard.get(name)), "entries": entries, "to_come": to_come,
             "problem": held.get("problem"), "problem_count": held.get("problem_count", 0),
-            "state": state,
+            "state": state, "last_entry": live.last_entry.get(name),
         })
     for name, held in counts.items():
         if name not in config.tables:
@@ -108,7 +111,16 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
                     except queue.Empty:
                         yield ": keepalive\n\n"
                         continue
-                    yield f"event: {kind}\ndata: {json.dumps(body)}\n\n"
+                    # a finished game's burst: the events waiting go in one write, not one
+                    # write (and one trip through the server's thread) each
+                    chunk = [f"event: {kind}\ndata: {json.dumps(body)}\n\n"]
+                    while len(chunk) < EVENTS_PER_WRITE:
+                        try:
+                            kind, body = q.get_nowait()
+                        except queue.Empty:
+                            break
+                        chunk.append(f"event: {kind}\ndata: {json.dumps(body)}\n\n")
+                    yield "".join(chunk)
             finally:
                 live.unlisten(q)
                 streams.release()

@@ -32,9 +32,9 @@ async def publish(venue: Venue, user: str, password: str, subject: str,
         await nc.close()
 
 
-def planted(table: str, text: str, status: str = "playing") -> bytes:
+def planted(table: str, text: str, status: str = "playing", seq: int = 1) -> bytes:
     game = GameRow(1, "two-hand", ("Ann", "Bob"), {}, "t0", None, status, None)
-    return entry_message("pub", table, "LOGX", Entry(1, 1, "action", text, "web", "", "t1"),
+    return entry_message("pub", table, "LOGX", Entry(1, seq, "action", text, "web", "", "t1"),
                          game).to_bytes()
 
 
@@ -45,18 +45,27 @@ def test_bad_messages_are_refused_with_a_line_and_stop_nothing(venue: Venue) -> 
     wait_until(lambda: "consuming" in venue.log_text("ingester"), 30,
                "the ingester to make the streams")  # before that, nothing stores a message
     admin = venue.admin
+    events = venue.screen_events()
+    # t2's log is known to the store: its next entry would be shown live from the hub
+    assert asyncio.run(publish(venue, *admin, "bidou.pub.t2.entry",
+                               planted("t2", "Ann bet 1"))) is None
+    wait_until(lambda: venue.rows("t2") == [(1, 1, "Ann bet 1")], 30, "t2's first entry")
     bad = [("bidou.pub.t2.entry", b"hello, not an entry", "is not JSON"),
            ("bidou.pub.ghost.entry", planted("ghost", "Ann bet 1"),
             "'ghost' is not one of this venue's tables"),
-           ("bidou.pub.t2.entry", planted("t2", "Ann throw 6 5 4"), "concealed dice")]
+           ("bidou.pub.t2.entry", planted("t2", "Ann throw 6 5 4", seq=2), "concealed dice")]
     for subject, payload, _ in bad:
         assert asyncio.run(publish(venue, *admin, subject, payload)) is None
     for _, _, words in bad:
         wait_until(lambda w=words: w in venue.log_text("ingester"), 30,
                    f"the ingester's line saying {words!r}")
-    assert venue.rows("t2") == [] and venue.rows("ghost") == []
+    assert venue.rows("t2") == [(1, 1, "Ann bet 1")] and venue.rows("ghost") == []
     status, tables = venue.get("/api/tables")
     by_name = {t["name"]: t for t in tables}
+    # the screen's live view, fed from the hub, showed none of them either
+    assert by_name["t2"]["last_entry"]["text"] == "Ann bet 1"
+    shown = [(e["table"], e["seq"]) for kind, e in events() if kind == "entry"]
+    assert ("t2", 2) not in shown and not any(t == "ghost" for t, _ in shown)
     assert "concealed dice" in by_name["t2"]["problem"] or "not JSON" in by_name["t2"]["problem"]
     assert by_name["ghost"]["configured"] is False
     # nothing else stopped: a real table's entries still arrive

@@ -74,3 +74,14 @@ def test_the_screen_answers_the_contract_and_streams_live(venue: Venue) -> None:
 
     gone = wait_until(silent, 30, "t1 shown silent")
     assert gone["last_seen"] and gone["entries"] == len(venue.rows("t1"))
+    # what the screen showed live from the hub is what the store holds, once caught up
+    game, seq, text = venue.rows("t1")[-1]
+    newest = {"game": game, "seq": seq, "text": text, "stored": True}
+    assert {k: gone["last_entry"][k] for k in newest} == newest
+    # a restarted screen starts again from PostgreSQL
+    venue.stop("screen")
+    venue.start_screen()
+    again = wait_until(lambda: next(t for t in venue.get("/api/tables")[1]
+                                    if t["name"] == "t1")["last_entry"], 30,
+                       "the restarted screen's newest t1 entry")
+    assert {k: again[k] for k in newest} == newest

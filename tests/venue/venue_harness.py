@@ -13,6 +13,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -102,6 +103,7 @@ class Venue:
         self.config.write_text("\n".join(lines) + "\n")
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
         self.ports: dict[str, int] = {}
+        self._streams: list[Any] = []
 
     @property
     def url(self) -> str:
@@ -141,13 +143,15 @@ class Venue:
     def start_screen(self) -> str:
         """The screen as its own process; its URL, read from its "Venue screen:" line."""
         port = free_port()
+        before = self.log_text("screen").count("Venue screen: ")  # a restart appends
         log = open(self.folder / "screen.log", "ab")  # noqa: SIM115 -- the child's
         self.procs["screen"] = subprocess.Popen(
             [PYTHON, "-m", "venue.cli", "screen", "--config", str(self.config), "--port",
              str(port)], stdout=log, stderr=subprocess.STDOUT)
         log.close()
-        wait_until(lambda: "Venue screen: " in self.log_text("screen"), 60, "the screen")
-        self.screen = self.log_text("screen").split("Venue screen: ")[1].split()[0]
+        wait_until(lambda: self.log_text("screen").count("Venue screen: ") > before, 60,
+                   "the screen")
+        self.screen = self.log_text("screen").rsplit("Venue screen: ", 1)[1].split()[0]
         return self.screen
 
     def get(self, path: str) -> tuple[int, Any]:
@@ -158,6 +162,26 @@ class Venue:
         except urllib.error.HTTPError as e:
             body, status, kind = e.read(), e.code, e.headers.get("Content-Type", "")
         return status, json.loads(body) if "json" in kind else body.decode()
+
+    def screen_events(self) -> Callable[[], list[tuple[str, dict[str, Any]]]]:
+        """Read the screen's event stream in a thread (until the test ends); the function
+        returned gives the (event, data) pairs read so far."""
+        seen: list[tuple[str, dict[str, Any]]] = []
+        stream = urllib.request.urlopen(self.screen + "api/events", timeout=60)
+        self._streams.append(stream)
+
+        def read() -> None:
+            kind = ""
+            with contextlib.suppress(Exception):
+                for raw in stream:
+                    line = raw.decode().strip()
+                    if line.startswith("event: "):
+                        kind = line[7:]
+                    elif line.startswith("data: "):
+                        seen.append((kind, json.loads(line[6:])))
+
+        threading.Thread(target=read, daemon=True).start()
+        return lambda: list(seen)
 
     def db(self, table: str) -> Path:
         return self.folder / f"{table}.db"
@@ -176,6 +200,9 @@ class Venue:
             proc.wait(10)
 
     def stop_all(self) -> None:
+        for stream in self._streams:
+            with contextlib.suppress(Exception):
+                stream.close()
         for name in [n for n in self.procs if n not in ("hub",)] + ["hub"]:
             self.stop(name)
 

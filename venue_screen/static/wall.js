@@ -35,6 +35,14 @@ function card(t) {
     }
     el.append(list);
   }
+  if (t.last_entry) {
+    const e = t.last_entry;
+    const last = document.createElement("p");
+    last.className = "muted";
+    last.textContent = "Latest: game " + e.game + " #" + e.seq + " " + e.text +
+      (e.stored ? "" : " (at the hub, being stored)");
+    el.append(last);
+  }
   if (t.problem) {
     const p = document.createElement("p");
     p.className = "problem";
@@ -59,5 +67,6 @@ function startWall(box, only) {
   const events = new EventSource("/api/events");
   events.addEventListener("state", soon);
   events.addEventListener("entry", soon);
+  events.addEventListener("stored", soon);
   setInterval(draw, 5000);  // "silent since" moves on even when nothing happens
 }
