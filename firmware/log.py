@@ -41,6 +41,7 @@ from firmware.log_guard import (
     LogLock,
     check_database,
     check_file,
+    check_files_writable,
     check_writable,
 )
 
@@ -146,6 +147,7 @@ class GameLog:
         try:
             if not memory:
                 check_file(path)
+                check_files_writable(path)
             self._db = self._open(path)
         except BaseException:
             if self._file_lock is not None:

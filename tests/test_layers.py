@@ -27,10 +27,6 @@ LATE_CHECKED = ("engine", "hardware", "firmware", "venue", "table_server", "venu
 LATE_MARK = "# lazy:"
 #: Most lines a product file may have.
 MAX_LINES = 500
-#: Product files over MAX_LINES, and why they may be for now.
-LONG_FILES: dict[str, str] = {
-    "vision/faces.py": "being replaced by issue 35's reshaping of vision/",
-}
 
 
 def module_name(path: pathlib.Path) -> str:
@@ -206,25 +202,16 @@ def line_count(path: pathlib.Path) -> int:
     return len(path.read_text(encoding="utf-8").splitlines())
 
 
-def long_files(root: pathlib.Path, paths: list[pathlib.Path],
-               allowed: dict[str, str]) -> list[str]:
-    """The files over MAX_LINES not in ``allowed`` (paths relative to ``root``), each as
-    "path: N lines"."""
+def long_files(root: pathlib.Path, paths: list[pathlib.Path]) -> list[str]:
+    """The files over MAX_LINES (paths relative to ``root``), each as "path: N lines"."""
     return [f"{p.relative_to(root)}: {n} lines" for p in paths
-            if (n := line_count(p)) > MAX_LINES and str(p.relative_to(root)) not in allowed]
+            if (n := line_count(p)) > MAX_LINES]
 
 
 def test_no_product_file_is_over_500_lines() -> None:
-    found = long_files(ROOT, sources(*LAYERS), LONG_FILES)
+    found = long_files(ROOT, sources(*LAYERS))
     assert not found, (f"files over {MAX_LINES} lines (split each into pieces with one job): "
                        f"{found}")
-
-
-def test_every_long_file_allowed_is_still_long() -> None:
-    short = [name for name in LONG_FILES
-             if not (ROOT / name).exists() or line_count(ROOT / name) <= MAX_LINES]
-    assert not short, (f"{short} are gone or no longer over {MAX_LINES} lines: remove them "
-                       "from LONG_FILES in tests/test_layers.py")
 
 
 def test_the_checks_would_catch_a_circle_an_upward_import_and_an_unexplained_late_one(
@@ -241,8 +228,7 @@ def test_the_checks_would_catch_a_circle_an_upward_import_and_an_unexplained_lat
     long, short = tmp_path / "long.py", tmp_path / "short.py"
     long.write_text("x = 1\n" * (MAX_LINES + 1))
     short.write_text("x = 1\n" * MAX_LINES)
-    assert long_files(tmp_path, [long, short], {}) == [f"long.py: {MAX_LINES + 1} lines"]
-    assert long_files(tmp_path, [long, short], {"long.py": "planted"}) == []
+    assert long_files(tmp_path, [long, short]) == [f"long.py: {MAX_LINES + 1} lines"]
     planted = "import os\n\ndef f():\n    from table_server.app import create_app\n"
     assert upward(planted, "firmware") == ["line 4: table_server.app"]
     assert upward(planted, "table_server") == []

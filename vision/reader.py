@@ -27,19 +27,12 @@ import cv2
 import numpy as np
 
 from vision import second_look
-from vision.faces import (
-    CUT_BY_EDGE,
-    GLARE,
-    NO_PATTERN,
-    TOO_MANY,
-    Face,
-    FaceRules,
-    face_outline,
-    group_pips,
-    one_face_per_die,
-    read_group,
-    split_touching,
-)
+from vision.faces.face import CUT_BY_EDGE, GLARE, NO_PATTERN, TOO_MANY, Face, FaceRules
+from vision.faces.grid import face_outline
+from vision.faces.grouping import group_pips
+from vision.faces.one_per_die import one_face_per_die
+from vision.faces.read import read_group
+from vision.faces.touching import split_touching
 from vision.picture import checked_picture
 from vision.pips import contrast_maps, find_pips
 from vision.reading import Box, Die, Reading, Unsure
@@ -95,7 +88,7 @@ class ReaderSettings:
     side_smaller: float = 1.3  # ... pips this x bigger are the top face's even across a line
     top_brighter: float = 0.06  # ... or else a face brighter by this x the other's level...
     min_brighter: float = 4.0  # ... and by this many grey levels at least (lit from above)
-    split_touching: bool = True  # cut the joined pips of 2-3 touching dice apart (faces.py)
+    split_touching: bool = True  # cut the joined pips of 2-3 touching dice apart (vision.faces)
     second_look: bool = True  # ask the learned classifier about hard faces (vision.second_look)
     look_accept: float = 0.99  # an unsure face is read when the mean of its views is this sure
     look_agree: float = 0.9  # ... and every one of its eight views at least this sure

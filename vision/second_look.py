@@ -30,7 +30,7 @@ import cv2
 import numpy as np
 
 from engine.errors import VisionError
-from vision.faces import Face
+from vision.faces.face import Face
 from vision.pips import DARK
 
 PATCH = 20  # patch side in pixels

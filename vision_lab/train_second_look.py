@@ -33,7 +33,7 @@ from vision_lab.evaluate import Label, load_labels
 
 #: label box side -> face side, for a 2-6 (the box covers the pip pattern, not the face)
 LABEL_TO_FACE = 1.42
-#: the face side the reader gives a 2 or 3 (vision.faces._frame), per length of its diagonal
+#: the face side the reader gives a 2 or 3 (vision.faces.read._frame), per length of its diagonal
 SIDE_PER_DIAGONAL = 1.185
 
 

@@ -51,6 +51,9 @@ def test_a_read_only_log_stops_run_with_one_sentence_naming_the_file_and_permiss
         f"{db} has permissions r--r--r-- (0444, owner {user}). Give its owner write "
         f"permission (chmod u+w {db}), or pass another file with --db.")
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
+    # and nothing is left beside it: SQLite made a read-only -wal and -shm there, so that
+    # after the chmod u+w the sentence asks for, the next start was refused for the -shm
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["table.db", "table.db.lock"]
     db.chmod(0o644)
     reopened = GameLog(str(db))
     assert [e.text for e in reopened.entries(game)] == ["Ann roll 4"]

@@ -11,7 +11,10 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.faces import GRID, LAYOUTS, Face, _could_hide_a_pip, one_face_per_die
+from vision.faces.checks import could_hide_a_pip
+from vision.faces.face import Face
+from vision.faces.grid import GRID, LAYOUTS
+from vision.faces.one_per_die import one_face_per_die
 from vision.pips import contrast_maps
 from vision.reader import ReaderSettings, read_dice
 from vision.render import random_scene, render_scene
@@ -53,7 +56,7 @@ def test_a_blurred_six_whose_columns_merged_is_cut_back_into_its_pips():
 
 def test_only_a_pip_missed_at_the_centre_or_the_other_corners_can_make_a_2_or_3_bigger():
     watched = {
-        (v, k): {g for g, w in zip(GRID, _could_hide_a_pip(lay), strict=True) if w}
+        (v, k): {g for g, w in zip(GRID, could_hide_a_pip(lay), strict=True) if w}
         for v in (2, 3)
         for k, lay in enumerate(LAYOUTS[v])
     }

@@ -13,7 +13,7 @@ import pytest
 
 from engine.errors import VisionError
 from vision import second_look
-from vision.faces import CUT_BY_EDGE, GLARE, Face
+from vision.faces.face import CUT_BY_EDGE, GLARE, Face
 from vision.reader import FaceLook, ReaderSettings, _confirmed, _value_seen, read_dice
 from vision.render import random_scene, render_scene
 from vision.second_look import CLASSES, PATCH, FaceModel, _conv3x3, load_model, views
