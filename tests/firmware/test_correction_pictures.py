@@ -8,6 +8,7 @@ import pathlib
 
 import cv2
 import numpy as np
+import pytest
 
 from firmware.cli import main
 from firmware.commands import Correct, EnterDice, Press
@@ -124,6 +125,7 @@ def test_a_fix_of_dice_the_camera_did_not_read_keeps_no_picture(tmp_path, fake):
         c.stop()
 
 
+@pytest.mark.slow  # the real reader on a dozen photos: 3 minutes under arm64 emulation
 def test_a_correction_made_at_the_table_is_learned_from_by_calibrate_from_log(tmp_path, fake,
                                                                             capsys):
     """The whole path: a throw read, the referee's fix, then calibrate --from-log (with a
