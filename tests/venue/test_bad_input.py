@@ -38,6 +38,13 @@ def planted(table: str, text: str, status: str = "playing", seq: int = 1) -> byt
                          game).to_bytes()
 
 
+def _last_text(venue: Venue, table: str) -> str | None:
+    """The text of the last entry the venue screen shows for ``table`` (None: none yet)."""
+    _, tables = venue.get("/api/tables")
+    last = {t["name"]: t for t in tables}.get(table, {}).get("last_entry")
+    return last["text"] if last else None
+
+
 def test_bad_messages_are_refused_with_a_line_and_stop_nothing(venue: Venue) -> None:
     venue.start_hub()
     venue.start_ingester()
@@ -50,6 +57,10 @@ def test_bad_messages_are_refused_with_a_line_and_stop_nothing(venue: Venue) -> 
     assert asyncio.run(publish(venue, *admin, "bidou.pub.t2.entry",
                                planted("t2", "Ann bet 1"))) is None
     wait_until(lambda: venue.rows("t2") == [(1, 1, "Ann bet 1")], 30, "t2's first entry")
+    # a table's first entry reaches the screen by the ingester's notice after its commit,
+    # which may come a moment after the row is visible: wait for the screen to show it
+    wait_until(lambda: _last_text(venue, "t2") == "Ann bet 1", 30,
+               "the screen to show t2's first entry")
     bad = [("bidou.pub.t2.entry", b"hello, not an entry", "is not JSON"),
            ("bidou.pub.ghost.entry", planted("ghost", "Ann bet 1"),
             "'ghost' is not one of this venue's tables"),
