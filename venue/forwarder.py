@@ -65,6 +65,7 @@ class Forwarder:
         self.position = log.position(POSITION)
         self.connected = False
         self.problem: str | None = None
+        self._refused: str | None = None  # the hub's refusal of the credentials, until a success
         self._stop = threading.Event()
         self._loop: asyncio.AbstractEventLoop | None = None
         self._wake: asyncio.Event | None = None
@@ -168,7 +169,7 @@ class Forwarder:
         s = self.settings
 
         async def on_error(e: Exception) -> None:
-            self.problem = _words(e)
+            self._failed(e)
 
         async def on_disconnect() -> None:
             self.connected = False
@@ -187,11 +188,22 @@ class Forwarder:
                 reconnected_cb=on_reconnect)
         except Exception as e:  # refused, wrong password, no route: wait and try again
             self.connected = False
-            self.problem = _words(e)
+            self._failed(e)
             return None
         self.connected = True
         self.problem = None
+        self._refused = None
         return nc
+
+    def _failed(self, e: BaseException) -> None:
+        """The problem the referee reads. A hub that refuses the credentials sends its
+        'Authorization Violation' and closes; a later try may see only the closed socket
+        ('connection reset by peer'), which would hide the one thing to fix. So a refusal is
+        kept as the problem until a connection succeeds."""
+        words = _words(e)
+        if "authorization" in words.lower():
+            self._refused = words
+        self.problem = self._refused or words
 
     async def _forward(self, nc: Client) -> None:
         js = nc.jetstream()
