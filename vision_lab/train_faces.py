@@ -24,7 +24,6 @@ Valid never enters training or the temperature.
 from __future__ import annotations
 
 import argparse
-import math
 import pathlib
 import sys
 import time
@@ -46,6 +45,7 @@ from vision_lab import corpus
 from vision_lab.backbone import FEATURES, MEAN, STD, Backbone, load_pretrained
 from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
 from vision_lab.refit_head import fit_temperature
+from vision_lab.schedule import lr_at
 
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "vision" / "models"
 #: the features the head reads
@@ -138,7 +138,7 @@ def train(pictures: list[LabelledPicture], steps: int, seed: int, pretrained: bo
     for x, labels in loader:
         if step >= steps:
             break
-        lr = LR * min(1.0, (step + 1) / WARMUP) * 0.5 * (1 + math.cos(math.pi * step / steps))
+        lr = lr_at(step, steps, LR, WARMUP)
         for group in opt.param_groups:
             group["lr"] = lr
         logits = net(x)

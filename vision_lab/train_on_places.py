@@ -48,6 +48,7 @@ from vision.face_reader import Model, Settings, propose
 from vision_lab import corpus
 from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
 from vision_lab.refit_head import FAR, NEAR, SAME_SIZE, labelled_places, temperature
+from vision_lab.schedule import lr_at
 from vision_lab.train_faces import MODELS, to_input
 
 STEPS = 1500
@@ -160,7 +161,7 @@ def train(folder: pathlib.Path, fit: list[LabelledPicture], steps: int, seed: in
     net.train()
     seen = right = 0
     for step, (x, y) in enumerate(batches(crops, classes, patches, rng), start=1):
-        lr = LR * min(1.0, step / WARMUP) * 0.5 * (1 + math.cos(math.pi * (step - 1) / steps))
+        lr = lr_at(step - 1, steps, LR, WARMUP)
         for group in opt.param_groups:
             group["lr"] = lr
         logits = net(x)
