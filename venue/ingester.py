@@ -132,7 +132,7 @@ class Ingester:
             refusals: list[str] = []
             try:
                 with db.transaction():
-                    done = store.record_many(db, messages)
+                    done = self._record(db, messages)
                     refused = Counter((m.table, o.sentence) for m, o
                                       in zip(messages, done, strict=True) if o.kind == "refused")
                     for (table, sentence), times in refused.items():
@@ -159,6 +159,29 @@ class Ingester:
                         f"before acknowledging the last {stored}")
                     os.kill(os.getpid(), signal.SIGKILL)
         return outcomes
+
+    @staticmethod
+    def _record(db: psycopg.Connection[Any], messages: list[EntryMessage]
+                ) -> list[store.Outcome]:
+        """``store.record_many`` of them all; should PostgreSQL refuse a value of one (a NUL
+        in a text, a number past its column: ``DataError``), each is written alone in its
+        own savepoint and the one it refuses is refused with the reason. Otherwise one bad
+        message would roll its whole batch back at every redelivery, and its partition's
+        tables would never be stored again."""
+        try:
+            return store.record_many(db, messages)
+        except psycopg.DataError:
+            pass
+        done = []
+        for m in messages:
+            try:
+                done.extend(store.record_many(db, [m]))
+            except psycopg.DataError as e:
+                done.append(store.Outcome("refused", (
+                    f"table {m.table} sent game {m.game} entry {m.seq} that PostgreSQL will "
+                    f"not store ({str(e).strip()[:160]}); it is not stored. A table's "
+                    "forwarder does not send this: check what publishes on its subject.")))
+        return done
 
     async def check(self, msg: Any, part: int) -> EntryMessage | None:
         """The message as a table's entry, or None once refused (noted, terminated)."""

@@ -116,6 +116,19 @@ def test_the_ingester_notes_a_batchs_refusals_once_with_their_count(dsn: str) ->
         assert [s for _, _, s in rows(db)] == [1, 2, 3]
 
 
+def test_a_value_postgresql_will_not_store_loses_nothing_else_of_its_batch(dsn: str) -> None:
+    """A NUL in a text is a DataError for the whole statement; the batch is written again
+    one message at a time, and only that message is refused."""
+    ing = ingester(dsn)
+    out = ing.write(0, [msg("t1", 1, 1), msg("t2", 1, 1, text="bad\x00text"),
+                        msg("t1", 1, 2), msg("t2", 1, 2)])
+    assert out == ["stored", "refused", "stored", "early"]
+    with psycopg.connect(dsn) as db:
+        assert sorted(rows(db)) == [("t1", 1, 1), ("t1", 1, 2)]
+        (sentence,), = db.execute("SELECT sentence FROM problems WHERE table_name = 't2'")
+        assert "PostgreSQL will not store" in sentence
+
+
 batches = st.lists(st.integers(min_value=1, max_value=6), min_size=1, max_size=3).flatmap(
     lambda games: st.tuples(
         st.just(games),
