@@ -8,9 +8,11 @@ pub. Figures, printed with the cores this run had:
 
 1. full speed: entries written and ingested per second into PostgreSQL while the tables
    write, then the ingest rate of the backlog alone (the venue's capacity here);
-2. at a rate the venue keeps up with (half of 1): commit-on-table to venue-screen SSE event,
-   p50/p99. An entry with dice leaves when its game ends, so its latency counts from the
-   commit that ended the game (the moment it may leave), not from its own;
+2. at a rate the venue keeps up with (half of the backlog rate of 1, or half of what the
+   tables wrote at full speed if that is less: a rate they cannot write is full speed
+   again): commit-on-table to venue-screen SSE event, p50/p99, with the rate released.
+   An entry with dice leaves when its game ends, so its latency counts from the commit
+   that ended the game (the moment it may leave), not from its own;
 3. catch-up: the link of every table cut for 60 s at that rate, then seconds until the
    venue holds every entry again;
 4. the latency of 2 at a pub's pace (one entry a second per table).
@@ -22,6 +24,11 @@ The latency is given twice: to the screen's first ``entry`` event (the screen sh
 entry once the hub has it, ``venue_screen.live``), and to its ``stored`` event (the
 ingester's PostgreSQL commit). The bench's own process only reads the screen's events and
 the tables' counts.
+
+After each phase it prints the CPU seconds each part spent in it (from /proc: the tables'
+processes, hub, ingester, screen, PostgreSQL's server processes, the bench), so a figure
+held back by the 20 tables' processes taking the cores (a pub's tables run on their own
+Pis) says so.
 """
 
 from __future__ import annotations
@@ -234,6 +241,52 @@ def _events(screen: str, arrivals: dict[str, dict[tuple[str, int, int], float]],
                     return
 
 
+def _cpu_seconds(pid: int) -> float:
+    """User plus system CPU seconds of one process so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                if int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                    found.append(int(entry.name))
+    return found
+
+
+class CpuMeter:
+    """CPU seconds each part of the run spent in a phase, read from /proc: on one machine
+    the 20 tables' processes and the venue's share its cores, which a pub's do not."""
+
+    def __init__(self, parts: dict[str, list[int]], postmaster: int) -> None:
+        self.parts = parts
+        self.postmaster = postmaster
+        self.last = self._now()
+        self.at = time.monotonic()
+
+    def _now(self) -> dict[str, float]:
+        now = {name: sum(_cpu_seconds(p) for p in pids) for name, pids in self.parts.items()}
+        now["postgres"] = sum(_cpu_seconds(p) for p in [self.postmaster,
+                                                        *_children(self.postmaster)])
+        return now
+
+    def phase(self) -> str:
+        """The CPU seconds of each part since the last call, and the cores' seconds."""
+        now, at = self._now(), time.monotonic()
+        spent = {k: max(0.0, now[k] - self.last.get(k, 0.0)) for k in now}
+        wall = at - self.at
+        self.last, self.at = now, at
+        parts = ", ".join(f"{k} {v:.1f}" for k, v in sorted(spent.items(), key=lambda kv: -kv[1]))
+        return (f"CPU seconds in it: {parts} (of {os.cpu_count()} cores x {wall:.1f} s = "
+                f"{(os.cpu_count() or 1) * wall:.1f}; the rest went to other work)")
+
+
 def _held(dsn: str) -> int:
     with psycopg.connect(dsn) as db:
         return int(db.execute("SELECT COUNT(*) FROM events").fetchone()[0])
@@ -273,6 +326,7 @@ def latency(tables: list[TableProcess], arrivals: dict[str, dict[tuple[str, int,
     to_hub = [hub[(n, g, s)] - at for n, g, s, at in released if (n, g, s) in hub]
     from_hub = [arrivals["live"][k] - hub[k] for n, g, s, _ in released
                 if (k := (n, g, s)) in hub and k in arrivals["live"]]
+    label += f", {len(released) / (t1 - t0):.0f} entries/s released"
     return (f"{label}: commit-on-table to venue-screen entry event {_percentiles(shown)} "
             f"({len(shown)} of {len(released)} entries, {live} of them shown live from the "
             f"hub, the rest from the store); to its stored event {_percentiles(stored)} "
@@ -319,15 +373,22 @@ def main() -> None:
             if not t.ready.wait(180):
                 raise RuntimeError(f"table {t.name}'s process did not start in 180 s")
         time.sleep(2)
+        postmaster = int((Path(pg.data) / "postmaster.pid").read_text().split()[0])
+        cpu = CpuMeter({"tables": [t.proc.pid for t in tables], "hub": [procs[0].pid],
+                        "ingester": [procs[1].pid], "screen": [procs[2].pid],
+                        "bench": [os.getpid()]}, postmaster)
 
         # 1. full speed
         start, held0 = time.monotonic(), _held(pg.dsn)
         written0 = sum(t.written for t in tables)
+        cpu.phase()
         time.sleep(FULL_SPEED_SECONDS)
         spent, ingested = time.monotonic() - start, _held(pg.dsn) - held0
         written = sum(t.written for t in tables) - written0
-        print(f"full speed, {TABLES} tables, {cores} cores: tables wrote {written / spent:.0f} "
-              f"entries/s, the venue ingested {ingested / spent:.0f} entries/s meanwhile")
+        full = written / spent
+        print(f"full speed, {TABLES} tables, {cores} cores: tables wrote {full:.0f} "
+              f"entries/s, the venue ingested {ingested / spent:.0f} entries/s meanwhile. "
+              f"{cpu.phase()}", flush=True)
         for t in tables:
             t.send("pause")
         time.sleep(0.5)  # the last counts
@@ -338,21 +399,24 @@ def main() -> None:
         spent = time.monotonic() - start
         rate = (_held(pg.dsn) - held0) / spent
         print(f"the backlog alone ({target - held0} entries): ingested at {rate:.0f} "
-              f"entries/s ({cores} cores)")
+              f"entries/s ({cores} cores). {cpu.phase()}", flush=True)
 
-        # 2. latency at half the ingest rate
+        # 2. latency at half the ingest rate, or half what the tables can write here if that
+        # is less: an offered rate the tables cannot reach would be full speed again
+        per_s = min(rate, full) / 2
         for t in tables:
-            t.send(f"rate {max(0.5, rate / 2 / TABLES)}")
+            t.send(f"rate {max(0.5, per_s / TABLES)}")
             t.send("resume")
         time.sleep(5)
-        per_s = rate / 2
+        cpu.phase()
         print(latency(tables, arrivals, f"at {per_s:.0f} entries/s offered ({TABLES} tables, "
-                                        f"{cores} cores)"))
+                                        f"{cores} cores)") + f". {cpu.phase()}", flush=True)
 
         # 3. catch-up after a 60 s cut
         relay.cut()
         time.sleep(CUT_SECONDS)
         relay.restore()
+        cpu.phase()  # from the link's return
         cut_end = time.monotonic()
         target = _wanted(tables)
         while _held(pg.dsn) < target and time.monotonic() - cut_end < 300:
@@ -366,7 +430,7 @@ def main() -> None:
                    f"still {behind} entries behind after 300 s: it did not catch up at this rate")
         print(f"catch-up after a {CUT_SECONDS:.0f} s cut at {per_s:.0f} entries/s: "
               f"{before:.1f} s until the venue held all {target} entries released before the "
-              f"link came back, {current} ({cores} cores)")
+              f"link came back, {current} ({cores} cores). {cpu.phase()}", flush=True)
 
         # 4. latency at a pub's pace: one entry a second per table
         for t in tables:
@@ -374,8 +438,10 @@ def main() -> None:
         while _held(pg.dsn) < _wanted(tables) - 5 * TABLES:
             time.sleep(0.25)
         time.sleep(5)
+        cpu.phase()
         print(latency(tables, arrivals, f"at a pub's pace, 1 entry/s per table ({TABLES} "
-                                        f"entries/s, {cores} cores)"))
+                                        f"entries/s, {cores} cores)") + f". {cpu.phase()}",
+              flush=True)
     finally:
         stop.set()
         for t in tables:

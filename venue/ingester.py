@@ -1,10 +1,11 @@
 """The venue's ingester: a durable JetStream consumer writing every entry to PostgreSQL.
 
 Each message is checked (``venue.messages.parse_entry``, the configured tables), written
-whole in ONE transaction (``venue.store.record``) and acknowledged only after the commit.
+whole in ONE transaction (``venue.store.record_many``) and acknowledged only after the commit.
 Tables are spread over a few connections (``PARTITIONS``); one table's entries keep one
-connection, in order, and the messages waiting on a connection share its transaction (one
-commit, one disk flush for them all; a burst of a finished game is one commit, not 200). Killed
+connection, in order, and the messages waiting on a connection are written together: one
+transaction and a handful of statements for them all, not seven round trips each (one
+commit, one disk flush; a burst of a finished game is one commit, not 200). Killed
 between the two, the message comes again and is a repeat, a no-op: exactly once in the
 store. An entry that arrives before one it follows (after a redelivery) is handed back for
 later, so every game is held gap-free and in order. A message the venue will not take gets
@@ -25,6 +26,7 @@ import signal
 import threading
 import time
 import zlib
+from collections import Counter
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -55,7 +57,10 @@ PULL_DEAD = 3.0
 #: tables are spread over this many connections, each writing its tables' entries in order:
 #: PostgreSQL commits them side by side (one fsync can carry several commits)
 PARTITIONS = 4
-QUEUE = 50  # messages waiting per partition: the fetch waits beyond, well within ack_wait
+#: messages waiting per partition, all written by its next ``record_many``: the pull waits
+#: beyond. A batch costs the same handful of statements whatever its size, so a partition
+#: that falls behind catches up in larger batches; a pull's worth, well within ack_wait.
+QUEUE = PULL_BATCH
 #: fault injection for the tests (docs/venue.md): SIGKILL itself after this many commits,
 #: before acknowledging the last one
 CRASH_ENV = "BIDOU_VENUE_CRASH_AFTER_COMMIT"
@@ -117,24 +122,23 @@ class Ingester:
                 self.dbs[part] = None
 
     def write(self, part: int, messages: list[EntryMessage]) -> list[str]:
-        """Write the messages waiting on one partition in ONE transaction (each message
-        whole in it: ``store.record`` in its own savepoint), through PostgreSQL going away
+        """Write the messages waiting on one partition in ONE transaction, in a handful of
+        statements for them all (``store.record_many``), through PostgreSQL going away
         (blocking: run in a thread). One outcome per message: "stored", "repeat", "early"
         or "refused" (its sentence noted in the same transaction). Nothing is acknowledged
         before this returns, that is, before the commit."""
         while True:
             db = self.database(part)
-            outcomes: list[str] = []
             refusals: list[str] = []
             try:
                 with db.transaction():
-                    for m in messages:
-                        try:
-                            outcomes.append(store.record(db, m))
-                        except store.Refused as e:
-                            outcomes.append("refused")
-                            store.note_problem(db, self.config.name, m.table, str(e))
-                            refusals.append(str(e))
+                    done = self._record(db, messages)
+                    refused = Counter((m.table, o.sentence) for m, o
+                                      in zip(messages, done, strict=True) if o.kind == "refused")
+                    for (table, sentence), times in refused.items():
+                        store.note_problem(db, self.config.name, table, sentence, times)
+                        refusals.append(sentence)
+                outcomes = [o.kind for o in done]
                 break
             except psycopg.OperationalError as e:
                 say(f"PostgreSQL went away during a write ({str(e).strip()[:120]}); the "
@@ -155,6 +159,29 @@ class Ingester:
                         f"before acknowledging the last {stored}")
                     os.kill(os.getpid(), signal.SIGKILL)
         return outcomes
+
+    @staticmethod
+    def _record(db: psycopg.Connection[Any], messages: list[EntryMessage]
+                ) -> list[store.Outcome]:
+        """``store.record_many`` of them all; should PostgreSQL refuse a value of one (a NUL
+        in a text, a number past its column: ``DataError``), each is written alone in its
+        own savepoint and the one it refuses is refused with the reason. Otherwise one bad
+        message would roll its whole batch back at every redelivery, and its partition's
+        tables would never be stored again."""
+        try:
+            return store.record_many(db, messages)
+        except psycopg.DataError:
+            pass
+        done = []
+        for m in messages:
+            try:
+                done.extend(store.record_many(db, [m]))
+            except psycopg.DataError as e:
+                done.append(store.Outcome("refused", (
+                    f"table {m.table} sent game {m.game} entry {m.seq} that PostgreSQL will "
+                    f"not store ({str(e).strip()[:160]}); it is not stored. A table's "
+                    "forwarder does not send this: check what publishes on its subject.")))
+        return done
 
     async def check(self, msg: Any, part: int) -> EntryMessage | None:
         """The message as a table's entry, or None once refused (noted, terminated)."""

@@ -25,6 +25,7 @@ FORMAT = "bidou-venue/1"
 ENTRY_STREAM = "BIDOU_ENTRIES"
 LIVE_STREAM = "BIDOU_LIVE"
 GAME_STATUSES = ("playing", "over", "abandoned")
+MAX_ID = 2**31 - 1  # game ids and seqs are PostgreSQL INTEGERs in the store
 
 
 def entry_subject(venue: str, table: str) -> str:
@@ -118,9 +119,12 @@ def parse_entry(subject: str, payload: bytes) -> EntryMessage:
     if (message.venue, message.table) != (parts[1], parts[2]):
         raise BadMessage(f"the entry on {subject} says it is from table {message.table!r} of "
                          f"venue {message.venue!r}; a table publishes only under its own name")
-    if message.game < 1 or message.seq < 1:
+    if not (1 <= message.game <= MAX_ID and 1 <= message.seq <= MAX_ID):
         raise BadMessage(f"the entry on {subject} has game {message.game}, seq "
-                         f"{message.seq}; both count from 1")
+                         f"{message.seq}; both count from 1 (to {MAX_ID})")
+    if _has_nul(data):
+        raise BadMessage(f"the entry on {subject} holds a NUL character; PostgreSQL cannot "
+                         "store it, and a table's log has none")
     if message.kind not in KINDS:
         raise BadMessage(f"the entry on {subject} has kind {message.kind!r}; the kinds are "
                          f"{', '.join(KINDS)}")
@@ -131,6 +135,17 @@ def parse_entry(subject: str, payload: bytes) -> EntryMessage:
     if leak:
         raise BadMessage(leak)
     return message
+
+
+def _has_nul(value: Any) -> bool:
+    """Whether a NUL character is anywhere in the decoded JSON (keys and strings)."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, dict):
+        return any(_has_nul(k) or _has_nul(v) for k, v in value.items())
+    if isinstance(value, list):
+        return any(_has_nul(v) for v in value)
+    return False
 
 
 def leaks(message: EntryMessage) -> str | None:

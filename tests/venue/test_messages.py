@@ -113,3 +113,13 @@ def test_a_table_without_venue_loads_no_broker_or_database_client() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=pathlib.Path(__file__).resolve().parents[2])
     assert out.stdout.strip() == "[]"
+
+
+def test_a_nul_character_or_an_id_past_the_stores_integers_is_refused() -> None:
+    """PostgreSQL stores neither: refused here, the screen does not show it either."""
+    with pytest.raises(BadMessage, match="NUL"):
+        parse_entry(SUBJECT, message("Ann bet\x001"))
+    with pytest.raises(BadMessage, match="NUL"):
+        parse_entry(SUBJECT, message(options={"x": "a\x00"}))
+    with pytest.raises(BadMessage, match="count from 1"):
+        parse_entry(SUBJECT, message(seq=2**31))
