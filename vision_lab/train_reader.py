@@ -46,8 +46,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
     parser.add_argument("--leave-out", choices=SETS, help="train without this set")
     parser.add_argument("--out", type=pathlib.Path, default=None)
-    parser.add_argument("--stage", choices=("all", "faces"), default="all",
-                        help="faces: keep the folder's detector, train the rest")
+    parser.add_argument("--stage", choices=("all", "faces", "places"), default="all",
+                        help="faces: keep the folder's detector, train the rest; places: keep "
+                        "its detector and first-stage face network (faces.onnx as "
+                        "train_faces exported it), fit the head again and train on places")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
     args = parser.parse_args(argv)
@@ -61,11 +63,12 @@ def main(argv: list[str] | None = None) -> int:
         steps = DETECTOR_STEPS_LEFT_OUT if left_out else DETECTOR_STEPS
         print(f"detector: {len(fit)} pictures, {steps} steps, into {out}", flush=True)
         train_detector.train(fit, out, steps, args.seed)
-    steps = STEPS // 3 if left_out else STEPS
-    print(f"face classifier: {len(fit)} pictures ({len(calib)} kept for calibration), "
-          f"{steps} steps", flush=True)
-    net = train_faces.train(fit, steps, args.seed)
-    train_faces.export(net, calib, out)
+    if args.stage != "places":
+        steps = STEPS // 3 if left_out else STEPS
+        print(f"face classifier: {len(fit)} pictures ({len(calib)} kept for calibration), "
+              f"{steps} steps", flush=True)
+        net = train_faces.train(fit, steps, args.seed)
+        train_faces.export(net, calib, out)
     refit_head.refit(out, fit + calib)  # the head again, on the reader's own proposals
     steps = train_on_places.STEPS // 3 if left_out else train_on_places.STEPS
     print(f"the network on the reader's places: {steps} steps", flush=True)
