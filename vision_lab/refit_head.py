@@ -25,41 +25,28 @@ from vision.face_reader import Model, Settings, look
 from vision_lab.labels import LabelledPicture, split_calibration
 
 #: a proposal within this fraction of a die's size from its centre, and of a size within
-#: SAME_SIZE of it, is that die; one at least OFF sizes from every die's centre is not a die
-#: (a side face below a die's top, a place between two dice, another thing). Why OFF and not
-#: "far from every die" (0.9 x the larger size, until 4 December 2026): the pretrained
-#: detector proposes side faces, and a side face lies 0.6 to 0.9 sizes from its die's top;
-#: left out of training, three were read as dice on the calibration split (webcam-wood).
-NEAR, SAME_SIZE, OFF = 0.35, 1.5, 0.6
-
-
-def place_class(centre: tuple[float, float], size: float, picture: LabelledPicture,
-                ) -> int | None:
-    """The class a place of ``size`` at ``centre`` teaches: the die's value when it is placed
-    and sized like one, 0 when it is off every die's centre, ``None`` in between (a die's
-    place, but mis-sized or a little off)."""
-    cls: int | None = None
-    off = True
-    for d in picture.dice:
-        dist = math.dist(centre, d.centre)
-        if dist < OFF * d.size:
-            off = False
-        ratio = max(size, d.size) / max(min(size, d.size), 1e-6)
-        if dist < NEAR * d.size and ratio < SAME_SIZE:
-            cls = d.value
-    if cls is None and off:
-        return 0
-    return cls
+#: SAME_SIZE of it, is that die; one farther than FAR sizes from every die is not a die
+NEAR, SAME_SIZE, FAR = 0.35, 1.5, 0.9
 
 
 def labelled_places(model: Model, pictures: list[LabelledPicture], min_score: float = 0.2,
                     ) -> tuple[np.ndarray, np.ndarray]:
     """(features, class) of every proposal of the pictures that is clearly a die or clearly
-    not one (:func:`place_class`)."""
+    not one."""
     feats, classes = [], []
     for p in pictures:
         for place in look(p.load(), model, Settings(), min_score):
-            cls = place_class(place.centre, place.size, p)
+            cls = None
+            far = True
+            for d in p.dice:
+                dist = math.dist(place.centre, d.centre)
+                if dist < FAR * max(d.size, place.size):
+                    far = False
+                ratio = max(place.size, d.size) / max(min(place.size, d.size), 1e-6)
+                if dist < NEAR * d.size and ratio < SAME_SIZE:
+                    cls = d.value
+            if cls is None and far:
+                cls = 0
             if cls is not None:
                 feats.append(place.features)
                 classes.append(cls)

@@ -1,19 +1,15 @@
 """Train the die detector: centres, face sizes and values at stride 4, exported to ONNX.
 
-Why on the pretrained backbone (issue 35, 4 December 2026): issue 11's detector, a 109 kB
-network trained from random weights, proposed 86.5% of the calibration split's
-oblique-colour dice at the reader's ``detect`` 0.3 (62.6% at 0.4), and the reader can read no
-die it is not offered. The same stream (:mod:`vision_lab.corpus`: Train photos warped to any
-die size, composites of their dice on made-up surfaces, rendered scenes) through the first
-five blocks of EfficientNet-Lite0 with its ImageNet weights (:class:`Detector`) proposes
-94.8% of them at 0.3 (87.2% at 0.4), all of topdown-colour's, with fewer places that are no
-die. It costs more: 28 ms of CPU for a 640x480 picture at one scale on one core, against
-6.8 ms (a seat's zone is read at one scale and a few hundred pixels a side). Its own opinion
-of the value is trained too but not read.
+Why its own network and not the backbone's: the detector reads every pixel of a frame at
+several scales, so it must be tiny (109 kB, a few ms a 640x480 frame on one core); it only has
+to propose places, and the pretrained face classifier (:mod:`vision_lab.train_faces`) decides
+what each one is. Trained from random weights on samples of the Train photographs warped to
+any die size, composites of their dice on made-up surfaces, and rendered scenes
+(:mod:`vision_lab.corpus`). Its own opinion of the value is trained too but no longer read.
 
 The sample stream still draws the crops of issue 11's second opinion beside each sample
-(:func:`vision_lab.corpus.classifier_samples`), unused, so that a seed gives the same
-samples as it always did.
+(:func:`vision_lab.corpus.classifier_samples`), unused, so that the same seed gives the shipped
+detector to the bit.
 """
 
 from __future__ import annotations
@@ -28,20 +24,16 @@ import torch.nn as nn
 import torch.nn.functional as F  # noqa: N812
 
 from vision_lab import corpus
-from vision_lab.backbone import MEAN, STD, Backbone, load_pretrained
 from vision_lab.labels import LabelledPicture
-from vision_lab.schedule import lr_at
 
 SAMPLE = 192  # training samples are SAMPLE x SAMPLE
 STRIDE = 4
-#: the backbone's blocks the detector keeps: 0-4, up to the end of the stride-8 stage
-DETECTOR_BLOCKS = 5
-#: the stem and blocks 0-2 (stride 4) keep their ImageNet weights: their backward pass, on
-#: every pixel, would be most of a step's time
-FROZEN_BLOCKS = 3
-#: the learning rate of what is trained (blocks 3-4 and the new layers)
-LR = 2e-3
-WARMUP = 100
+
+
+def _conv(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
+    return nn.Sequential(
+        nn.Conv2d(cin, cout, 3, stride, dilation, dilation=dilation, bias=False),
+        nn.BatchNorm2d(cout), nn.ReLU(inplace=True))
 
 
 def _sep(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequential:
@@ -52,58 +44,23 @@ def _sep(cin: int, cout: int, stride: int = 1, dilation: int = 1) -> nn.Sequenti
 
 
 class Detector(nn.Module):
-    """Die centres, sizes and values at stride 4; input BGR scaled to 0-1 minus 0.5.
+    """Die centres, sizes and values at stride 4; input BGR scaled to 0-1 minus 0.5."""
 
-    The pretrained backbone's stem and blocks 0-4 (:mod:`vision_lab.backbone`): stride 4
-    (block 2, 24 channels) and stride 8 (block 4, 40 channels), two dilated separable
-    convolutions on the stride-8 map for the context of a large die, upsampled onto the
-    stride-4 map, one head. The input's scaling and channel order are folded into the stem
-    (:func:`fold_input`), so the table feeds it as it fed issue 11's detector."""
-
-    def __init__(self, pretrained: bool = True) -> None:
+    def __init__(self) -> None:
         super().__init__()
-        backbone = Backbone(DETECTOR_BLOCKS)
-        if pretrained:
-            load_pretrained(backbone)
-        fold_input(backbone._conv_stem, backbone._bn0)
-        self.stem = nn.Sequential(backbone._conv_stem, backbone._bn0, nn.ReLU6(inplace=True))
-        self.s4 = nn.Sequential(*backbone._blocks[:FROZEN_BLOCKS])
-        self.s8 = nn.Sequential(*backbone._blocks[FROZEN_BLOCKS:],
-                                _sep(40, 64, dilation=2), _sep(64, 64, dilation=4))
-        self.lateral = nn.Conv2d(24, 64, 1)
+        self.stem = _conv(3, 16, 2)
+        self.s4 = nn.Sequential(_sep(16, 32, 2), _sep(32, 32))
+        self.s8 = nn.Sequential(_sep(32, 64, 2), _sep(64, 64, dilation=2),
+                                _sep(64, 64, dilation=4), _sep(64, 64, dilation=2))
+        self.lateral = nn.Conv2d(32, 64, 1)
         self.up = nn.Upsample(scale_factor=2, mode="nearest")
         self.fuse = _sep(64, 48)
         self.head = nn.Conv2d(48, 8, 1)  # centre, log size, 6 value logits
-        self.frozen = nn.ModuleList([self.stem, self.s4])
-        for p in self.frozen.parameters():
-            p.requires_grad = False
-
-    def train(self, mode: bool = True) -> Detector:
-        """The frozen stem and blocks keep their ImageNet statistics while the rest learns."""
-        super().train(mode)
-        self.frozen.eval()
-        return self
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         f4 = self.s4(self.stem(x))
         f8 = self.s8(f4)
         return self.head(self.fuse(self.up(f8) + self.lateral(f4)))
-
-
-def fold_input(conv: nn.Conv2d, bn: nn.BatchNorm2d) -> None:
-    """Make the stem take BGR in -0.5..0.5 (the detector's input since issue 11) where the
-    weights expect RGB normalised by ImageNet's mean and deviation: the channel order and
-    scale go into the convolution's weights, the shift into the batch norm's running mean.
-    Nothing is added to what runs at the table."""
-    with torch.no_grad():
-        mean = torch.tensor(MEAN)
-        std = torch.tensor(STD)
-        w = conv.weight.flip(1)  # BGR in, the weights' RGB
-        w = w / std.flip(0).view(1, 3, 1, 1)
-        # rgb_norm = (x + 0.5 - mean) / std: x's weights w / std, plus a constant per channel
-        shift = (conv.weight * ((0.5 - mean) / std).view(1, 3, 1, 1)).sum(dim=(1, 2, 3))
-        conv.weight.copy_(w)
-        bn.running_mean.sub_(shift)
 
 
 class Samples(torch.utils.data.IterableDataset):
@@ -176,8 +133,7 @@ def train(pictures: list[LabelledPicture], out_dir: pathlib.Path, steps: int, se
     """``steps`` batches of 16 samples, one cosine learning-rate schedule, then export."""
     torch.manual_seed(seed)
     det = Detector()
-    opt = torch.optim.AdamW([p for p in det.parameters() if p.requires_grad], lr=LR,
-                            weight_decay=1e-4)
+    opt = torch.optim.AdamW(det.parameters(), lr=3e-3, weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(Samples(pictures, seed), batch_size=16, num_workers=1)
     start = time.monotonic()
     step = 0
@@ -185,8 +141,8 @@ def train(pictures: list[LabelledPicture], out_dir: pathlib.Path, steps: int, se
     for x, heat, logsize, value, mask in loader:
         if step >= steps:
             break
-        for group in opt.param_groups:
-            group["lr"] = lr_at(step, steps, LR, WARMUP)
+        for group in opt.param_groups:  # one cosine from 3e-3 to nothing over the steps
+            group["lr"] = 3e-3 * 0.5 * (1 + math.cos(math.pi * step / steps))
         out = det(x)
         l_heat = focal(out[:, 0], heat)
         m = mask.sum().clamp(min=1)
