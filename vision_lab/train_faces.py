@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import pathlib
 import sys
-import time
 
 import cv2
 import numpy as np
@@ -34,7 +33,6 @@ import numpy as np
 try:
     import torch
     import torch.nn as nn
-    import torch.nn.functional as F  # noqa: N812
 except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training needs PyTorch: make train-venv, then "
              ".venv-train/bin/python -m vision_lab.train_faces")
@@ -45,7 +43,7 @@ from vision_lab import corpus
 from vision_lab.backbone import FEATURES, MEAN, STD, Backbone, load_pretrained
 from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
 from vision_lab.refit_head import fit_temperature
-from vision_lab.schedule import lr_at
+from vision_lab.schedule import train_classifier
 
 MODELS = pathlib.Path(__file__).resolve().parent.parent / "vision" / "models"
 #: the features the head reads
@@ -129,33 +127,8 @@ def train(pictures: list[LabelledPicture], steps: int, seed: int, pretrained: bo
     """``steps`` batches of :data:`BATCH` crops: a short warm-up, then one cosine."""
     torch.manual_seed(seed)
     net = FaceNet(pretrained)
-    opt = torch.optim.AdamW([p for p in net.parameters() if p.requires_grad], lr=LR,
-                            weight_decay=1e-4)
     loader = torch.utils.data.DataLoader(Crops(pictures, seed), batch_size=BATCH, num_workers=1)
-    start = time.monotonic()
-    net.train()
-    step, seen, right = 0, 0, 0
-    for x, labels in loader:
-        if step >= steps:
-            break
-        lr = lr_at(step, steps, LR, WARMUP)
-        for group in opt.param_groups:
-            group["lr"] = lr
-        logits = net(x)
-        loss = F.cross_entropy(logits, labels)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        step += 1
-        seen += len(labels)
-        right += int((logits.argmax(1) == labels).sum())
-        if step % 100 == 0:
-            log(f"faces step {step} ({100 * step / steps:.0f}%): loss {loss.item():.3f}, "
-                f"right {100 * right / seen:.1f}% of the last {seen} crops, "
-                f"{(time.monotonic() - start) / step:.2f} s a step")
-            seen, right = 0, 0
-    log(f"faces: {step} steps in {(time.monotonic() - start) / 60:.1f} minutes")
-    return net.eval()
+    return train_classifier(net, loader, steps, LR, WARMUP, "faces", log)
 
 
 def calibration_crops(pictures: list[LabelledPicture], seed: int = 7, per_die: int = 2,

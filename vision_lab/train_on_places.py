@@ -29,7 +29,6 @@ import argparse
 import math
 import pathlib
 import sys
-import time
 
 import cv2
 import numpy as np
@@ -37,7 +36,6 @@ import numpy as np
 try:
     import onnx2torch
     import torch
-    import torch.nn.functional as F  # noqa: N812
 except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training needs PyTorch: make train-venv, then "
              ".venv-train/bin/python -m vision_lab.train_on_places")
@@ -48,7 +46,7 @@ from vision.face_reader import Model, Settings, propose
 from vision_lab import corpus
 from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
 from vision_lab.refit_head import FAR, NEAR, SAME_SIZE, labelled_places, temperature
-from vision_lab.schedule import lr_at
+from vision_lab.schedule import train_classifier
 from vision_lab.train_faces import MODELS, to_input
 
 STEPS = 1500
@@ -155,31 +153,8 @@ def train(folder: pathlib.Path, fit: list[LabelledPicture], steps: int, seed: in
     patches = [q for p in fit for q in corpus.real_patches(p, p.load())]
     patches += [corpus.rendered_patch(rng) for _ in range(800)]
     net = Network(folder)
-    opt = torch.optim.AdamW([p for p in net.parameters() if p.requires_grad], lr=LR,
-                            weight_decay=1e-4)
-    start = time.monotonic()
-    net.train()
-    seen = right = 0
-    for step, (x, y) in enumerate(batches(crops, classes, patches, rng), start=1):
-        lr = lr_at(step - 1, steps, LR, WARMUP)
-        for group in opt.param_groups:
-            group["lr"] = lr
-        logits = net(x)
-        loss = F.cross_entropy(logits, y)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
-        seen += len(y)
-        right += int((logits.argmax(1) == y).sum())
-        if step % 100 == 0:
-            log(f"places step {step} ({100 * step / steps:.0f}%): loss {loss.item():.3f}, "
-                f"right {100 * right / seen:.1f}% of the last {seen} crops, "
-                f"{(time.monotonic() - start) / step:.2f} s a step")
-            seen = right = 0
-        if step >= steps:
-            break
-    log(f"places: {steps} steps in {(time.monotonic() - start) / 60:.1f} minutes")
-    return net.eval()
+    return train_classifier(net, batches(crops, classes, patches, rng), steps, LR, WARMUP,
+                            "places", log)
 
 
 def export(net: Network, folder: pathlib.Path, calib: list[LabelledPicture],
