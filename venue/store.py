@@ -130,6 +130,11 @@ def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage]) -
     return [o if o is not None else Outcome("repeat") for o in outcomes]
 
 
+def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
+    """Rows as one list per column: the arrays an ``unnest(...)`` statement takes."""
+    return [list(c) for c in zip(*rows, strict=True)]
+
+
 def _replaced(m: EntryMessage, held: str) -> str:
     return (f"table {m.table} sends from a new log (id {m.log_id}, the venue holds log "
             f"{held}): its log was replaced and its game ids start again. Nothing of it is "
@@ -161,7 +166,7 @@ def _check_log_ids(db: psycopg.Connection[Any], messages: Sequence[EntryMessage]
     if new:
         db.execute("INSERT INTO tables (venue, table_name, log_id) "
                    "SELECT * FROM unnest(%s::text[], %s::text[], %s::text[])",
-                   [list(c) for c in zip(*new, strict=True)])
+                   _columns(new))
     return accepted
 
 
@@ -175,7 +180,7 @@ def _highest_seqs(db: psycopg.Connection[Any], keys: list[tuple[str, str, int]]
         "SELECT k.v, k.t, k.g, COALESCE((SELECT MAX(seq) FROM events e WHERE e.venue = k.v "
         "AND e.table_name = k.t AND e.game = k.g), 0) "
         "FROM unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g)",
-        [list(c) for c in zip(*keys, strict=True)]).fetchall()
+        _columns(keys)).fetchall()
     return {(v, t, g): top for v, t, g, top in rows}
 
 
@@ -215,7 +220,7 @@ def derive_many(db: psycopg.Connection[Any], games: Sequence[Derived]) -> None:
     all saying "over": one recount, not one each)."""
     if not games:
         return
-    keys = [[v for v, *_ in games], [t for _, t, *_ in games], [g for _, _, g, *_ in games]]
+    keys = _columns([(v, t, g) for v, t, g, *_ in games])
     before = {(v, t, g): (status, result) for v, t, g, status, result in db.execute(
         "SELECT venue, table_name, game, status, result FROM games WHERE "
         "(venue, table_name, game) IN (SELECT * FROM unnest(%s::text[], %s::text[], "
@@ -243,7 +248,7 @@ def _recount(db: psycopg.Connection[Any], games: list[tuple[str, str, int, dict[
     same players lock their rows in the same order and never deadlock)."""
     db.execute("DELETE FROM results WHERE (venue, table_name, game) IN "
                "(SELECT * FROM unnest(%s::text[], %s::text[], %s::int[]))",
-               [[v for v, *_ in games], [t for _, t, *_ in games], [g for _, _, g, _ in games]])
+               _columns([(v, t, g) for v, t, g, _ in games]))
     results = []
     for venue, table, game, row in games:
         if row["status"] != "over":
@@ -258,7 +263,7 @@ def _recount(db: psycopg.Connection[Any], games: list[tuple[str, str, int, dict[
     if results:
         db.execute("INSERT INTO results SELECT * FROM unnest(%s::text[], %s::text[], "
                    "%s::int[], %s::text[], %s::int[], %s::bool[], %s::bool[])",
-                   [list(c) for c in zip(*results, strict=True)])
+                   _columns(results))
     players = sorted({(v, p) for v, _, _, row in games for p in row["players"]})
     db.execute(
         "INSERT INTO players (venue, player, played, won, lost, chips) "
