@@ -29,24 +29,33 @@ from vision_lab.labels import LabelledPicture, split_calibration
 NEAR, SAME_SIZE, FAR = 0.35, 1.5, 0.9
 
 
+def place_class(centre: tuple[float, float], size: float, picture: LabelledPicture,
+                ) -> int | None:
+    """The class a place of ``size`` at ``centre`` teaches: the die's value when it is placed
+    and sized like one, 0 when it is far from every die, ``None`` in between (near a die but
+    misplaced or mis-sized)."""
+    cls: int | None = None
+    far = True
+    for d in picture.dice:
+        dist = math.dist(centre, d.centre)
+        if dist < FAR * max(d.size, size):
+            far = False
+        ratio = max(size, d.size) / max(min(size, d.size), 1e-6)
+        if dist < NEAR * d.size and ratio < SAME_SIZE:
+            cls = d.value
+    if cls is None and far:
+        return 0
+    return cls
+
+
 def labelled_places(model: Model, pictures: list[LabelledPicture], min_score: float = 0.2,
                     ) -> tuple[np.ndarray, np.ndarray]:
     """(features, class) of every proposal of the pictures that is clearly a die or clearly
-    not one."""
+    not one (:func:`place_class`)."""
     feats, classes = [], []
     for p in pictures:
         for place in look(p.load(), model, Settings(), min_score):
-            cls = None
-            far = True
-            for d in p.dice:
-                dist = math.dist(place.centre, d.centre)
-                if dist < FAR * max(d.size, place.size):
-                    far = False
-                ratio = max(place.size, d.size) / max(min(place.size, d.size), 1e-6)
-                if dist < NEAR * d.size and ratio < SAME_SIZE:
-                    cls = d.value
-            if cls is None and far:
-                cls = 0
+            cls = place_class(place.centre, place.size, p)
             if cls is not None:
                 feats.append(place.features)
                 classes.append(cls)

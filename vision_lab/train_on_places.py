@@ -26,7 +26,6 @@ own places. Valid never enters it.
 from __future__ import annotations
 
 import argparse
-import math
 import pathlib
 import sys
 
@@ -45,7 +44,7 @@ from vision.face_model import FACE_INPUT, Head, face_network, load_head
 from vision.face_reader import Model, Settings, propose
 from vision_lab import corpus
 from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
-from vision_lab.refit_head import FAR, NEAR, SAME_SIZE, labelled_places, temperature
+from vision_lab.refit_head import labelled_places, place_class, temperature
 from vision_lab.schedule import train_classifier
 from vision_lab.train_faces import MODELS, to_input
 
@@ -60,25 +59,6 @@ FROZEN = ("backbone/_conv_stem", *(f"backbone/_blocks/{i}/" for i in range(3)))
 MINED_SIZES = (0.8, 1.0, 1.25)
 #: proposals per picture at most (the detector's surest first): a busy tray has a hundred
 MAX_PLACES = 60
-
-
-def place_class(centre: tuple[float, float], size: float, picture: LabelledPicture,
-                ) -> int | None:
-    """The class a crop of ``size`` at ``centre`` teaches: the die's value when it is placed
-    and sized like one, 0 when it is far from every die, ``None`` in between (as
-    :func:`vision_lab.refit_head.labelled_places` labels places)."""
-    cls: int | None = None
-    far = True
-    for d in picture.dice:
-        dist = math.dist(centre, d.centre)
-        if dist < FAR * max(d.size, size):
-            far = False
-        ratio = max(size, d.size) / max(min(size, d.size), 1e-6)
-        if dist < NEAR * d.size and ratio < SAME_SIZE:
-            cls = d.value
-    if cls is None and far:
-        return 0
-    return cls
 
 
 def mine(model: Model, pictures: list[LabelledPicture], min_score: float = 0.2,
