@@ -1,6 +1,7 @@
 """Rebuild the dice reader's model from the shared sets: detector, face classifier, its head
 fitted again on the reader's own proposals (:mod:`vision_lab.refit_head`), the network trained
-further on the places the reader cuts (:mod:`vision_lab.train_on_places`), thresholds.
+further on the places the reader cuts (:mod:`vision_lab.train_on_places`), quantised to 8 bits
+(:mod:`vision_lab.quantize`), thresholds.
 
 ``python -m vision_lab.train_reader --sets ../shared/dice`` (``make train``) rebuilds
 ``vision/models/`` from the Train splits and fixed seeds; ``--leave-out SET`` the same recipe
@@ -27,6 +28,7 @@ except ImportError:  # pragma: no cover - the table never trains
 
 from vision_lab import (
     choose_thresholds,
+    quantize,
     refit_head,
     train_detector,
     train_faces,
@@ -74,6 +76,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"the network on the reader's places: {steps} steps", flush=True)
     net = train_on_places.train(out, fit, steps, args.seed)
     train_on_places.export(net, out, calib)
+    quantize.quantize(out, fit)
+    train_on_places.fit_temperature_on_places(out, calib)  # on the int8 network's features
     from vision.face_reader import Model  # lazy: reads the files just written
 
     chosen, score = choose_thresholds.best(choose_thresholds.look_all(Model(out), calib))
