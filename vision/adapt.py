@@ -147,7 +147,7 @@ def read_known(known: Sequence[Known], model: Model, settings: Settings,
                 continue
             raise KnownThrowsError(f"{item.name}: {str(exc).rstrip('.')}: take it again or "
                                    "leave it out") from None
-        places = look(image, model, settings, thresholds["detect"])
+        places = look(image, model, settings, thresholds["detect"], every_place=True)
         seen.append(Seen(item.name, tuple(item.values), tuple(places)))
         if progress is not None:
             progress(i, len(known))

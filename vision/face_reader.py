@@ -8,11 +8,14 @@ and the reader does only what it must:
    die between ``min_die`` and ``max_die`` falls inside the detector's range; when the die size
    is known (a seat's zone, :func:`vision.zones`), at the one scale that makes it the size the
    networks were trained on, so a 12 MP frame costs its zones, not its pixels.
-2. **Read** each proposal as the network was trained: a 64 px crop of 1.5 x the face around
+2. **Size** each proposal: cut upright at a few sizes around the detector's, kept at the one
+   the network takes most surely for a die; a place it takes for no die even there is not read
+   further. A seat's zone, whose dice's size is known, needs no sizing.
+3. **Read** each place as the network was trained: a 64 px crop of 1.5 x the face around
    it, turned a little either way (never far: the picture's up stays up, so a side face is
    "not a die"), each also mirrored, the head's calibrated probabilities averaged over the
    four views.
-3. **Decide**, one rule: a place whose "not a die" probability is at least ``not_a_die`` is
+4. **Decide**, one rule: a place whose "not a die" probability is at least ``not_a_die`` is
    dropped; of overlapping places the one most surely a die stays; a place whose best value
    has at least ``min_value`` is that value; any other place is :class:`Unsure`. A die cut by
    the picture's edge is unsure whatever it reads.
@@ -220,6 +223,9 @@ def propose(image: np.ndarray, model: Model, settings: Settings, min_score: floa
     return kept
 
 
+#: (centre, size, detector score) of a place to read
+Spot = tuple[tuple[float, float], float, float]
+
 #: the views the network reads of one place, (turn in degrees, mirrored): a little turned
 #: either way, each also mirrored. Why turned: on the calibration split (model of 4 December
 #: 2026, thresholds chosen again for each) the four of these read 495 of 659 dice within the
@@ -232,8 +238,7 @@ def view_crops(pyramid: Pyramid, centre: tuple[float, float], size: float) -> li
     return [die_crop(pyramid, centre, size, turn, mirror, FACE_INPUT) for turn, mirror in VIEWS]
 
 
-def read_places(image: np.ndarray, places: list[tuple[tuple[float, float], float, float]],
-                model: Model) -> list[Place]:
+def read_places(image: np.ndarray, places: list[Spot], model: Model) -> list[Place]:
     """Read each (centre, size, detector score) in its views (:data:`VIEWS`)."""
     if not places:
         return []
@@ -259,27 +264,44 @@ def read_places(image: np.ndarray, places: list[tuple[tuple[float, float], float
 #: dice of the calibration split, half on one in ten). With 1.6 too the calibration split read
 #: 509 dice within the wrong budget, 495 without it, 449 with 2.0 as well (4 December 2026)
 SIZES = (0.8, 1.0, 1.25, 1.6)
+#: a place the model's own head takes for no die at its best size at least this surely is not
+#: read in its views: the calibration split (int8 network, 4 December 2026, detect 0.2) read
+#: the same 508 dice within the budget with the views read for 30% of the places as for all
+#: of them, and the same at 0.5 (22%); 0.9 keeps a margin over the grid's loosest
+#: ``not_a_die`` (0.7). A table's own head reads every place: it may know dice the model's
+#: head takes for none (:mod:`vision.adapt`)
+NO_DIE_AT_SIZING = 0.9
 
 
 def sized(image: np.ndarray, proposed: list[Candidate], model: Model,
-          ) -> list[tuple[tuple[float, float], float, float]]:
+          die_size: float | None = None) -> tuple[list[Spot], np.ndarray]:
     """Each proposal as (centre, size, score), at the size of :data:`SIZES` whose upright
-    crop the model's own head (:attr:`Model.sizer`) takes most surely for a die."""
-    if not proposed or len(SIZES) == 1:
-        return [(c.centre, c.size * SIZES[0], c.score) for c in proposed]
+    crop the model's own head (:attr:`Model.sizer`) takes most surely for a die, with that
+    crop's "not a die" probability. A known ``die_size`` (a seat's zone, whose dice the
+    zone reader has sized before) is every proposal's size, and costs no crop."""
+    if die_size is not None or not proposed:
+        return ([(c.centre, die_size or c.size, c.score) for c in proposed],
+                np.zeros(len(proposed), np.float32))
     pyramid = Pyramid(image)
     crops = np.stack([die_crop(pyramid, c.centre, c.size * k, 0.0, False, FACE_INPUT)
                       for c in proposed for k in SIZES])
     probs = model.sizer.probabilities(model.faces.embed(crops)).reshape(len(proposed),
                                                                        len(SIZES), -1)
     best = probs[:, :, 0].argmin(axis=1)
-    return [(c.centre, c.size * SIZES[b], c.score) for c, b in zip(proposed, best, strict=True)]
+    spots = [(c.centre, c.size * SIZES[b], c.score) for c, b in zip(proposed, best, strict=True)]
+    return spots, probs[np.arange(len(proposed)), best, 0]
 
 
-def look(image: np.ndarray, model: Model, settings: Settings, min_score: float) -> list[Place]:
-    """Every proposal read: what :func:`decide` needs (and the table's calibration)."""
-    proposed = propose(image, model, settings, min_score)
-    return read_places(image, sized(image, proposed, model), model)
+def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
+         every_place: bool = False) -> list[Place]:
+    """The proposals read: what :func:`decide` needs, but for places the model's own head has
+    already taken for no die (:data:`NO_DIE_AT_SIZING`); ``every_place`` for what fits a head
+    (a table's calibration, the recipe's refit), which learns from those too."""
+    spots, no_die = sized(image, propose(image, model, settings, min_score), model,
+                          settings.die_size)
+    if model.head is model.sizer and not every_place:
+        spots = [s for s, p in zip(spots, no_die, strict=True) if p < NO_DIE_AT_SIZING]
+    return read_places(image, spots, model)
 
 
 def decide(places: list[Place], thresholds: Mapping[str, float],

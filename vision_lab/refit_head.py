@@ -54,7 +54,7 @@ def labelled_places(model: Model, pictures: list[LabelledPicture], min_score: fl
     not one (:func:`place_class`)."""
     feats, classes = [], []
     for p in pictures:
-        for place in look(p.load(), model, Settings(), min_score):
+        for place in look(p.load(), model, Settings(), min_score, every_place=True):
             cls = place_class(place.centre, place.size, p)
             if cls is not None:
                 feats.append(place.features)

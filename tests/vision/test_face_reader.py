@@ -94,3 +94,44 @@ def test_a_blank_picture_is_an_error_not_an_empty_table():
 def test_the_reader_never_imports_pytorch():
     source = pathlib.Path(face_reader.__file__).read_text()
     assert "torch" not in source.replace("PyTorch", "")
+
+
+PHOTO = pathlib.Path(__file__).parents[1] / "data" / "dice" / "topdown-colour"
+
+
+@pytest.fixture(scope="module")
+def photo() -> np.ndarray:
+    import cv2
+
+    return cv2.imread(str(sorted(PHOTO.glob("*.jpg"))[0]))
+
+
+def test_a_place_the_sizing_takes_for_no_die_is_not_read_in_its_views(photo):
+    """The model's own head reads only what its sizing did not already rule out; what a
+    table's head is fitted on (every_place) holds those places too, and the dice read are
+    the same either way (NO_DIE_AT_SIZING is above the loosest not_a_die)."""
+    model = face_reader.load(MODELS)
+    spots, no_die = face_reader.sized(photo, face_reader.propose(photo, model, Settings(), 0.2),
+                                      model)
+    assert (no_die >= face_reader.NO_DIE_AT_SIZING).any() and (no_die < 0.5).any()
+    read = face_reader.look(photo, model, Settings(), 0.2)
+    every = face_reader.look(photo, model, Settings(), 0.2, every_place=True)
+    assert len(every) == len(spots)
+    assert len(read) == int((no_die < face_reader.NO_DIE_AT_SIZING).sum()) < len(every)
+    assert decide(read, model.thresholds) == decide(every, model.thresholds)
+
+
+def test_a_table_head_reads_every_place_the_model_head_rules_out(photo, tmp_path):
+    """A table's own head may know dice the model's head takes for none: no place is left
+    unread for it."""
+    shutil.copy(MODELS / "head.npz", tmp_path / "own.head.npz")
+    model = face_reader.Model(MODELS, tmp_path / "own.head.npz")
+    proposed = face_reader.propose(photo, model, Settings(), 0.2)
+    assert len(face_reader.look(photo, model, Settings(), 0.2)) == len(proposed)
+
+
+def test_a_known_die_size_is_every_place_s_size_and_costs_no_sizing(photo):
+    model = face_reader.load(MODELS)
+    proposed = face_reader.propose(photo, model, Settings(die_size=50.0), 0.3)
+    spots, _ = face_reader.sized(photo, proposed, model, die_size=50.0)
+    assert proposed and {size for _, size, _ in spots} == {50.0}
