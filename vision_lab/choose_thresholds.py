@@ -24,7 +24,12 @@ from vision.face_reader import Model, Place, Settings, decide, look
 from vision.networks import MODELS
 from vision.reading import Reading
 from vision_lab.evaluate import Label, Score, load_labels, score_reading
-from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
+from vision_lab.labels import (
+    LabelledPicture,
+    add_set_arguments,
+    split_calibration,
+    training_pictures,
+)
 
 #: wrong values and phantom dice, at most this fraction of the calibration dice: the table's
 #: 1 in 200. Why not a margin under it, as issue 11's search kept (1 in 1000): on the 659 dice
@@ -93,8 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision_lab.choose_thresholds",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", type=pathlib.Path, default=MODELS)
-    parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
-    parser.add_argument("--leave-out", choices=SETS, help="a set the model was trained without")
+    add_set_arguments(parser)
     args = parser.parse_args(argv)
     _, calib = split_calibration(training_pictures(args.sets, args.leave_out))
     looked = look_all(Model(args.model), calib)

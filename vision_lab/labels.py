@@ -13,6 +13,7 @@ Sets are folders ``SET/Train`` and ``SET/Valid`` of ``NAME.jpg`` + ``NAME.txt`` 
 
 from __future__ import annotations
 
+import argparse
 import pathlib
 import random
 from dataclasses import dataclass
@@ -120,3 +121,12 @@ def training_pictures(sets: pathlib.Path, leave_out: str | None) -> list[Labelle
                                  "dice sets.")
             pictures.extend(load_set(folder, name))
     return pictures
+
+
+def add_set_arguments(parser: argparse.ArgumentParser,
+                      leave_out: str = "a set the model was trained without") -> None:
+    """``--sets`` (the shared sets' folder) and ``--leave-out SET``, as every step of the
+    recipe spells them."""
+    parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"),
+                        help="the folder of the shared dice sets (SET/Train, SET/Valid)")
+    parser.add_argument("--leave-out", choices=SETS, help=leave_out)

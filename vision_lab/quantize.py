@@ -40,7 +40,12 @@ from onnxruntime.quantization.shape_inference import quant_pre_process
 from vision.crops import FACE_INPUT, Pyramid, die_crop
 from vision.face_model import face_network
 from vision.face_reader import SIZES, Model, Settings, propose
-from vision_lab.labels import LabelledPicture, split_calibration, training_pictures
+from vision_lab.labels import (
+    LabelledPicture,
+    add_set_arguments,
+    split_calibration,
+    training_pictures,
+)
 
 #: fit pictures whose proposals measure the activations' ranges, and proposals a picture
 PICTURES, PROPOSALS = 60, 20
@@ -99,13 +104,11 @@ def quantize(folder: pathlib.Path, fit: list[LabelledPicture], log=print) -> Non
 def main(argv: list[str] | None = None) -> int:
     from vision.networks import MODELS
     from vision_lab import choose_thresholds, train_on_places
-    from vision_lab.labels import SETS
 
     parser = argparse.ArgumentParser(prog="python -m vision_lab.quantize",
                                      description=__doc__.split("\n\n")[0])
     parser.add_argument("--model", type=pathlib.Path, default=MODELS)
-    parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
-    parser.add_argument("--leave-out", choices=SETS, help="a set the model was trained without")
+    add_set_arguments(parser)
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     fit, calib = split_calibration(training_pictures(args.sets, args.leave_out))

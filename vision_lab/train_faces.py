@@ -41,7 +41,12 @@ from vision.crops import Pyramid, die_crop
 from vision.face_model import CLASSES, FACE_INPUT, Head
 from vision_lab import corpus
 from vision_lab.backbone import FEATURES, MEAN, STD, Backbone, load_pretrained
-from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
+from vision_lab.labels import (
+    LabelledPicture,
+    add_set_arguments,
+    split_calibration,
+    training_pictures,
+)
 from vision_lab.refit_head import fit_temperature
 from vision_lab.schedule import train_classifier
 
@@ -179,8 +184,7 @@ def export(net: FaceNet, calib: list[LabelledPicture], out_dir: pathlib.Path,
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision_lab.train_faces",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
-    parser.add_argument("--leave-out", choices=SETS, help="train without this set")
+    add_set_arguments(parser, "train without this set")
     parser.add_argument("--steps", type=int, default=None,
                         help=f"batches of {BATCH} crops (default {STEPS}, a third with "
                              "--leave-out)")

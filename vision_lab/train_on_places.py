@@ -43,7 +43,12 @@ from vision.crops import Pyramid, die_crop
 from vision.face_model import FACE_INPUT, Head, face_network, load_head
 from vision.face_reader import Model, Settings, propose
 from vision_lab import corpus
-from vision_lab.labels import SETS, LabelledPicture, split_calibration, training_pictures
+from vision_lab.labels import (
+    LabelledPicture,
+    add_set_arguments,
+    split_calibration,
+    training_pictures,
+)
 from vision_lab.refit_head import labelled_places, place_class, temperature
 from vision_lab.schedule import train_classifier
 from vision_lab.train_faces import MODELS, to_input
@@ -171,8 +176,7 @@ def fit_temperature_on_places(folder: pathlib.Path, calib: list[LabelledPicture]
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision_lab.train_on_places",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
-    parser.add_argument("--leave-out", choices=SETS, help="a set the model is trained without")
+    add_set_arguments(parser, "a set the model is trained without")
     parser.add_argument("--model", type=pathlib.Path, default=None,
                         help="model folder (default vision/models, or vision/models/without-SET)")
     parser.add_argument("--steps", type=int, default=STEPS)

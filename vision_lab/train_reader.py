@@ -34,7 +34,7 @@ from vision_lab import (
     train_faces,
     train_on_places,
 )
-from vision_lab.labels import SETS, split_calibration, training_pictures
+from vision_lab.labels import add_set_arguments, split_calibration, training_pictures
 from vision_lab.train_faces import STEPS
 
 MODELS = train_faces.MODELS
@@ -45,8 +45,7 @@ DETECTOR_STEPS, DETECTOR_STEPS_LEFT_OUT = 3000, 1000
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision_lab.train_reader",
                                      description=__doc__.split("\n\n")[0])
-    parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
-    parser.add_argument("--leave-out", choices=SETS, help="train without this set")
+    add_set_arguments(parser, "train without this set")
     parser.add_argument("--out", type=pathlib.Path, default=None)
     parser.add_argument("--stage", choices=("all", "faces", "places"), default="all",
                         help="faces: keep the folder's detector, train the rest; places: keep "
