@@ -20,7 +20,7 @@ from flask import Flask, Response, jsonify, render_template, stream_with_context
 
 from venue.settings import VenueConfig
 from venue_screen import data
-from venue_screen.live import Live
+from venue_screen.live import CLOSING, Live
 
 MAX_STREAMS = 16  # open event streams at once; more are answered 503 (bounded threads)
 STREAM_LIFE = 300.0  # seconds before a stream ends and the browser reconnects
@@ -105,7 +105,7 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
             try:
                 yield "retry: 2000\n\n"
                 end = time.monotonic() + STREAM_LIFE
-                while time.monotonic() < end:
+                while time.monotonic() < end and not live.stopping:
                     try:
                         kind, body = q.get(timeout=KEEPALIVE)
                     except queue.Empty:
@@ -113,14 +113,19 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
                         continue
                     # a finished game's burst: the events waiting go in one write, not one
                     # write (and one trip through the server's thread) each
-                    chunk = [f"event: {kind}\ndata: {json.dumps(body)}\n\n"]
-                    while len(chunk) < EVENTS_PER_WRITE:
+                    chunk: list[str] = []
+                    while kind != CLOSING:
+                        chunk.append(f"event: {kind}\ndata: {json.dumps(body)}\n\n")
+                        if len(chunk) >= EVENTS_PER_WRITE:
+                            break
                         try:
                             kind, body = q.get_nowait()
                         except queue.Empty:
                             break
-                        chunk.append(f"event: {kind}\ndata: {json.dumps(body)}\n\n")
-                    yield "".join(chunk)
+                    if chunk:
+                        yield "".join(chunk)
+                    if kind == CLOSING:
+                        return
             finally:
                 live.unlisten(q)
                 streams.release()

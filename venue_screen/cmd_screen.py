@@ -41,6 +41,6 @@ def run(args: argparse.Namespace) -> int:
         signal.signal(s, lambda *_: stop.set())
     while not stop.wait(0.5):
         pass
+    live.stop()  # first: it ends the event streams, which would hold the server's stop
     server.stop()
-    live.stop()
     return 0

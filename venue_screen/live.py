@@ -40,6 +40,8 @@ from venue.settings import VenueConfig
 
 ONLINE = 10.0  # seconds: a table heard from within this is online (it beats every 3 s)
 LISTENER_QUEUE = 1024
+#: the event a stream gets when the screen stops: it ends there (never sent to a browser)
+CLOSING = "closing"
 SEED_RETRY = 2.0  # seconds between attempts to read the store's position at start
 
 
@@ -64,8 +66,16 @@ class Live:
         self._thread.start()
 
     def stop(self) -> None:
+        """Stop following the hub, and end every event stream now (:data:`CLOSING`): a
+        stream otherwise holds a server thread until its life runs out, and the screen's
+        stop waited for it (more than 30 s with three browsers open)."""
         self._stop.set()
+        self._tell(CLOSING, {})
         self._thread.join(timeout=5)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stop.is_set()
 
     def online(self, table: str) -> bool:
         heard = self.heard.get(table)
