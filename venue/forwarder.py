@@ -121,7 +121,8 @@ class Forwarder:
             sentence = (f"Venue {s.venue}: cannot reach the hub at {s.url} "
                         f"({self.problem or 'not connected yet'}); {waiting} entries wait and "
                         "go as soon as it answers. Play goes on. Check [venue] url, user and "
-                        "password in the table's config, and that the hub is running.")
+                        "password (and ca, for a tls:// hub) in the table's config, and that "
+                        "the hub is running.")
         return {"connected": self.connected and self.problem is None, "url": s.url,
                 "table": s.table, "waiting": waiting, "problem": self.problem,
                 "sentence": sentence}
@@ -183,6 +184,7 @@ class Forwarder:
         try:
             nc = await nats.connect(
                 s.url, user=s.user, password=s.password or None, name=f"table {s.table}",
+                tls=s.tls(),
                 connect_timeout=2, reconnect_time_wait=RETRY, max_reconnect_attempts=-1,
                 allow_reconnect=True, error_cb=on_error, disconnected_cb=on_disconnect,
                 reconnected_cb=on_reconnect)

@@ -52,6 +52,9 @@ def server_config(config: VenueConfig, *, port: int | None = None,
         "authorization": {"users": users},
         "max_payload": 1048576,
     }
+    if config.tls_cert:  # every client then speaks TLS: the tables, the ingester, the screen
+        text["tls"] = {"cert_file": os.path.abspath(config.tls_cert),
+                       "key_file": os.path.abspath(config.tls_key or ""), "timeout": 2}
     return json.dumps(text, indent=2)
 
 

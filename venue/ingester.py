@@ -256,7 +256,8 @@ class Ingester:
                 await puller.renew()
 
         nc = await nats.connect(c.hub_url, user=c.admin_user, password=c.admin_password,
-                                name="venue ingester", max_reconnect_attempts=-1,
+                                name="venue ingester", tls=c.client_tls(),
+                                max_reconnect_attempts=-1,
                                 reconnect_time_wait=0.5, connect_timeout=2,
                                 error_cb=on_error, reconnected_cb=on_reconnect)
         js = nc.jetstream()

@@ -8,13 +8,20 @@ this list (``venue.hub``), the ingester refuses any other name, the screen lists
 from __future__ import annotations
 
 import argparse
+import ssl
 import sys
 import tomllib
 from dataclasses import dataclass
 from typing import Any
 
 from engine.errors import ConfigError, reject_unknown_keys
-from firmware.venue_settings import NAME, NAME_ALLOWED
+from firmware.venue_settings import (
+    NAME,
+    NAME_ALLOWED,
+    authority_file,
+    pem_file,
+    tls_context,
+)
 
 SECTIONS = ("venue", "hub", "database", "screen", "tables")
 
@@ -33,10 +40,21 @@ class VenueConfig:
     screen_host: str
     screen_port: int
     tables: dict[str, str]
+    #: the hub's certificate and key (PEM): with them the hub speaks only TLS
+    tls_cert: str | None = None
+    tls_key: str | None = None
+    #: the authority the venue's own clients (ingester, screen) check the hub's certificate
+    #: against; None: the system's
+    tls_ca: str | None = None
 
     @property
     def hub_url(self) -> str:
-        return f"nats://{self.hub_host}:{self.hub_port}"
+        scheme = "tls" if self.tls_cert else "nats"
+        return f"{scheme}://{self.hub_host}:{self.hub_port}"
+
+    def client_tls(self) -> ssl.SSLContext | None:
+        """What the venue's own clients connect to the hub with (None: no TLS)."""
+        return tls_context(self.tls_ca) if self.tls_cert else None
 
 
 def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
@@ -68,7 +86,8 @@ def build_venue_config(data: dict[str, Any]) -> VenueConfig:
     venue, hub, db, screen = (_section(data, n) for n in ("venue", "hub", "database", "screen"))
     reject_unknown_keys("venue", venue, ("name",), verb="has")
     reject_unknown_keys("hub", hub, ("host", "port", "store_dir", "admin_user",
-                                     "admin_password"), verb="has")
+                                     "admin_password", "tls_cert", "tls_key", "tls_ca"),
+                        verb="has")
     reject_unknown_keys("database", db, ("dsn",), verb="has")
     reject_unknown_keys("screen", screen, ("host", "port"), verb="has")
     name = venue.get("name", "pub")
@@ -84,6 +103,7 @@ def build_venue_config(data: dict[str, Any]) -> VenueConfig:
         tables[table] = _text(section, "password", f"tables.{table}")
     if not tables:
         raise ConfigError("tables", {}, "at least one [tables.NAME] with its password")
+    tls = _tls(hub)
     return VenueConfig(
         name=name, hub_host=_text(hub, "host", "hub", "127.0.0.1"),
         hub_port=_port(hub.get("port", 4222), "hub.port"),
@@ -92,7 +112,23 @@ def build_venue_config(data: dict[str, Any]) -> VenueConfig:
         admin_password=_text(hub, "admin_password", "hub"),
         dsn=_text(db, "dsn", "database"),
         screen_host=_text(screen, "host", "screen", "127.0.0.1"),
-        screen_port=_port(screen.get("port", 8090), "screen.port"), tables=tables)
+        screen_port=_port(screen.get("port", 8090), "screen.port"), tables=tables, **tls)
+
+
+def _tls(hub: dict[str, Any]) -> dict[str, str | None]:
+    """``[hub]``'s tls_cert and tls_key (both or neither) and tls_ca, each a readable PEM."""
+    given = {k: hub.get(k) for k in ("tls_cert", "tls_key", "tls_ca")}
+    if (given["tls_cert"] is None) != (given["tls_key"] is None):
+        missing = "tls_key" if given["tls_key"] is None else "tls_cert"
+        raise ConfigError(f"hub.{missing}", None, "given with the other: the hub's certificate "
+                          "(tls_cert) and its private key (tls_key), both PEM files")
+    if given["tls_ca"] is not None and given["tls_cert"] is None:
+        raise ConfigError("hub.tls_ca", given["tls_ca"], "only with tls_cert and tls_key")
+    return {"tls_cert": given["tls_cert"] and pem_file(given["tls_cert"], "hub.tls_cert",
+                                                       "the hub's certificate"),
+            "tls_key": given["tls_key"] and pem_file(given["tls_key"], "hub.tls_key",
+                                                     "the hub's private key"),
+            "tls_ca": given["tls_ca"] and authority_file(given["tls_ca"], "hub.tls_ca")}
 
 
 def load_venue_config(path: str) -> VenueConfig:

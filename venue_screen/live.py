@@ -194,7 +194,8 @@ class Live:
             reconnected.set()
 
         nc = await nats.connect(c.hub_url, user=c.admin_user, password=c.admin_password,
-                                name="venue screen", max_reconnect_attempts=-1,
+                                name="venue screen", tls=c.client_tls(),
+                                max_reconnect_attempts=-1,
                                 reconnect_time_wait=0.5, connect_timeout=2,
                                 error_cb=on_error, reconnected_cb=on_reconnect)
         self.connected = True

@@ -94,6 +94,32 @@ def test_a_bad_venue_config_names_the_key() -> None:
         build_venue_config({**base, "bar": {}})
 
 
+def test_tls_settings_name_the_key_and_what_is_wrong(tmp_path: pathlib.Path) -> None:
+    """A ca needs a tls:// url and a readable file of certificates; the hub's certificate
+    needs its key. (Real certificates: test_tls.py.)"""
+    pem = tmp_path / "ca.pem"
+    pem.write_text("-----BEGIN CERTIFICATE-----\nnot one\n-----END CERTIFICATE-----\n")
+    table = {"url": "tls://hub:4222", "table": "t1"}
+    with pytest.raises(ValueError, match="venue.ca.*OpenSSL cannot read it"):
+        parse_venue_settings({**table, "ca": str(pem)})
+    with pytest.raises(ValueError, match='venue.ca.*only with a "tls://" url'):
+        parse_venue_settings({**table, "url": "nats://hub:4222", "ca": str(pem)})
+    with pytest.raises(ValueError, match="venue.ca.*no readable file there"):
+        parse_venue_settings({**table, "ca": str(tmp_path / "absent.pem")})
+    base = {"hub": {"admin_password": "x"}, "database": {"dsn": "host=x"},
+            "tables": {"t1": {"password": "p"}}}
+    assert build_venue_config(base).hub_url.startswith("nats://")
+    assert build_venue_config(base).client_tls() is None
+    with pytest.raises(ValueError, match="hub.tls_key.*given with the other"):
+        build_venue_config({**base, "hub": {"admin_password": "x", "tls_cert": str(pem)}})
+    with pytest.raises(ValueError, match="hub.tls_cert.*no readable file there"):
+        build_venue_config({**base, "hub": {"admin_password": "x", "tls_cert": "/nope.pem",
+                                            "tls_key": str(pem)}})
+    tls = build_venue_config({**base, "hub": {"admin_password": "x", "tls_cert": str(pem),
+                                              "tls_key": str(pem)}})
+    assert tls.hub_url.startswith("tls://")
+
+
 def test_the_example_configs_venue_section_loads_when_uncommented() -> None:
     """firmware/table.example.toml documents [venue]; its lines, uncommented, are valid."""
     example = pathlib.Path(__file__).resolve().parents[2] / "firmware" / "table.example.toml"

@@ -51,11 +51,11 @@ def wait_until(check: Callable[[], Any], timeout: float, what: str, every: float
 
 
 def table_toml(name: str, url: str, password: str, *, venue: str = "pub",
-               variant: str = "montevideo", players: tuple[str, ...] = ("Ann", "Bob", "Cy")
-               ) -> str:
+               variant: str = "montevideo", players: tuple[str, ...] = ("Ann", "Bob", "Cy"),
+               ca: Path | None = None) -> str:
     return (f'[table]\nvariant = "{variant}"\nplayers = {json.dumps(list(players))}\n'
             f'[venue]\nurl = "{url}"\nvenue = "{venue}"\ntable = "{name}"\n'
-            f'password = "{password}"\n')
+            f'password = "{password}"\n' + (f'ca = "{ca}"\n' if ca else ""))
 
 
 def expected_rows(db: Path) -> list[tuple[int, int, str]]:
@@ -88,7 +88,8 @@ class Venue:
     """One venue under test: its config, its processes and its database."""
 
     def __init__(self, folder: Path, dsn: str, tables: tuple[str, ...] = ("t1", "t2"),
-                 venue: str = "pub") -> None:
+                 venue: str = "pub", hub_tls: dict[str, Path] | None = None) -> None:
+        """``hub_tls``: ``[hub]``'s tls_cert, tls_key and tls_ca (the hub then speaks TLS)."""
         self.folder = folder
         self.dsn = dsn
         self.name = venue
@@ -98,7 +99,10 @@ class Venue:
         self.config = folder / "venue.toml"
         lines = [f'[venue]\nname = "{venue}"', f"[hub]\nport = {self.hub_port}\n"
                  f'store_dir = "{folder / "hub" / "jetstream"}"\n'
-                 f'admin_password = "{self.admin[1]}"', f'[database]\ndsn = "{dsn}"']
+                 f'admin_password = "{self.admin[1]}"'
+                 + "".join(f'\n{k} = "{v}"' for k, v in (hub_tls or {}).items()),
+                 f'[database]\ndsn = "{dsn}"']
+        self.scheme = "tls" if hub_tls else "nats"
         lines += [f'[tables.{t}]\npassword = "{p}"' for t, p in self.passwords.items()]
         self.config.write_text("\n".join(lines) + "\n")
         self.procs: dict[str, subprocess.Popen[bytes]] = {}
@@ -107,7 +111,7 @@ class Venue:
 
     @property
     def url(self) -> str:
-        return f"nats://127.0.0.1:{self.hub_port}"
+        return f"{self.scheme}://127.0.0.1:{self.hub_port}"
 
     # --- processes -------------------------------------------------------------------------
     def start_hub(self) -> None:
@@ -125,11 +129,11 @@ class Venue:
         log.close()
 
     def start_table(self, name: str, *, pace: float = 0.02, url: str | None = None,
-                    password: str | None = None, seed: int = 1) -> None:
+                    password: str | None = None, seed: int = 1, ca: Path | None = None) -> None:
         cfg = self.folder / f"{name}.toml"
         cfg.write_text(table_toml(name, url or self.url,
                                   password if password is not None else self.passwords[name],
-                                  venue=self.name))
+                                  venue=self.name, ca=ca))
         port = self.ports.setdefault(name, free_port())
         log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 -- the child's
         self.procs[name] = subprocess.Popen(
