@@ -7,6 +7,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import shlex
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -64,3 +65,19 @@ def test_the_hub_keeps_its_store_where_its_unit_may_write() -> None:
     assert keys["ReadWritePaths"] == "/var/lib/bidou-venue"
     example = load_venue_config(str(DEPLOY / "venue.example.toml"))  # and it is valid
     assert Path(example.store_dir).parent == Path(keys["ReadWritePaths"])
+
+
+@pytest.mark.parametrize("part", sorted(UNITS))
+def test_each_unit_passes_systemd_analyze_verify(part: str, tmp_path: Path) -> None:
+    """systemd's own check of the unit (unknown keys, bad values, a command it cannot run),
+    with ExecStart pointed at this checkout's bidou-venue, as the install puts it at
+    /opt/bidou-table/venv/bin."""
+    if shutil.which("systemd-analyze") is None:
+        pytest.fail("systemd-analyze is needed to check the units: apt-get install systemd")
+    text = (DEPLOY / UNITS[part]).read_text().replace(
+        "/opt/bidou-table/venv/bin/bidou-venue", str(BIN / "bidou-venue"))
+    unit = tmp_path / UNITS[part]
+    unit.write_text(text)
+    done = subprocess.run(["systemd-analyze", "verify", str(unit)], capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0 and not done.stderr.strip(), done.stderr
