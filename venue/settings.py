@@ -49,8 +49,12 @@ class VenueConfig:
 
     @property
     def hub_url(self) -> str:
+        """Where the venue's own clients (ingester, screen) reach the hub: on its machine,
+        so a hub listening on every address (0.0.0.0, as at a pub) is reached on loopback,
+        the address a TLS certificate names beside the tables' one."""
         scheme = "tls" if self.tls_cert else "nats"
-        return f"{scheme}://{self.hub_host}:{self.hub_port}"
+        host = "127.0.0.1" if self.hub_host in ("0.0.0.0", "::", "") else self.hub_host
+        return f"{scheme}://{host}:{self.hub_port}"
 
     def client_tls(self) -> ssl.SSLContext | None:
         """What the venue's own clients connect to the hub with (None: no TLS)."""

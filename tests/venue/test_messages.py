@@ -118,6 +118,8 @@ def test_tls_settings_name_the_key_and_what_is_wrong(tmp_path: pathlib.Path) -> 
     tls = build_venue_config({**base, "hub": {"admin_password": "x", "tls_cert": str(pem),
                                               "tls_key": str(pem)}})
     assert tls.hub_url.startswith("tls://")
+    anywhere = build_venue_config({**base, "hub": {"admin_password": "x", "host": "0.0.0.0"}})
+    assert anywhere.hub_url == "nats://127.0.0.1:4222"  # its own clients: on loopback
 
 
 def test_the_example_configs_venue_section_loads_when_uncommented() -> None:
