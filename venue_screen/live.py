@@ -160,8 +160,15 @@ class Live:
         game, seq = notice.get("game"), notice.get("seq")
         if not isinstance(table, str) or not isinstance(game, int) or not isinstance(seq, int):
             return
-        if isinstance(notice.get("log_id"), str):
-            self._log_ids[table] = notice["log_id"]
+        log_id = notice.get("log_id")
+        if isinstance(log_id, str):
+            if self._log_ids.get(table) not in (None, log_id):
+                # the operator accepted the table's new log (bidou-venue accept-log): its
+                # game ids start again, so what was shown of the old log says nothing
+                for key in [k for k in self._shown if k[0] == table]:
+                    del self._shown[key]
+                self.last_entry.pop(table, None)
+            self._log_ids[table] = log_id
         entry = {k: notice.get(k) for k in ("game", "seq", "kind", "text", "at", "status")}
         key = (table, game)
         if seq > self._shown.get(key, 0):  # the store is in order: nothing is skipped

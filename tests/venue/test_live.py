@@ -70,6 +70,21 @@ def test_what_the_store_would_refuse_is_never_shown() -> None:
     assert shown(q) == [("t2", 1, 1, True), ("t2", 1, 2, False)]
 
 
+def test_an_accepted_new_log_starts_the_tables_games_again_on_the_screen() -> None:
+    """After bidou-venue accept-log the store holds the new log under the table's name, its
+    game 1 from seq 1 again: the ingester's first notice of it resets what was shown."""
+    view, q = live()
+    for seq in (1, 2, 3):
+        view.on_hub_entry(SUBJECT, message(seq))
+    shown(q)
+    view.on_hub_entry(SUBJECT, message(1, log="NEW"))  # still refused: not yet accepted
+    assert shown(q) == []
+    view.on_stored({"table": "t1", "log_id": "NEW", "game": 1, "seq": 1, "text": "Cy bet 2"})
+    view.on_hub_entry(SUBJECT, message(2, log="NEW"))
+    assert shown(q) == [("t1", 1, 1, True), ("t1", 1, 2, False)]
+    assert view.last_entry["t1"]["seq"] == 2
+
+
 def test_a_screen_not_yet_seeded_from_postgres_waits_for_the_store() -> None:
     view, q = live()
     view._seeded = False  # PostgreSQL not read yet: the seqs held are unknown
