@@ -15,6 +15,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ingest": ("venue.ingester", "consume the hub's entries into PostgreSQL"),
     "screen": ("venue_screen.cmd_screen", "serve the venue screen"),
     "rebuild": ("venue.cmd_rebuild", "rebuild games, results and players from the events"),
+    "accept-log": ("venue.cmd_accept_log", "take a table's replaced log as genuine, keeping "
+                   "the old one's games"),
 }
 
 
@@ -22,7 +24,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch to the chosen subcommand and return its exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     lines = ["usage: bidou-venue COMMAND [ARGS]", "", "commands:"]
-    lines += [f"  {n:<8} {h}" for n, (_, h) in COMMANDS.items()]
+    lines += [f"  {n:<10} {h}" for n, (_, h) in COMMANDS.items()]
     if not args or args[0] in ("-h", "--help"):
         print("\n".join(lines))
         return 0 if args else 2

@@ -138,8 +138,8 @@ def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
 def _replaced(m: EntryMessage, held: str) -> str:
     return (f"table {m.table} sends from a new log (id {m.log_id}, the venue holds log "
             f"{held}): its log was replaced and its game ids start again. Nothing of it is "
-            "stored. Give the table a new name in its [venue] table (and the hub), or put its "
-            "old log back.")
+            f"stored. If the new log is genuine (a new SD card): bidou-venue accept-log "
+            f"--config FILE {m.table}; else put its old log back.")
 
 
 def _check_log_ids(db: psycopg.Connection[Any], messages: Sequence[EntryMessage],
@@ -303,3 +303,35 @@ def note_problem(db: psycopg.Connection[Any], venue: str, table: str, sentence: 
                    "VALUES (%s, %s, %s, %s) ON CONFLICT (venue, table_name, sentence) DO "
                    "UPDATE SET last_at = now(), count = problems.count + excluded.count",
                    (venue, table, sentence, times))
+
+
+#: an archived log's table name is the table's with this and a number: a character no
+#: configured table name may hold (firmware.venue_settings.NAME), so it never meets one
+ARCHIVED = "~"
+
+
+def accept_log(db: psycopg.Connection[Any], venue: str, table: str, new_log: str) -> str:
+    """Make ``new_log`` the table's log, in one transaction: every row of the log the venue
+    held (events, games, results, problems) moves to an archived name (``t1~1``, then
+    ``t1~2``...), kept and shown as that table's games; players' records, by player, keep
+    them. The archived name, or Refused with a sentence when there is nothing to accept."""
+    with db.transaction():
+        row = db.execute("SELECT log_id FROM tables WHERE venue = %s AND table_name = %s "
+                         "FOR UPDATE", (venue, table)).fetchone()
+        if row is None:
+            raise Refused(f"the venue holds no log of table {table}: a table's first log is "
+                          "taken as it comes, nothing to accept.")
+        if row[0] == new_log:
+            raise Refused(f"log {new_log} is table {table}'s already: nothing to accept.")
+        (archives,) = db.execute(  # not LIKE: a name may hold "_", which LIKE takes as any
+            "SELECT count(*) FROM tables WHERE venue = %s AND starts_with(table_name, %s)",
+            (venue, f"{table}{ARCHIVED}")).fetchone()
+        archived = f"{table}{ARCHIVED}{archives + 1}"
+        for name in ("events", "games", "results", "problems"):
+            db.execute(f"UPDATE {name} SET table_name = %s "  # noqa: S608 -- our own names
+                       "WHERE venue = %s AND table_name = %s", (archived, venue, table))
+        db.execute("INSERT INTO tables (venue, table_name, log_id) VALUES (%s, %s, %s)",
+                   (venue, archived, row[0]))
+        db.execute("UPDATE tables SET log_id = %s, first_seen = now() "
+                   "WHERE venue = %s AND table_name = %s", (new_log, venue, table))
+    return archived
