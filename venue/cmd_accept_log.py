@@ -7,8 +7,10 @@ name (``store.accept_log``), makes the new log the table's, and stores what the 
 from it so far: those messages were refused, not lost (the entry stream keeps every message
 by limits; a refused one was terminated, not deleted), so they are read again from the
 stream, and each is stored once, in order, with the ingester's own ``record_many`` (a repeat
-is a no-op, so the ingester storing the newest ones meanwhile doubles nothing). The table
-itself is not touched and need not be restarted.
+is a no-op, so the ingester storing the newest ones meanwhile doubles nothing). The stream is
+read again AFTER the new log id is committed: a message the ingester refused between a first
+read and the acceptance is then still found, and one it gets after the acceptance it stores
+itself. The table itself is not touched and need not be restarted.
 """
 
 from __future__ import annotations
@@ -17,11 +19,14 @@ import argparse
 import asyncio
 import contextlib
 import sys
+from typing import Any
 
 import nats
+import psycopg
 from nats.js.api import ConsumerConfig, DeliverPolicy
 
 from venue import store
+from venue.ingester import ingested_subject, notice
 from venue.messages import ENTRY_STREAM, BadMessage, EntryMessage, entry_subject, parse_entry
 from venue.settings import VenueConfig, add_config_argument, config_for
 
@@ -32,21 +37,19 @@ QUIET = 2.0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The config, as every subcommand, and the table named as configured."""
     add_config_argument(parser)
     parser.add_argument("table", help="the table whose new log to accept (its configured name)")
 
 
-async def sent_by(config: VenueConfig, table: str) -> list[EntryMessage]:
-    """Every entry message of ``table`` the hub's stream holds, oldest first."""
-    nc = await nats.connect(config.hub_url, user=config.admin_user,
-                            password=config.admin_password, tls=config.client_tls(),
-                            name="venue accept-log", connect_timeout=5,
-                            max_reconnect_attempts=2)
+async def sent_by(nc: Any, venue: str, table: str) -> list[EntryMessage]:
+    """Every entry message of ``table`` the hub's stream holds, oldest first (an ordered
+    consumer of its own: the ingester's durable consumer is left as it is)."""
     found: list[EntryMessage] = []
+    sub = await nc.jetstream().subscribe(
+        entry_subject(venue, table), stream=ENTRY_STREAM, ordered_consumer=True,
+        config=ConsumerConfig(deliver_policy=DeliverPolicy.ALL))
     try:
-        sub = await nc.jetstream().subscribe(
-            entry_subject(config.name, table), stream=ENTRY_STREAM, ordered_consumer=True,
-            config=ConsumerConfig(deliver_policy=DeliverPolicy.ALL))
         while True:
             try:
                 msg = await sub.next_msg(timeout=QUIET)
@@ -57,11 +60,69 @@ async def sent_by(config: VenueConfig, table: str) -> list[EntryMessage]:
             if msg.metadata.num_pending == 0:
                 break
     finally:
-        await nc.close()
+        await sub.unsubscribe()
     return found
 
 
+def store_in_order(db: psycopg.Connection[Any], messages: list[EntryMessage]) -> list[EntryMessage]:
+    """Store ``messages`` (one log's, in stream order) and return those stored. One that came
+    before its predecessor in the stream (a retried publish) is "early" in its batch and is
+    tried again once the rest is in, until a pass stores nothing more."""
+    stored: list[EntryMessage] = []
+    todo = messages
+    while todo:
+        early: list[EntryMessage] = []
+        for start in range(0, len(todo), BATCH):
+            batch = todo[start:start + BATCH]
+            for m, outcome in zip(batch, store.record_many(db, batch), strict=True):
+                if outcome.kind == "stored":
+                    stored.append(m)
+                elif outcome.kind == "early":
+                    early.append(m)
+        if len(early) == len(todo):
+            break  # its predecessor is not in the stream yet: the ingester takes it later
+        todo = early
+    return stored
+
+
+async def accept(config: VenueConfig, table: str) -> tuple[int, str]:
+    """Exit status and the line to print."""
+    try:
+        nc = await nats.connect(config.hub_url, user=config.admin_user,
+                                password=config.admin_password, tls=config.client_tls(),
+                                name="venue accept-log", connect_timeout=5,
+                                max_reconnect_attempts=2, allow_reconnect=False)
+    except Exception as e:  # the hub away, refused credentials: say which and stop
+        return 1, (f"bidou-venue accept-log: cannot read the hub's stream at {config.hub_url} "
+                   f"({e or type(e).__name__}); start the hub (bidou-venue hub) and try again.")
+    try:
+        sent = await sent_by(nc, config.name, table)
+        # the log the table sends from now: its newest message's (the stream also holds the
+        # old log's messages, which must never be taken back as new)
+        new_log = sent[-1].log_id if sent else None
+        with store.connect(config.dsn) as db:
+            if new_log is None:
+                return 1, f"Table {table} has sent nothing to the hub: nothing to accept."
+            try:
+                archived = store.accept_log(db, config.name, table, new_log)
+            except store.Refused as e:
+                return 1, f"Table {table}: {e}"
+            # read again now that the new log is the table's (see the module's docstring)
+            new = [m for m in await sent_by(nc, config.name, table) if m.log_id == new_log]
+            stored = store_in_order(db, new)
+        for m in stored:  # the screens learn the new log id, and show what was stored
+            await nc.publish(ingested_subject(config.name), notice(m))
+        await nc.flush()
+    finally:
+        await nc.close()
+    return 0, (f"Table {table}: log {new_log} accepted; the old log's games are kept as table "
+               f"{archived}; {len(stored)} entries of the new log stored from the hub's "
+               "stream, the rest come from the ingester.")
+
+
 def run(args: argparse.Namespace) -> int:
+    """Accept ``args.table``'s newest log; 2 on a bad config or table name, 1 when there is
+    nothing to accept or the hub cannot be read."""
     config = config_for("accept-log", args.config)
     if config is None:
         return 2
@@ -70,33 +131,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"bidou-venue accept-log: {table!r} is not a table of {args.config} "
               f"({', '.join(sorted(config.tables))}).", file=sys.stderr)
         return 2
-    try:
-        messages = asyncio.run(sent_by(config, table))
-    except Exception as e:  # the hub away, refused credentials: say which and stop
-        print(f"bidou-venue accept-log: cannot read the hub's stream at {config.hub_url} "
-              f"({e or type(e).__name__}); start the hub (bidou-venue hub) and try again.",
-              file=sys.stderr)
-        return 1
-    with store.connect(config.dsn) as db:
-        held = db.execute("SELECT log_id FROM tables WHERE venue = %s AND table_name = %s",
-                          (config.name, table)).fetchone()
-        # the log the table sends from now: its newest message's (the stream also holds
-        # the old log's messages, which must never be taken back as new)
-        new_log = messages[-1].log_id if messages else None
-        if new_log is None or (held is not None and held[0] == new_log):
-            print(f"Table {table} sends from the log the venue holds: nothing to accept.")
-            return 1
-        try:
-            archived = store.accept_log(db, config.name, table, new_log)
-        except store.Refused as e:
-            print(f"bidou-venue accept-log: {e}", file=sys.stderr)
-            return 1
-        new = [m for m in messages if m.log_id == new_log]
-        stored = 0
-        for start in range(0, len(new), BATCH):
-            outcomes = store.record_many(db, new[start:start + BATCH])
-            stored += sum(o.kind == "stored" for o in outcomes)
-    print(f"Table {table}: log {new_log} accepted; the old log's games are kept as table "
-          f"{archived}; {stored} entries of the new log stored, the rest come from the "
-          "ingester.")
-    return 0
+    status, line = asyncio.run(accept(config, table))
+    print(line, file=sys.stderr if line.startswith("bidou-venue") else sys.stdout)
+    return status

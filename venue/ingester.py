@@ -76,6 +76,14 @@ def ingested_subject(venue: str) -> str:
     return f"venue.{venue}.ingested"
 
 
+def notice(m: EntryMessage) -> bytes:
+    """The notice of one stored entry, as the screens read it (``bidou-venue accept-log``
+    sends the same for the entries it stores)."""
+    return json.dumps({"table": m.table, "log_id": m.log_id, "game": m.game, "seq": m.seq,
+                       "kind": m.kind, "text": m.text, "at": m.at,
+                       "status": m.status}).encode()
+
+
 class Ingester:
     """One consumer, one database connection; ``handle`` is one message's whole life."""
 
@@ -220,11 +228,7 @@ class Ingester:
             else:
                 await msg.ack()
                 if outcome == "stored":
-                    await nc.publish(ingested_subject(self.config.name), json.dumps(
-                        {"table": message.table, "log_id": message.log_id,
-                         "game": message.game, "seq": message.seq, "kind": message.kind,
-                         "text": message.text, "at": message.at,
-                         "status": message.status}).encode())
+                    await nc.publish(ingested_subject(self.config.name), notice(message))
 
     async def _worker(self, nc: Any, part: int, queue: asyncio.Queue[Any]) -> None:
         while True:

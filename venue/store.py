@@ -323,9 +323,9 @@ def accept_log(db: psycopg.Connection[Any], venue: str, table: str, new_log: str
                           "taken as it comes, nothing to accept.")
         if row[0] == new_log:
             raise Refused(f"log {new_log} is table {table}'s already: nothing to accept.")
-        (archives,) = db.execute(
-            "SELECT count(*) FROM tables WHERE venue = %s AND table_name LIKE %s",
-            (venue, f"{table}{ARCHIVED}%")).fetchone()
+        (archives,) = db.execute(  # not LIKE: a name may hold "_", which LIKE takes as any
+            "SELECT count(*) FROM tables WHERE venue = %s AND starts_with(table_name, %s)",
+            (venue, f"{table}{ARCHIVED}")).fetchone()
         archived = f"{table}{ARCHIVED}{archives + 1}"
         for name in ("events", "games", "results", "problems"):
             db.execute(f"UPDATE {name} SET table_name = %s "  # noqa: S608 -- our own names

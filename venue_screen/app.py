@@ -19,6 +19,7 @@ import psycopg
 from flask import Flask, Response, jsonify, render_template, stream_with_context
 
 from venue.settings import VenueConfig
+from venue.store import ARCHIVED
 from venue_screen import data
 from venue_screen.live import CLOSING, Live
 
@@ -57,10 +58,15 @@ def tables_status(config: VenueConfig, live: Live) -> list[dict[str, Any]]:
         })
     for name, held in counts.items():
         if name not in config.tables:
+            # a table's log archived by `bidou-venue accept-log` (t1~1): its games are kept
+            # and shown under that name; any other name is one the ingester refused
+            of = name.split(ARCHIVED, 1)[0] if ARCHIVED in name else None
             out.append({"name": name, "configured": False, "online": False,
-                        "last_seen": _iso(held.get("problem_at")), "entries": 0,
+                        "last_seen": _iso(held.get("problem_at")),
+                        "entries": int(held.get("entries", 0)),
                         "to_come": None, "problem": held.get("problem"),
-                        "problem_count": held.get("problem_count", 0), "state": None})
+                        "problem_count": held.get("problem_count", 0), "state": None,
+                        "archived_log_of": of})
     return out
 
 
@@ -76,7 +82,9 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
                        detail=str(e).strip()[:200]), 503
 
     def known(name: str) -> Any:
-        if name in config.tables:
+        # a configured table, or one of its logs archived by accept-log (t1~1): that log's
+        # games keep their own ids under that name
+        if name.split(ARCHIVED, 1)[0] in config.tables:
             return None
         return jsonify(error=f"no table {name!r} at this venue; its tables are "
                              f"{', '.join(config.tables)}"), 404

@@ -22,6 +22,7 @@ def accept_log(venue: Venue, table: str) -> subprocess.CompletedProcess[str]:
 def test_an_accepted_log_is_stored_whole_and_the_old_one_kept(venue: Venue) -> None:
     venue.start_hub()
     venue.start_ingester()
+    venue.start_screen()
     venue.start_table("t1", seed=71)
     wait_until(lambda: venue.finished_games("t1") >= 1, 240, "t1 to finish a game")
     wait_until(lambda: venue.caught_up("t1"), 60, "the venue to hold t1's log")
@@ -42,6 +43,16 @@ def test_an_accepted_log_is_stored_whole_and_the_old_one_kept(venue: Venue) -> N
     wait_until(lambda: venue.caught_up("t1"), 90, "the venue to hold t1's new log")
     venue.check_table("t1")
     assert venue.rows("t1~1") == old_rows and venue.results("t1~1") == old_results
+    # the screen: t1 is the new log, its problem gone; the old log's games under t1~1
+    tables = {t["name"]: t for t in venue.get("/api/tables")[1]}
+    assert tables["t1"]["problem"] is None
+    assert tables["t1"]["entries"] == len(venue.rows("t1"))
+    assert tables["t1~1"]["archived_log_of"] == "t1"
+    assert tables["t1~1"]["entries"] == len(old_rows)
+    old_ids = sorted({game for game, _, _ in old_rows})
+    assert sorted(g["id"] for g in venue.get("/api/tables/t1~1/games")[1]) == old_ids
+    new_ids = sorted({game for game, _, _ in venue.rows("t1")})
+    assert sorted(g["id"] for g in venue.get("/api/tables/t1/games")[1]) == new_ids
     again = accept_log(venue, "t1")
     assert again.returncode == 1 and "nothing to accept" in again.stdout + again.stderr
 
