@@ -254,17 +254,46 @@ class Venue:
         want = expected_rows(self.db(table))
         return bool(want) and self.rows(table) == want
 
-    def check_table(self, table: str) -> None:
-        """The promise after every fault: the venue's (game, seq, text) rows are the table's
-        log exactly (all it may send), stored in order, and chips per finished game agree."""
-        want = expected_rows(self.db(table))
+    def replace_log(self, table: str, seed: int) -> Path:
+        """The table stopped and started again on a new, empty log (a new SD card: its game
+        ids start again at 1); the old log's file, kept beside as ``TABLE-old.db``."""
+        self.stop(table)
+        old = self.folder / f"{table}-old.db"
+        self.db(table).rename(old)
+        for suffix in ("-wal", "-shm", ".lock"):
+            self.folder.joinpath(f"{table}.db{suffix}").unlink(missing_ok=True)
+        self.start_table(table, seed=seed)
+        return old
+
+    def refused_new_log(self, table: str) -> Path:
+        """A running venue (hub, ingester, screen) whose ``table`` played a game on one log,
+        then on a new one, which the ingester has refused; the old log's file."""
+        self.start_hub()
+        self.start_ingester()
+        self.start_screen()
+        self.start_table(table, seed=71)
+        wait_until(lambda: self.finished_games(table) >= 1, 240, f"{table} to finish a game")
+        wait_until(lambda: self.caught_up(table), 60, f"the venue to hold {table}'s log")
+        old = self.replace_log(table, seed=72)
+        wait_until(lambda: self.finished_games(table) >= 1, 240,
+                   f"the new {table} to finish a game")
+        wait_until(lambda: "its log was replaced" in self.log_text("ingester"), 60,
+                   "the ingester's refusal of the new log")
+        return old
+
+    def check_table(self, table: str, log: Path | None = None) -> None:
+        """The promise after every fault: the venue's (game, seq, text) rows of ``table`` are
+        the table's log (``log``, default its own file) exactly (all it may send), stored in
+        order, and chips per finished game agree."""
+        log = log or self.db(table)
+        want = expected_rows(log)
         got = self.rows(table)
         differ = next((i for i, (a, b) in enumerate(zip(got, want, strict=False)) if a != b),
                       min(len(got), len(want)))
         assert got == want, (f"table {table}: venue holds {len(got)} rows, the log "
                              f"{len(want)}; first difference at row {differ}")
         assert self.arrival_in_order(table), f"table {table}: entries stored out of order"
-        finished = finished_results(self.db(table))
+        finished = finished_results(log)
         venue = self.results(table)
         held = {g for g, _, _ in got}
         for game, chips in finished.items():
