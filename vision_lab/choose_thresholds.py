@@ -94,6 +94,18 @@ def best(looked: Sequence[Looked], budget: float = WRONG_BUDGET,
     return choice[1], choice[2]
 
 
+def write_thresholds(folder: pathlib.Path, calib: Sequence[LabelledPicture],
+                     log=print) -> dict[str, float]:  # noqa: ANN001
+    """Choose the thresholds of the model in ``folder`` on ``calib`` and write them to its
+    ``reader.json``, saying what the calibration split reads with them: the last step of
+    every way a model is made (``make train``, a quantisation, this module's command)."""
+    chosen, s = best(look_all(Model(folder), calib))
+    log(f"calibration split: {s.summary()}")
+    (folder / "reader.json").write_text(json.dumps(chosen, indent=2) + "\n")
+    log(f"thresholds: {json.dumps(chosen)}")
+    return chosen
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m vision_lab.choose_thresholds",
                                      description=__doc__.split("\n\n")[0])
@@ -101,11 +113,7 @@ def main(argv: list[str] | None = None) -> int:
     add_set_arguments(parser)
     args = parser.parse_args(argv)
     _, calib = split_calibration(training_pictures(args.sets, args.leave_out))
-    looked = look_all(Model(args.model), calib)
-    chosen, s = best(looked)
-    print(f"calibration split: {s.summary()}")
-    (args.model / "reader.json").write_text(json.dumps(chosen, indent=2) + "\n")
-    print("thresholds:", json.dumps(chosen))
+    write_thresholds(args.model, calib)
     return 0
 
 

@@ -114,8 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     fit, calib = split_calibration(training_pictures(args.sets, args.leave_out))
     quantize(args.model, fit)
     train_on_places.fit_temperature_on_places(args.model, calib)
-    choose_thresholds.main(["--model", str(args.model), "--sets", str(args.sets)]
-                           + (["--leave-out", args.leave_out] if args.leave_out else []))
+    choose_thresholds.write_thresholds(args.model, calib)
     return 0
 
 

@@ -13,7 +13,6 @@ took. Valid never enters training or a threshold.
 from __future__ import annotations
 
 import argparse
-import json
 import pathlib
 import sys
 import time
@@ -77,12 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     train_on_places.export(net, out, calib)
     quantize.quantize(out, fit)
     train_on_places.fit_temperature_on_places(out, calib)  # on the int8 network's features
-    from vision.face_reader import Model  # lazy: reads the files just written
-
-    chosen, score = choose_thresholds.best(choose_thresholds.look_all(Model(out), calib))
-    (out / "reader.json").write_text(json.dumps(chosen, indent=2) + "\n")
-    print(f"calibration split: {score.summary()}")
-    print(f"thresholds: {json.dumps(chosen)}")
+    choose_thresholds.write_thresholds(out, calib)
     print(f"all in {(time.monotonic() - start) / 60:.1f} minutes")
     return 0
 
