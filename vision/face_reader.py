@@ -279,9 +279,11 @@ def sized(image: np.ndarray, proposed: list[Candidate], model: Model,
     crop the model's own head (:attr:`Model.sizer`) takes most surely for a die, with that
     crop's "not a die" probability. A known ``die_size`` (a seat's zone, whose dice the
     zone reader has sized before) is every proposal's size, and costs no crop."""
-    if die_size is not None or not proposed:
-        return ([(c.centre, die_size or c.size, c.score) for c in proposed],
+    if die_size is not None:  # no crop, so none is taken for no die here
+        return ([(c.centre, die_size, c.score) for c in proposed],
                 np.zeros(len(proposed), np.float32))
+    if not proposed:
+        return [], np.zeros(0, np.float32)
     pyramid = Pyramid(image)
     crops = np.stack([die_crop(pyramid, c.centre, c.size * k, 0.0, False, FACE_INPUT)
                       for c in proposed for k in SIZES])
