@@ -310,6 +310,12 @@ def note_problem(db: psycopg.Connection[Any], venue: str, table: str, sentence: 
 ARCHIVED = "~"
 
 
+def archived_of(name: str) -> str | None:
+    """The table whose archived log ``name`` is (``t1~1`` -> ``t1``); None for a table's own
+    name."""
+    return name.split(ARCHIVED, 1)[0] if ARCHIVED in name else None
+
+
 def accept_log(db: psycopg.Connection[Any], venue: str, table: str, new_log: str) -> str:
     """Make ``new_log`` the table's log, in one transaction: every row of the log the venue
     held (events, games, results, problems) moves to an archived name (``t1~1``, then

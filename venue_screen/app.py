@@ -19,7 +19,7 @@ import psycopg
 from flask import Flask, Response, jsonify, render_template, stream_with_context
 
 from venue.settings import VenueConfig
-from venue.store import ARCHIVED
+from venue.store import archived_of
 from venue_screen import data
 from venue_screen.live import CLOSING, Live
 
@@ -60,7 +60,7 @@ def tables_status(config: VenueConfig, live: Live) -> list[dict[str, Any]]:
         if name not in config.tables:
             # a table's log archived by `bidou-venue accept-log` (t1~1): its games are kept
             # and shown under that name; any other name is one the ingester refused
-            of = name.split(ARCHIVED, 1)[0] if ARCHIVED in name else None
+            of = archived_of(name)
             out.append({"name": name, "configured": False, "online": False,
                         "last_seen": _iso(held.get("problem_at")),
                         "entries": int(held.get("entries", 0)),
@@ -84,7 +84,7 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
     def known(name: str) -> Any:
         # a configured table, or one of its logs archived by accept-log (t1~1): that log's
         # games keep their own ids under that name
-        if name.split(ARCHIVED, 1)[0] in config.tables:
+        if (archived_of(name) or name) in config.tables:
             return None
         return jsonify(error=f"no table {name!r} at this venue; its tables are "
                              f"{', '.join(config.tables)}"), 404
