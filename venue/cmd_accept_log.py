@@ -19,7 +19,7 @@ import argparse
 import asyncio
 import contextlib
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 import nats
 import psycopg
@@ -85,8 +85,8 @@ def store_in_order(db: psycopg.Connection[Any], messages: list[EntryMessage]) ->
     return stored
 
 
-async def accept(config: VenueConfig, table: str) -> tuple[int, str]:
-    """Exit status and the line to print."""
+async def accept(config: VenueConfig, table: str) -> tuple[int, str, TextIO]:
+    """Exit status, the line to print and where (an error to stderr, the rest to stdout)."""
     try:
         nc = await nats.connect(config.hub_url, user=config.admin_user,
                                 password=config.admin_password, tls=config.client_tls(),
@@ -94,7 +94,8 @@ async def accept(config: VenueConfig, table: str) -> tuple[int, str]:
                                 max_reconnect_attempts=2, allow_reconnect=False)
     except Exception as e:  # the hub away, refused credentials: say which and stop
         return 1, (f"bidou-venue accept-log: cannot read the hub's stream at {config.hub_url} "
-                   f"({e or type(e).__name__}); start the hub (bidou-venue hub) and try again.")
+                   f"({e or type(e).__name__}); start the hub (bidou-venue hub) and try "
+                   "again."), sys.stderr
     try:
         sent = await sent_by(nc, config.name, table)
         # the log the table sends from now: its newest message's (the stream also holds the
@@ -102,11 +103,12 @@ async def accept(config: VenueConfig, table: str) -> tuple[int, str]:
         new_log = sent[-1].log_id if sent else None
         with store.connect(config.dsn) as db:
             if new_log is None:
-                return 1, f"Table {table} has sent nothing to the hub: nothing to accept."
+                return 1, f"Table {table} has sent nothing to the hub: nothing to accept.", \
+                    sys.stdout
             try:
                 archived = store.accept_log(db, config.name, table, new_log)
             except store.Refused as e:
-                return 1, f"Table {table}: {e}"
+                return 1, f"Table {table}: {e}", sys.stdout
             # read again now that the new log is the table's (see the module's docstring)
             new = [m for m in await sent_by(nc, config.name, table) if m.log_id == new_log]
             stored = store_in_order(db, new)
@@ -117,7 +119,7 @@ async def accept(config: VenueConfig, table: str) -> tuple[int, str]:
         await nc.close()
     return 0, (f"Table {table}: log {new_log} accepted; the old log's games are kept as table "
                f"{archived}; {len(stored)} entries of the new log stored from the hub's "
-               "stream, the rest come from the ingester.")
+               "stream, the rest come from the ingester."), sys.stdout
 
 
 def run(args: argparse.Namespace) -> int:
@@ -131,6 +133,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"bidou-venue accept-log: {table!r} is not a table of {args.config} "
               f"({', '.join(sorted(config.tables))}).", file=sys.stderr)
         return 2
-    status, line = asyncio.run(accept(config, table))
-    print(line, file=sys.stderr if line.startswith("bidou-venue") else sys.stdout)
+    status, line, out = asyncio.run(accept(config, table))
+    print(line, file=out)
     return status
