@@ -4,22 +4,26 @@ The model was trained on other tables; this table's light, cloth and dice are no
 the pub photographs a few dozen throws with the table's camera and writes each picture's values
 in ``NAME.txt`` beside it (:mod:`vision.known`), and every referee's dice correction keeps the
 camera's picture with the corrected values (:mod:`firmware.correction_pictures`). This command
-reads them once, fits the table's own head on two thirds of the pictures and checks it on the
-third held back (:mod:`vision.adapt`), says in plain sentences how the held-back throws read as
-the table reads now and after the adaptation, and keeps it only when it reads them better. Kept,
-it saves ``NAME.head.npz`` and ``NAME.reader.json`` beside the config ``NAME.toml`` and writes
-``head = "NAME.head.npz"`` under ``[vision]`` (comments kept,
-:func:`hardware.config_edit.save_vision`), with ``reader = "learned"`` when the config names no
-reader; a config that says ``reader = "rules"`` keeps it, and is told how to switch.
-``--dry-run`` only prints. A config with only its ``[table]`` section is enough: no zones or
-camera are needed.
+reads them with both readers and decides two things, each in plain sentences:
+
+- **which reader** the table reads with: the rule reader or the learned one, whichever reads
+  every known throw better (:mod:`vision.reader_choice`; when neither does, the table keeps
+  its reader). Changed, ``reader = "..."`` is written under ``[vision]``, even over a reader
+  the config named: calibrating is how a pub asks the table to read its dice best.
+- **the learned reader's own head**: fitted on two thirds of the pictures and checked on the
+  third held back (:mod:`vision.adapt`), kept only when it reads them better; kept, it saves
+  ``NAME.head.npz`` and ``NAME.reader.json`` beside the config ``NAME.toml`` and writes
+  ``head = "NAME.head.npz"`` under ``[vision]``.
+
+The config keeps its comments (:func:`hardware.config_edit.save_vision`). ``--dry-run`` only
+prints. A config with only its ``[table]`` section is enough: no zones or camera are needed.
 
 Here rather than in ``hardware/`` because ``--from-log`` reads the controller's log.
 
-Exit 0 when the adaptation was kept (and saved, unless ``--dry-run``); 1 when it was not kept
-(nothing changed), or the config, the model or the log cannot be read, or the files cannot be
-saved; 2 for known throws that cannot be used (each case one sentence naming the file, or too
-few dice) or a zone option given with them.
+Exit 0 when the reader changed or the head was kept (and saved, unless ``--dry-run``); 1 when
+neither (nothing changed), or the config, the model or the log cannot be read, or the files
+cannot be saved; 2 for known throws that cannot be used (each case one sentence naming the
+file, or too few dice) or a zone option given with them.
 """
 
 from __future__ import annotations
@@ -28,12 +32,13 @@ import argparse
 import dataclasses
 import pathlib
 import sys
+import time
 
 from engine.errors import ConfigError, VisionError
 from firmware.correction_pictures import known_from_log
 from firmware.log_guard import LogError
 from hardware.config_edit import read_config, save_vision
-from vision import adapt, face_reader, known
+from vision import adapt, face_reader, known, reader_choice
 from vision.known import KnownThrowsError, Tally
 from vision.settings import VisionSettings
 from vision.table_reader import check, config_vision, face_settings
@@ -45,6 +50,11 @@ ZONE_OPTIONS = (("image", "--image"), ("camera", "--camera"), ("device", "--devi
 #: pictures not read exactly that are named, at most
 NAMED = 10
 RULE = "more dice right with no more wrong, or as many right with fewer wrong"
+#: the readers as a sentence names them
+NAMES = {reader_choice.RULES: "rule", reader_choice.LEARNED: "learned"}
+#: the reader's choice counts a die read where none was thrown as an error too
+CHOICE_RULE = ("more dice right with no more wrong or extra, or as many right with fewer "
+               "wrong or extra")
 
 
 def run_known_throws(args: argparse.Namespace) -> int:
@@ -74,16 +84,21 @@ def run_known_throws(args: argparse.Namespace) -> int:
         settings = _settings_now(vision, config)
     except VisionError as exc:  # the model itself
         return _stop(str(exc), 1)
-    print(f"Reading {len(items)} known throws ({dice} dice) {where} with the learned reader.",
-          flush=True)
+    print(f"Reading {len(items)} known throws ({dice} dice) {where} with the learned reader "
+          "and the rule reader.", flush=True)
     try:
         result = adapt.calibrate(items, settings, seed=args.seed)
+        start = time.monotonic()
+        read = [item for item in items if item.name not in set(result.left_out)]
+        rules = reader_choice.rule_tally(read)
+        result.seconds += time.monotonic() - start
     except KnownThrowsError as exc:
         return _stop(str(exc), 2)
     except VisionError as exc:
         return _stop(str(exc), 1)
-    _report(result, settings, vision.reader)
-    return _keep(result, args, config, vision.reader)
+    choice = reader_choice.choose(rules, result.now, vision.reader)
+    _report(result, settings, choice)
+    return _keep(result, args, config, choice)
 
 
 def _known(args: argparse.Namespace) -> tuple[list[adapt.Known], str]:
@@ -124,24 +139,35 @@ def _settings_now(vision: VisionSettings, config: pathlib.Path) -> face_reader.S
         return settings
 
 
-def _report(result: adapt.Adaptation, settings: face_reader.Settings, reader: str) -> None:
-    """The held-back throws before and after, in sentences, and what it cost."""
+def _report(result: adapt.Adaptation, settings: face_reader.Settings,
+            choice: reader_choice.Choice) -> None:
+    """Both readers on every known throw and which the table reads with; the held-back
+    throws before and after the head's adaptation; in sentences, and what it cost."""
     if result.left_out:
         shown = ", ".join(result.left_out[:NAMED]) + (", ..." if len(result.left_out) > NAMED
                                                       else "")
         print(f"Left out {len(result.left_out)} pictures kept with corrections that cannot hold "
               f"dice (blank or covered): {shown}.")
-    fitted, held = len(result.fitted), len(result.held_back)
-    print(f"Fitted on {fitted} of the pictures ({result.examples_dice} dice matched, and "
-          f"{result.examples_not_dice} places that are no die); checked on the {held} held "
-          f"back ({result.before.dice} dice).")
-    if reader != "learned":
-        print("With the learned reader's own head (the table reads with the rule reader "
-              f"now): {_reads(result.before)}.")
+    own = (f"the table's own head {settings.head.name}" if settings.head
+           else "the model's head")
+    print(f"Every known throw ({choice.rules.dice} dice), by the rule reader: "
+          f"{_reads(choice.rules)}.")
+    print(f"... by the learned reader ({own}): {_reads(choice.learned)}.")
+    chosen = NAMES[choice.chosen]
+    if choice.changed:
+        print(f"The {chosen} reader reads them better ({CHOICE_RULE}): the table reads with it "
+              "from now on.")
+    elif choice.reads_better:
+        print(f"The {chosen} reader, the table's now, reads them better ({CHOICE_RULE}): it "
+              "stays.")
     else:
-        now = (f"the table's own head {settings.head.name}" if settings.head
-               else "the model's head")
-        print(f"As the table reads now ({now}): {_reads(result.before)}.")
+        print(f"Neither reader reads them better ({CHOICE_RULE}): the table keeps the "
+              f"{chosen} reader.")
+    fitted, held = len(result.fitted), len(result.held_back)
+    print(f"The learned reader's head, fitted on {fitted} of the pictures "
+          f"({result.examples_dice} dice matched, and {result.examples_not_dice} places that "
+          f"are no die), checked on the {held} held back ({result.before.dice} dice):")
+    print(f"Before, with {own}: {_reads(result.before)}.")
     print(f"Adapted to this table: {_reads(result.after)}.")
     print("(At the table a throw with anything unsure in its zone goes to the referee.)")
     if result.after.failures:
@@ -150,41 +176,46 @@ def _report(result: adapt.Adaptation, settings: face_reader.Settings, reader: st
             print(f"  {line}")
         if len(result.after.failures) > NAMED:
             print(f"  and {len(result.after.failures) - NAMED} more.")
-    print(f"The adaptation took {result.seconds:.1f} seconds on this machine, reading the "
-          "pictures included.")
+    print(f"The calibration took {result.seconds:.1f} seconds on this machine, reading the "
+          "pictures with both readers included.")
 
 
 def _keep(result: adapt.Adaptation, args: argparse.Namespace, config: pathlib.Path,
-          reader: str) -> int:
-    if not result.kept:
-        print(f"Not kept: the adaptation does not read the held-back throws better ({RULE}). "
-              "The table reads as before and the config was not changed; take more throws, "
+          choice: reader_choice.Choice) -> int:
+    """Save what was kept: the table's head when it reads the held-back throws better, the
+    reader when the other reads every known throw better; exit 1 when neither changed."""
+    if result.kept:
+        print(f"Kept: the adapted head reads the held-back throws better ({RULE}).")
+    else:
+        print(f"The adapted head is not kept: it does not read the held-back throws better "
+              f"({RULE}).")
+    if not result.kept and not choice.changed:
+        print("The table reads as before and the config was not changed; take more throws, "
               "or check the values written for the pictures above.")
         return 1
-    print(f"Kept: it reads the held-back throws better ({RULE}).")
-    head = adapt.head_path(config)
     if args.dry_run:
         print("Dry run: nothing was saved and the config was not changed.")
         return 0
-    keys: dict[str, str] = {"head": head.name}
-    document = read_config(config)
-    section = document.get("vision")
-    named = hasattr(section, "get") and section.get("reader") is not None
-    if not named:
-        keys = {"reader": "learned", **keys}
+    keys: dict[str, str] = {"reader": choice.chosen} if choice.changed else {}
+    head = adapt.head_path(config)
     try:
-        head, own = adapt.save(result, head)
+        if result.kept:
+            head, own = adapt.save(result, head)
+            keys["head"] = head.name
         save_vision(config, keys)
     except (ConfigError, OSError) as exc:
-        return _stop(f"could not save the adaptation: {exc}", 1)
-    print(f"Saved the table's own head in {head} and its thresholds in {own}; "
-          f"head = \"{head.name}\" is under [vision] in {config}.")
-    if not named:
-        print('reader = "learned" is under [vision] too: the table reads with the learned '
-              'reader from its next start (write reader = "rules" to go back).')
-    elif reader != "learned":
-        print(f'The table still reads with the rule reader: write reader = "learned" under '
-              f"[vision] in {config} to read with the learned one and this head.")
+        return _stop(f"could not save the calibration: {exc}", 1)
+    if result.kept:
+        print(f"Saved the table's own head in {head} and its thresholds in {own}; "
+              f"head = \"{head.name}\" is under [vision] in {config}.")
+    if choice.changed:
+        print(f'reader = "{choice.chosen}" is under [vision] in {config}: the table reads with '
+              f'the {NAMES[choice.chosen]} reader from its next start (write reader = '
+              f'"{choice.current}" to go back).')
+    elif result.kept and choice.chosen != reader_choice.LEARNED:
+        print(f"The table still reads with the rule reader, which reads its known throws "
+              f'better: the head serves the learned reader (reader = "learned" under [vision] '
+              f"in {config}).")
     return 0
 
 

@@ -43,7 +43,7 @@ import pathlib
 import random
 import time
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -129,6 +129,9 @@ class Adaptation:
     network: str = ""
     prior: float = 0.0  # the pull towards the model's head chosen (:func:`choose`)
     left_out: tuple[str, ...] = ()  # optional pictures that could not hold dice
+    #: every known throw as the table's learned reader reads it now (the reader's choice,
+    #: :mod:`vision.reader_choice`, is judged on all of them)
+    now: Tally = field(default_factory=Tally)
 
 
 def read_known(known: Sequence[Known], model: Model, settings: Settings,
@@ -376,7 +379,7 @@ def adapt(seen: Sequence[Seen], base: Head, thresholds: Mapping[str, float], *,
         kept = better(before, after)
     return Adaptation(head, {k: float(t[k]) for k in face_reader.DEFAULTS}, before, after, kept,
                       tuple(s.name for s in fitted), tuple(s.name for s in held), dice,
-                      ex.dice, ex.not_dice, network=network, prior=prior)
+                      ex.dice, ex.not_dice, network=network, prior=prior, now=tally(seen, t))
 
 
 def calibrate(known: Sequence[Known], settings: Settings, *, seed: int = 0,

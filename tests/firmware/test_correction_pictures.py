@@ -151,6 +151,6 @@ def test_a_correction_made_at_the_table_is_learned_from_by_calibrate_from_log(tm
                    "--from-log", db, "--dry-run"])
     out = capsys.readouterr().out
     assert out.startswith(f"Reading 11 known throws (33 dice) in {folder} and from 1 correction "
-                          f"in {db} with the learned reader.\n"), out
+                          f"in {db} with the learned reader and the rule reader.\n"), out
     assert "Left out" not in out
     assert status in (0, 1)
