@@ -5,8 +5,10 @@ Why: a pub adapts the reader to its table from about 20 known throws
 a model's training stands for such a table: pictures of that set holding about
 :data:`KNOWN_DICE` dice (drawn from its Train, seeded) are given to the same adaptation as
 known throws (values only, no boxes), and every other picture of the set, Train and Valid, is
-read before and after. The adaptation keeps its head only where it judged it better on the
-throws it held back, as at the table.
+read before and after. As at the table (``bidou-table calibrate``), the table then reads with
+the reader that read the known throws better (:mod:`vision.reader_choice`), and the learned
+one with its own head only where that read the throws it held back better. The rule reader
+was tuned on webcam-wood: for that set its figure is not a new table's.
 
 ``python -m vision_lab.new_table --sets ../shared/dice`` prints a line per set whose
 ``vision/models/without-SET`` model exists.
@@ -22,9 +24,10 @@ import tempfile
 
 import cv2
 
-from vision import adapt
+from vision import adapt, reader_choice
 from vision.face_reader import Settings, read_dice
 from vision.networks import MODELS
+from vision.reader import read_dice as rule_reader
 from vision_lab.evaluate import HEADER, SETS, Score, evaluate, load_labels, pictures, row
 
 #: about this many known dice (about 20 throws of three)
@@ -50,23 +53,30 @@ def known_throws(paths: list[pathlib.Path], dice: int = KNOWN_DICE, seed: int = 
 
 
 def new_table(sets: pathlib.Path, name: str, model: pathlib.Path,
-              ) -> tuple[Score, Score, adapt.Adaptation]:
-    """(before, after, the adaptation) for set ``name`` read by ``model`` (trained without
-    it)."""
+              ) -> tuple[Score, Score, adapt.Adaptation, reader_choice.Choice]:
+    """(zero-shot, as calibrated, the adaptation, the reader's choice) for set ``name`` read by
+    ``model`` (trained without it): the rest read by the learned reader with the model's head,
+    then as ``bidou-table calibrate`` leaves a table whose config named no reader (the rule
+    reader or the learned one, whichever read the known throws better; the learned one with
+    the table's head when that was kept)."""
     train = pictures([sets / name / "Train"])
     known, rest = known_throws(train)
     rest += pictures([sets / name / "Valid"])
     settings = Settings(model=model)
     result = adapt.calibrate(known, settings)
+    choice = reader_choice.choose(reader_choice.rule_tally(known), result.now,
+                                  reader_choice.RULES)
     before = evaluate(lambda image: read_dice(image, settings), rest)
+    if choice.chosen == reader_choice.RULES:
+        return before, evaluate(rule_reader, rest), result, choice
     if not result.kept:
-        return before, before, result
+        return before, before, result, choice
     with tempfile.TemporaryDirectory() as folder:
         head = pathlib.Path(folder) / "table.head.npz"
         adapt.save(result, head)
         own = Settings(model=model, head=head)
         after = evaluate(lambda image: read_dice(image, own), rest)
-    return before, after, result
+    return before, after, result, choice
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -85,11 +95,13 @@ def main(argv: list[str] | None = None) -> int:
                   file=sys.stderr)
             missing += 1
             continue
-        before, after, result = new_table(args.sets, name, model)
+        before, after, result, choice = new_table(args.sets, name, model)
         print(row(f"{name} (left out)", "zero-shot", before), flush=True)
-        print(row(f"{name} (new table)", "adapted", after), flush=True)
-        print(f"    {result.dice} known dice; {'kept' if result.kept else 'not kept'}: held back "
-              f"{result.before.figures()} -> {result.after.figures()}; "
+        print(row(f"{name} (new table)", choice.chosen, after), flush=True)
+        print(f"    {result.dice} known dice, read right by the rule reader "
+              f"{choice.rules.right}, by the learned reader {choice.learned.right}: "
+              f"{choice.chosen} chosen; its head {'kept' if result.kept else 'not kept'}: "
+              f"held back {result.before.figures()} -> {result.after.figures()}; "
               f"{result.seconds:.1f} s", flush=True)
     return 2 if missing else 0
 
