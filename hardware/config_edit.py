@@ -8,8 +8,10 @@ from either command, so neither calibration has to import the other to save what
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pathlib
+import stat
 import tempfile
 from collections.abc import Iterable, Mapping
 
@@ -82,7 +84,7 @@ def save_zones(config_path: str | os.PathLike[str], zones: Iterable[Zone]) -> No
         document.add(tomlkit.comment("Seat zones in camera pixels, written by "
                                      "`bidou-table calibrate`."))
         document.add("zones", table)
-    _write_config(config_path, document)
+    write_config(config_path, document)
 
 
 def save_vision(config_path: str | os.PathLike[str],
@@ -116,7 +118,7 @@ def save_vision(config_path: str | os.PathLike[str],
         document.add(tomlkit.comment("The dice reader, adapted to this table by "
                                      "`bidou-table calibrate --known-throws`."))
         document.add("vision", table)
-    _write_config(config_path, document)
+    write_config(config_path, document)
 
 
 def _insert_after_last_key(container: tomlkit.container.Container, key: str,
@@ -133,14 +135,21 @@ def _insert_after_last_key(container: tomlkit.container.Container, key: str,
         container._insert_at(last + 1, key, value)
 
 
-def _write_config(config_path: str | os.PathLike[str], document: tomlkit.TOMLDocument) -> None:
-    """Replace the config with ``document`` in one step: a crash never leaves half a config."""
+def write_config(config_path: str | os.PathLike[str], document: tomlkit.TOMLDocument) -> None:
+    """Replace the config with ``document`` in one step: a crash never leaves half a config.
+    A config that was there keeps its mode and, where this user may set it, its owner and
+    group (a venue config is readable by its service's group only, and holds passwords)."""
     path = pathlib.Path(config_path)
     handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
                                          suffix=".tmp")
     try:
         with os.fdopen(handle, "w", encoding="utf-8") as out:
             out.write(tomlkit.dumps(document))
+        if path.exists():
+            was = path.stat()
+            os.chmod(temporary, stat.S_IMODE(was.st_mode))
+            with contextlib.suppress(PermissionError):
+                os.chown(temporary, was.st_uid, was.st_gid)
         os.replace(temporary, path)
     except BaseException:
         pathlib.Path(temporary).unlink(missing_ok=True)
