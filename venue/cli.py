@@ -15,6 +15,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "ingest": ("venue.ingester", "consume the hub's entries into PostgreSQL"),
     "screen": ("venue_screen.cmd_screen", "serve the venue screen"),
     "rebuild": ("venue.cmd_rebuild", "rebuild games, results and players from the events"),
+    "add-tables": ("venue.cmd_add_tables", "add tables to the venue config, each with a "
+                   "password of its own, and print each one's [venue] section"),
     "accept-log": ("venue.cmd_accept_log", "take a table's replaced log as genuine, keeping "
                    "the old one's games"),
 }
