@@ -32,7 +32,6 @@ from typing import Any
 
 import nats
 import psycopg
-from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
 from nats.js.errors import NotFoundError
 
@@ -76,12 +75,14 @@ def ingested_subject(venue: str) -> str:
     return f"venue.{venue}.ingested"
 
 
-def notice(m: EntryMessage) -> bytes:
-    """The notice of one stored entry, as the screens read it (``bidou-venue accept-log``
-    sends the same for the entries it stores)."""
-    return json.dumps({"table": m.table, "log_id": m.log_id, "game": m.game, "seq": m.seq,
-                       "kind": m.kind, "text": m.text, "at": m.at,
-                       "status": m.status}).encode()
+def notices(messages: list[EntryMessage]) -> bytes:
+    """The notice of the entries one transaction stored, as the screens read it: a JSON list,
+    one object per entry in the order stored (``bidou-venue accept-log`` sends the same for
+    the entries it stores). One message per transaction, not one per entry: the ingester
+    published, and every screen parsed, as many notices as entries."""
+    return json.dumps([{"table": m.table, "log_id": m.log_id, "game": m.game, "seq": m.seq,
+                        "kind": m.kind, "text": m.text, "at": m.at, "status": m.status}
+                       for m in messages]).encode()
 
 
 class Ingester:
@@ -220,6 +221,7 @@ class Ingester:
         if not good:
             return
         outcomes = await asyncio.to_thread(self.write, part, [m for _, m in good])
+        stored = []
         for (msg, message), outcome in zip(good, outcomes, strict=True):
             if outcome == "refused":
                 await msg.term()
@@ -228,7 +230,9 @@ class Ingester:
             else:
                 await msg.ack()
                 if outcome == "stored":
-                    await nc.publish(ingested_subject(self.config.name), notice(message))
+                    stored.append(message)
+        if stored:
+            await nc.publish(ingested_subject(self.config.name), notices(stored))
 
     async def _worker(self, nc: Any, part: int, queue: asyncio.Queue[Any]) -> None:
         while True:
@@ -340,37 +344,57 @@ class Puller:
 
     async def run(self, deliver: Callable[[Any], Awaitable[None]]) -> None:
         """Hand every delivered message to ``deliver`` (in the hub's order) until
-        cancelled."""
-        sub = await self.nc.subscribe(f"{self.inbox}.*")
-        silent = 0
-        fresh = True
-        while True:
+        cancelled. The messages come through a callback subscription, and a watch beside
+        it looks for silence: ``next_msg`` with a timeout made a task, a uuid and a
+        ``wait_for`` for every message, a twelfth of the ingester's CPU."""
+        loop = asyncio.get_running_loop()
+        heard = loop.time()  # when the hub last sent something (or a delivery ended)
+        busy = False  # a delivery waits for room in a partition's queue: not a silence
+
+        async def on_msg(msg: Any) -> None:
+            nonlocal heard, busy
+            heard, busy = loop.time(), True
             try:
-                if fresh:
-                    fresh = False
-                    await self.renew()
-                silent = await self._next(sub, deliver, silent)
+                await self._one(msg, deliver)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # never go quiet: say it, ask again
                 say(f"the pull from the hub failed ({type(e).__name__}: {e}); asking again")
                 await asyncio.sleep(0.5)
-                fresh = True
+                with contextlib.suppress(Exception):  # else the watch asks again
+                    await self.renew()
+            finally:
+                heard, busy = loop.time(), False
 
-    async def _next(self, sub: Any, deliver: Callable[[Any], Awaitable[None]],
-                    silent: int) -> int:
-        """One message (or one silence) of the pull; the count of silences in a row."""
+        sub = await self.nc.subscribe(f"{self.inbox}.*", cb=on_msg)
         try:
-            msg = await sub.next_msg(timeout=PULL_DEAD)
-        except NatsTimeout:  # no message, no heartbeat: the requests are gone
-            if self.nc.is_connected:
-                if silent:
-                    say(f"the hub has not answered the pull for {(silent + 1) * PULL_DEAD:.0f}"
-                        " s; asking again")
-                with contextlib.suppress(Exception):  # a hub that lost its store
-                    await self.ensure_consumer()
+            with contextlib.suppress(Exception):  # else the watch asks again
                 await self.renew()
-            return silent + 1
+            silent = 0
+            while True:
+                await asyncio.sleep(max(0.05, heard + PULL_DEAD - loop.time()))
+                if busy or loop.time() - heard < PULL_DEAD:
+                    silent = 0
+                    continue
+                heard = loop.time()  # no message, no heartbeat: the requests are gone
+                try:
+                    if self.nc.is_connected:
+                        if silent:
+                            say(f"the hub has not answered the pull for "
+                                f"{(silent + 1) * PULL_DEAD:.0f} s; asking again")
+                        with contextlib.suppress(Exception):  # a hub that lost its store
+                            await self.ensure_consumer()
+                        await self.renew()
+                except Exception as e:  # never go quiet: say it, ask again
+                    say(f"the pull from the hub failed ({type(e).__name__}: {e}); "
+                        "asking again")
+                silent += 1
+        finally:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+
+    async def _one(self, msg: Any, deliver: Callable[[Any], Awaitable[None]]) -> None:
+        """One message of the pull: an entry handed on, or a request's status."""
         status = msg.headers.get("Status") if msg.headers else None
         if status is None:  # an entry
             await deliver(msg)
@@ -389,7 +413,6 @@ class Puller:
             with contextlib.suppress(Exception):
                 await self.ensure_consumer()
             await self.renew()
-        return 0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -222,8 +222,10 @@ class Live:
             self._tell("state", {"table": table, "state": state})
 
         async def on_stored(msg: Any) -> None:
-            with contextlib.suppress(ValueError, AttributeError):
-                self.on_stored(json.loads(msg.data))
+            with contextlib.suppress(ValueError, AttributeError, TypeError):
+                stored = json.loads(msg.data)  # one transaction's entries, in order
+                for notice in stored if isinstance(stored, list) else [stored]:
+                    self.on_stored(notice)
 
         js = nc.jetstream()
         await nc.subscribe(ingested_subject(c.name), cb=on_stored)
