@@ -54,8 +54,14 @@ PULL_EXPIRES = 10.0
 PULL_HEARTBEAT = 1.0
 PULL_DEAD = 3.0
 #: tables are spread over this many connections, each writing its tables' entries in order:
-#: PostgreSQL commits them side by side (one fsync can carry several commits)
-PARTITIONS = 4
+#: PostgreSQL commits them side by side (one fsync can carry several commits). Two, not four:
+#: a batch's handful of statements (and its hand-over to a thread) is paid per batch, and
+#: fewer connections make larger batches. bench_hub_cost at 1500 entries/s, CPU seconds of
+#: ingester, screen, PostgreSQL and hub per 1000 entries: 4 -> 0.318, 2 -> 0.264,
+#: 1 -> 0.222; its backlog drained at 6349, 5519 and 5529 entries/s (one run each, load 4
+#: to 6). One would be cheapest, but a lone connection is a lone thread and backend on a
+#: shared machine, and waits alone for each commit's flush.
+PARTITIONS = 2
 #: messages waiting per partition, all written by its next ``record_many``: the pull waits
 #: beyond. A batch costs the same handful of statements whatever its size, so a partition
 #: that falls behind catches up in larger batches; a pull's worth, well within ack_wait.
