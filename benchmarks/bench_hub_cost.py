@@ -142,6 +142,8 @@ def main() -> None:
     ap.add_argument("--rate", type=float, default=1000.0)
     ap.add_argument("--seconds", type=float, default=20.0)
     ap.add_argument("--backlog", type=int, default=30000)
+    ap.add_argument("--hogs", type=int, default=0, help="processes spinning 9 nicer than the "
+                    "venue meanwhile, as the tables' writers in bench_venue (default none)")
     args = ap.parse_args()
     steady_n = int(args.rate * args.seconds)
     per_table = (steady_n + args.backlog) // TABLES + 1
@@ -170,6 +172,9 @@ def main() -> None:
             f'[database]\ndsn = "{pg.dsn}"\n[screen]\nport = {screen_port}\n'
             + "".join(f'[tables.b{i + 1}]\npassword = "pw"\n' for i in range(TABLES)))
         config = load_venue_config(str(top / "venue.toml"))
+        for i in range(args.hogs):
+            procs[f"hog{i}"] = subprocess.Popen(
+                [sys.executable, "-c", "import os; os.nice(9)\nwhile True: pass"])
         procs["hub"] = start_hub(config, str(top / "hub"))
         time.sleep(1)
         procs["ingester"], procs["screen"] = start("ingest"), start("screen")
@@ -179,7 +184,8 @@ def main() -> None:
             f"http://127.0.0.1:{screen_port}/api/events", stop, seen)).start()
         url = f"nats://127.0.0.1:{hub_port}"
         postmaster = int((Path(pg.data) / "postmaster.pid").read_text().split()[0])
-        meter = Meter({k: p.pid for k, p in procs.items()}, postmaster)
+        meter = Meter({k: p.pid for k, p in procs.items() if not k.startswith("hog")},
+                      postmaster)
 
         t0, c0, h0 = time.monotonic(), meter.now(), _held(pg.dsn)
         asyncio.run(publish(url, steady, args.rate))

@@ -42,26 +42,29 @@ from venue.settings import VenueConfig, add_config_argument, config_for
 
 DURABLE = "ingester"
 ACK_WAIT = 5.0  # seconds before an unacknowledged message is delivered again
-MAX_ACK_PENDING = 1000  # messages the hub hands out before it waits for acknowledgements
+#: messages the hub hands out before it waits for acknowledgements: room for every
+#: partition's queue and batch (a consumer made with an older value keeps it)
+MAX_ACK_PENDING = 4000
 #: Pull requests stay open on the hub and deliver each entry the moment it is stored (no
 #: waiting for a batch to fill, as nats-py's ``fetch`` did). Each asks for PULL_BATCH
 #: messages and lives PULL_EXPIRES seconds; the next is asked for once less than half a
 #: batch is owed. While one has nothing to deliver, the hub sends a heartbeat every
 #: PULL_HEARTBEAT seconds: requests lost with their server (a hub restart, a dropped link)
 #: are noticed after PULL_DEAD seconds of silence, and on every reconnection, and asked again.
-PULL_BATCH = 200
+#: 500, not 200: a backlog drains in larger batches (bench_hub_cost --hogs 20, with 4
+#: connections: 4519 -> 5132 entries/s, 0.177 -> 0.140 CPU seconds per 1000 entries)
+PULL_BATCH = 500
 PULL_EXPIRES = 10.0
 PULL_HEARTBEAT = 1.0
 PULL_DEAD = 3.0
 #: tables are spread over this many connections, each writing its tables' entries in order:
-#: PostgreSQL commits them side by side (one fsync can carry several commits). Two, not four:
-#: a batch's handful of statements (and its hand-over to a thread) is paid per batch, and
-#: fewer connections make larger batches. bench_hub_cost at 1500 entries/s, CPU seconds of
-#: ingester, screen, PostgreSQL and hub per 1000 entries: 4 -> 0.318, 2 -> 0.264,
-#: 1 -> 0.222; its backlog drained at 6349, 5519 and 5529 entries/s (one run each, load 4
-#: to 6). One would be cheapest, but a lone connection is a lone thread and backend on a
-#: shared machine, and waits alone for each commit's flush.
-PARTITIONS = 2
+#: PostgreSQL commits them side by side (one fsync can carry several commits). With the CPU
+#: shared (20 processes spinning 9 nicer, as the bench's tables' writers), the venue waits
+#: for the CPU at every round trip, and more batches in flight drain more: bench_hub_cost
+#: --hogs 20, backlog drained with 2, 4 and 8 connections at 2835, 4519 and 4363 entries/s
+#: (one run each, 2 cores, load 16 to 21). Alone, fewer are cheaper per entry (1500/s: 0.222
+#: CPU seconds per 1000 entries with 1, 0.318 with 4), but they drain no faster
+PARTITIONS = 4
 #: messages waiting per partition, all written by its next ``record_many``: the pull waits
 #: beyond. A batch costs the same handful of statements whatever its size, so a partition
 #: that falls behind catches up in larger batches; a pull's worth, well within ack_wait.
