@@ -19,19 +19,15 @@ pub. Figures, printed with the cores this run had:
 4. the latency of 2 at a pub's pace (one entry a second per table).
 
 Each table (its writer and its forwarder) runs in its own process, as each table is its own
-Pi at a pub: in one Python process, 20 writers and 20 forwarders shared one GIL with the
-bench's own clock, and an event's time was partly the time that process took to get to it.
-The latency is given twice: to the screen's first ``entry`` event (the screen shows an
-entry once the hub has it, ``venue_screen.live``), and to its ``stored`` event (the
-ingester's PostgreSQL commit). The bench's own process only reads the screen's events and
-the tables' counts.
+Pi at a pub (in one process, 20 writers and forwarders shared one GIL with the bench's
+clock). The latency is given to the screen's first ``entry`` event (shown once the hub has
+it, ``venue_screen.live``) and to its ``stored`` event (the ingester's commit).
 
 After each phase it prints the CPU seconds each part spent in it (from /proc: the tables'
-processes, hub, ingester, screen, PostgreSQL's server processes, the bench), so a figure
-held back by the 20 tables' processes taking the cores (a pub's tables run on their own
-Pis) says so. Each table's writer thread runs niced (``TABLE_NICE``): it stands for the
+processes, hub, ingester, screen, PostgreSQL, the bench) and the venue parts' per 1000
+entries stored. Each table's writer thread runs niced (``TABLE_NICE``): it stands for the
 people playing, whose play costs a Pi nothing, so the venue's parts and the tables'
-forwarders (the tables' own software, each alone on its Pi at a pub) have the cores first.
+forwarders (each alone on its Pi at a pub) have the cores first.
 """
 
 from __future__ import annotations
@@ -180,10 +176,8 @@ def table_main(name: str, folder: str, url: str, password: str, seed: int) -> No
 #: up with it (what was in flight at the pause)
 KEPT_UP = 5
 
-#: each simulated table's writer thread runs this much nicer than everything else (the hub,
-#: the ingester, the screen, PostgreSQL, the tables' forwarders): at a pub each table is its
-#: own Pi, whose CPU never competes with the venue's (docs/venue.md, Figures, says what each
-#: choice of what to nice gave)
+#: each table's writer thread runs this much nicer than the venue and the forwarders: at a
+#: pub a table is its own Pi (docs/venue.md, Figures: what each choice of what to nice gave)
 TABLE_NICE = 10
 
 
