@@ -19,19 +19,15 @@ pub. Figures, printed with the cores this run had:
 4. the latency of 2 at a pub's pace (one entry a second per table).
 
 Each table (its writer and its forwarder) runs in its own process, as each table is its own
-Pi at a pub: in one Python process, 20 writers and 20 forwarders shared one GIL with the
-bench's own clock, and an event's time was partly the time that process took to get to it.
-The latency is given twice: to the screen's first ``entry`` event (the screen shows an
-entry once the hub has it, ``venue_screen.live``), and to its ``stored`` event (the
-ingester's PostgreSQL commit). The bench's own process only reads the screen's events and
-the tables' counts.
+Pi at a pub (in one process, 20 writers and forwarders shared one GIL with the bench's
+clock). The latency is given to the screen's first ``entry`` event (shown once the hub has
+it, ``venue_screen.live``) and to its ``stored`` event (the ingester's commit).
 
 After each phase it prints the CPU seconds each part spent in it (from /proc: the tables'
-processes, hub, ingester, screen, PostgreSQL's server processes, the bench), so a figure
-held back by the 20 tables' processes taking the cores (a pub's tables run on their own
-Pis) says so. Each table's writer thread runs niced (``TABLE_NICE``): it stands for the
+processes, hub, ingester, screen, PostgreSQL, the bench) and the venue parts' per 1000
+entries stored. Each table's writer thread runs niced (``TABLE_NICE``): it stands for the
 people playing, whose play costs a Pi nothing, so the venue's parts and the tables'
-forwarders (the tables' own software, each alone on its Pi at a pub) have the cores first.
+forwarders (each alone on its Pi at a pub) have the cores first.
 """
 
 from __future__ import annotations
@@ -180,14 +176,8 @@ def table_main(name: str, folder: str, url: str, password: str, seed: int) -> No
 #: up with it (what was in flight at the pause)
 KEPT_UP = 5
 
-#: each simulated table's writer thread runs this much nicer than everything else: the hub,
-#: the ingester, the screen, PostgreSQL and the tables' forwarders. Why: at a pub each table
-#: is its own Pi, so its CPU never competes with the venue's, and its forwarder competes only
-#: with its own table; here 20 writers on the same cores took 9.2 of 16.6 core-seconds at
-#: full speed and left the ingester 1.4 (docs/venue.md, Figures). With the whole process
-#: niced (the third session) the forwarders waited behind the venue's parts: the tables' side
-#: of the latency was p99 585 ms; with the writer alone niced, 219 ms. The writers still
-#: write as fast as the cores left to them allow
+#: each table's writer thread runs this much nicer than the venue and the forwarders: at a
+#: pub a table is its own Pi (docs/venue.md, Figures: what each choice of what to nice gave)
 TABLE_NICE = 10
 
 
@@ -283,15 +273,21 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+#: the venue's own parts, whose CPU per entry stored the bench prints
+HUB_SIDE = ("ingester", "postgres", "hub", "screen")
+
+
 class CpuMeter:
     """CPU seconds each part of the run spent in a phase, read from /proc: on one machine
     the 20 tables' processes and the venue's share its cores, which a pub's do not."""
 
-    def __init__(self, parts: dict[str, list[int]], postmaster: int) -> None:
+    def __init__(self, parts: dict[str, list[int]], postmaster: int, dsn: str) -> None:
         self.parts = parts
         self.postmaster = postmaster
+        self.dsn = dsn
         self.last = self._now()
         self.at = time.monotonic()
+        self.held = _held(dsn)
 
     def _now(self) -> dict[str, float]:
         now = {name: sum(_cpu_seconds(p) for p in pids) for name, pids in self.parts.items()}
@@ -300,14 +296,19 @@ class CpuMeter:
         return now
 
     def phase(self) -> str:
-        """The CPU seconds of each part since the last call, and the cores' seconds."""
-        now, at = self._now(), time.monotonic()
+        """The CPU seconds of each part since the last call, and the cores' seconds; and,
+        for the venue's parts, per 1000 entries stored meanwhile (the hub side's cost of an
+        entry, whatever the wall clock and the machine's other load did)."""
+        now, at, held = self._now(), time.monotonic(), _held(self.dsn)
         spent = {k: max(0.0, now[k] - self.last.get(k, 0.0)) for k in now}
-        wall = at - self.at
-        self.last, self.at = now, at
+        wall, stored = at - self.at, held - self.held
+        self.last, self.at, self.held = now, at, held
         parts = ", ".join(f"{k} {v:.1f}" for k, v in sorted(spent.items(), key=lambda kv: -kv[1]))
+        per = ", ".join(f"{k} {spent[k] * 1000 / stored:.2f}" for k in HUB_SIDE
+                        if k in spent) if stored >= 1000 else "too few to say"
         return (f"CPU seconds in it: {parts} (of {os.cpu_count()} cores x {wall:.1f} s = "
-                f"{(os.cpu_count() or 1) * wall:.1f}; the rest went to other work)")
+                f"{(os.cpu_count() or 1) * wall:.1f}; the rest went to other work); "
+                f"{stored} entries stored, CPU seconds per 1000 of them: {per}")
 
 
 def _held(dsn: str) -> int:
@@ -399,7 +400,7 @@ def main() -> None:
         postmaster = int((Path(pg.data) / "postmaster.pid").read_text().split()[0])
         cpu = CpuMeter({"tables": [t.proc.pid for t in tables], "hub": [procs[0].pid],
                         "ingester": [procs[1].pid], "screen": [procs[2].pid],
-                        "bench": [os.getpid()]}, postmaster)
+                        "bench": [os.getpid()]}, postmaster, pg.dsn)
 
         # 1. full speed
         start, held0 = time.monotonic(), _held(pg.dsn)

@@ -26,11 +26,11 @@ import psycopg
 from nats.js.api import ConsumerConfig, DeliverPolicy
 
 from venue import store
-from venue.ingester import ingested_subject, notice
+from venue.ingester import ingested_subject, notices
 from venue.messages import ENTRY_STREAM, BadMessage, EntryMessage, entry_subject, parse_entry
 from venue.settings import VenueConfig, add_config_argument, config_for
 
-#: messages stored a transaction, as the ingester's batches
+#: messages stored a transaction, as the ingester's batches (and notices per message)
 BATCH = 200
 #: seconds to wait for the stream's next message before taking it as read to its end
 QUIET = 2.0
@@ -112,8 +112,10 @@ async def accept(config: VenueConfig, table: str) -> tuple[int, str, TextIO]:
             # read again now that the new log is the table's (see the module's docstring)
             new = [m for m in await sent_by(nc, config.name, table) if m.log_id == new_log]
             stored = store_in_order(db, new)
-        for m in stored:  # the screens learn the new log id, and show what was stored
-            await nc.publish(ingested_subject(config.name), notice(m))
+        for start in range(0, len(stored), BATCH):  # the screens learn the
+            # new log id, and show what was stored (in messages well under the hub's 1 MB)
+            await nc.publish(ingested_subject(config.name),
+                             notices(stored[start:start + BATCH]))
         await nc.flush()
     finally:
         await nc.close()

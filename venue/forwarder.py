@@ -245,18 +245,26 @@ class Forwarder:
         subject = entry_subject(s.venue, s.table)
         messages = [entry_message(s.venue, s.table, self.log_id, out.entry, out.game)
                     for out in batch]
-        acks = await asyncio.gather(*(
-            js.publish(subject, m.to_bytes(), timeout=PUBLISH_TIMEOUT,
-                       headers={"Nats-Msg-Id": m.id}) for m in messages),
-            return_exceptions=True)
+        # publish_async: one reply subscription and a future per message, where publish
+        # made a request (a task and a timer) each; the batch waits once, for them all
+        futures = [await js.publish_async(subject, m.to_bytes(), headers={"Nats-Msg-Id": m.id})
+                   for m in messages]
+        await asyncio.wait(futures, timeout=PUBLISH_TIMEOUT)
         sent_to = self.position
         failure: BaseException | None = None
-        for out, ack in zip(batch, acks, strict=True):
-            if isinstance(ack, BaseException):  # CancelledError too: the link dropped
-                failure = ack if isinstance(ack, Exception) else ConnectionError(
-                    f"the publish was cancelled ({type(ack).__name__}): the link dropped")
+        for out, future in zip(batch, futures, strict=True):
+            if not future.done():
+                failure = TimeoutError(f"the hub did not acknowledge within "
+                                       f"{PUBLISH_TIMEOUT:.0f} s")
+            elif future.cancelled():  # the link dropped
+                failure = ConnectionError("the publish was cancelled: the link dropped")
+            elif future.exception() is not None:
+                failure = future.exception()
+            if failure is not None:
                 break
             sent_to = out.row
+        for future in futures:  # no answer by now: its place in nats-py's table freed
+            future.cancel()
         if sent_to != self.position:
             self.log.set_position(POSITION, sent_to)
             self.position = sent_to

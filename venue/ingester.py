@@ -32,7 +32,6 @@ from typing import Any
 
 import nats
 import psycopg
-from nats.errors import TimeoutError as NatsTimeout
 from nats.js.api import AckPolicy, ConsumerConfig
 from nats.js.errors import NotFoundError
 
@@ -43,19 +42,28 @@ from venue.settings import VenueConfig, add_config_argument, config_for
 
 DURABLE = "ingester"
 ACK_WAIT = 5.0  # seconds before an unacknowledged message is delivered again
-MAX_ACK_PENDING = 1000  # messages the hub hands out before it waits for acknowledgements
+#: messages the hub hands out before it waits for acknowledgements: room for every
+#: partition's queue and batch (a consumer made with an older value keeps it)
+MAX_ACK_PENDING = 4000
 #: Pull requests stay open on the hub and deliver each entry the moment it is stored (no
 #: waiting for a batch to fill, as nats-py's ``fetch`` did). Each asks for PULL_BATCH
 #: messages and lives PULL_EXPIRES seconds; the next is asked for once less than half a
 #: batch is owed. While one has nothing to deliver, the hub sends a heartbeat every
 #: PULL_HEARTBEAT seconds: requests lost with their server (a hub restart, a dropped link)
 #: are noticed after PULL_DEAD seconds of silence, and on every reconnection, and asked again.
-PULL_BATCH = 200
+#: 500, not 200: a backlog drains in larger batches (bench_hub_cost --hogs 20, with 4
+#: connections: 4519 -> 5132 entries/s, 0.177 -> 0.140 CPU seconds per 1000 entries)
+PULL_BATCH = 500
 PULL_EXPIRES = 10.0
 PULL_HEARTBEAT = 1.0
 PULL_DEAD = 3.0
 #: tables are spread over this many connections, each writing its tables' entries in order:
-#: PostgreSQL commits them side by side (one fsync can carry several commits)
+#: PostgreSQL commits them side by side (one fsync can carry several commits). With the CPU
+#: shared (20 processes spinning 9 nicer, as the bench's tables' writers), the venue waits
+#: for the CPU at every round trip, and more batches in flight drain more: bench_hub_cost
+#: --hogs 20, backlog drained with 2, 4 and 8 connections at 2835, 4519 and 4363 entries/s
+#: (one run each, 2 cores, load 16 to 21). Alone, fewer are cheaper per entry (1500/s: 0.222
+#: CPU seconds per 1000 entries with 1, 0.318 with 4), but they drain no faster
 PARTITIONS = 4
 #: messages waiting per partition, all written by its next ``record_many``: the pull waits
 #: beyond. A batch costs the same handful of statements whatever its size, so a partition
@@ -76,12 +84,14 @@ def ingested_subject(venue: str) -> str:
     return f"venue.{venue}.ingested"
 
 
-def notice(m: EntryMessage) -> bytes:
-    """The notice of one stored entry, as the screens read it (``bidou-venue accept-log``
-    sends the same for the entries it stores)."""
-    return json.dumps({"table": m.table, "log_id": m.log_id, "game": m.game, "seq": m.seq,
-                       "kind": m.kind, "text": m.text, "at": m.at,
-                       "status": m.status}).encode()
+def notices(messages: list[EntryMessage]) -> bytes:
+    """The notice of the entries one transaction stored, as the screens read it: a JSON list,
+    one object per entry in the order stored (``bidou-venue accept-log`` sends the same for
+    the entries it stores). One message per transaction, not one per entry: the ingester
+    published, and every screen parsed, as many notices as entries."""
+    return json.dumps([{"table": m.table, "log_id": m.log_id, "game": m.game, "seq": m.seq,
+                        "kind": m.kind, "text": m.text, "at": m.at, "status": m.status}
+                       for m in messages]).encode()
 
 
 class Ingester:
@@ -220,6 +230,7 @@ class Ingester:
         if not good:
             return
         outcomes = await asyncio.to_thread(self.write, part, [m for _, m in good])
+        stored = []
         for (msg, message), outcome in zip(good, outcomes, strict=True):
             if outcome == "refused":
                 await msg.term()
@@ -228,7 +239,9 @@ class Ingester:
             else:
                 await msg.ack()
                 if outcome == "stored":
-                    await nc.publish(ingested_subject(self.config.name), notice(message))
+                    stored.append(message)
+        if stored:
+            await nc.publish(ingested_subject(self.config.name), notices(stored))
 
     async def _worker(self, nc: Any, part: int, queue: asyncio.Queue[Any]) -> None:
         while True:
@@ -340,37 +353,57 @@ class Puller:
 
     async def run(self, deliver: Callable[[Any], Awaitable[None]]) -> None:
         """Hand every delivered message to ``deliver`` (in the hub's order) until
-        cancelled."""
-        sub = await self.nc.subscribe(f"{self.inbox}.*")
-        silent = 0
-        fresh = True
-        while True:
+        cancelled. The messages come through a callback subscription, and a watch beside
+        it looks for silence: ``next_msg`` with a timeout made a task, a uuid and a
+        ``wait_for`` for every message, about 7 % of the ingester's samples (py-spy)."""
+        loop = asyncio.get_running_loop()
+        heard = loop.time()  # when the hub last sent something (or a delivery ended)
+        busy = False  # a delivery waits for room in a partition's queue: not a silence
+
+        async def on_msg(msg: Any) -> None:
+            nonlocal heard, busy
+            heard, busy = loop.time(), True
             try:
-                if fresh:
-                    fresh = False
-                    await self.renew()
-                silent = await self._next(sub, deliver, silent)
+                await self._one(msg, deliver)
             except asyncio.CancelledError:
                 raise
             except Exception as e:  # never go quiet: say it, ask again
                 say(f"the pull from the hub failed ({type(e).__name__}: {e}); asking again")
                 await asyncio.sleep(0.5)
-                fresh = True
+                with contextlib.suppress(Exception):  # else the watch asks again
+                    await self.renew()
+            finally:
+                heard, busy = loop.time(), False
 
-    async def _next(self, sub: Any, deliver: Callable[[Any], Awaitable[None]],
-                    silent: int) -> int:
-        """One message (or one silence) of the pull; the count of silences in a row."""
+        sub = await self.nc.subscribe(f"{self.inbox}.*", cb=on_msg)
         try:
-            msg = await sub.next_msg(timeout=PULL_DEAD)
-        except NatsTimeout:  # no message, no heartbeat: the requests are gone
-            if self.nc.is_connected:
-                if silent:
-                    say(f"the hub has not answered the pull for {(silent + 1) * PULL_DEAD:.0f}"
-                        " s; asking again")
-                with contextlib.suppress(Exception):  # a hub that lost its store
-                    await self.ensure_consumer()
+            with contextlib.suppress(Exception):  # else the watch asks again
                 await self.renew()
-            return silent + 1
+            silent = 0
+            while True:
+                await asyncio.sleep(max(0.05, heard + PULL_DEAD - loop.time()))
+                if busy or loop.time() - heard < PULL_DEAD:
+                    silent = 0
+                    continue
+                heard = loop.time()  # no message, no heartbeat: the requests are gone
+                try:
+                    if self.nc.is_connected:
+                        if silent:
+                            say(f"the hub has not answered the pull for "
+                                f"{(silent + 1) * PULL_DEAD:.0f} s; asking again")
+                        with contextlib.suppress(Exception):  # a hub that lost its store
+                            await self.ensure_consumer()
+                        await self.renew()
+                except Exception as e:  # never go quiet: say it, ask again
+                    say(f"the pull from the hub failed ({type(e).__name__}: {e}); "
+                        "asking again")
+                silent += 1
+        finally:
+            with contextlib.suppress(Exception):
+                await sub.unsubscribe()
+
+    async def _one(self, msg: Any, deliver: Callable[[Any], Awaitable[None]]) -> None:
+        """One message of the pull: an entry handed on, or a request's status."""
         status = msg.headers.get("Status") if msg.headers else None
         if status is None:  # an entry
             await deliver(msg)
@@ -389,7 +422,6 @@ class Puller:
             with contextlib.suppress(Exception):
                 await self.ensure_consumer()
             await self.renew()
-        return 0
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

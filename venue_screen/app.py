@@ -115,24 +115,29 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
                 end = time.monotonic() + STREAM_LIFE
                 while time.monotonic() < end and not live.stopping:
                     try:
-                        kind, body = q.get(timeout=KEEPALIVE)
+                        events = q.get(timeout=KEEPALIVE)
                     except queue.Empty:
                         yield ": keepalive\n\n"
                         continue
                     # a finished game's burst: the events waiting go in one write, not one
                     # write (and one trip through the server's thread) each
                     chunk: list[str] = []
-                    while kind != CLOSING:
-                        chunk.append(f"event: {kind}\ndata: {json.dumps(body)}\n\n")
-                        if len(chunk) >= EVENTS_PER_WRITE:
+                    closing = False
+                    while True:
+                        for kind, body in events:
+                            if kind == CLOSING:
+                                closing = True
+                                break
+                            chunk.append(f"event: {kind}\ndata: {json.dumps(body)}\n\n")
+                        if closing or len(chunk) >= EVENTS_PER_WRITE:
                             break
                         try:
-                            kind, body = q.get_nowait()
+                            events = q.get_nowait()
                         except queue.Empty:
                             break
                     if chunk:
                         yield "".join(chunk)
-                    if kind == CLOSING:
+                    if closing:
                         return
             finally:
                 live.unlisten(q)

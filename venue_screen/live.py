@@ -43,6 +43,7 @@ LISTENER_QUEUE = 1024
 #: the event a stream gets when the screen stops: it ends there (never sent to a browser)
 CLOSING = "closing"
 SEED_RETRY = 2.0  # seconds between attempts to read the store's position at start
+Events = list[tuple[str, dict[str, Any]]]  # (kind, body) in order: one item of a stream's queue
 
 
 class Live:
@@ -57,7 +58,9 @@ class Live:
         self._shown: dict[tuple[str, int], int] = {}  # (table, game) -> last seq shown
         self._log_ids: dict[str, str] = {}  # table -> the log id the store accepted
         self._seeded = False
-        self._listeners: set[queue.Queue[tuple[str, dict[str, Any]]]] = set()
+        self._listeners: set[queue.Queue[Events]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the hub's, while it runs
+        self._waiting: Events = []  # told on the hub's thread, not yet handed on
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="venue-live", daemon=True)
@@ -81,22 +84,42 @@ class Live:
         heard = self.heard.get(table)
         return heard is not None and time.time() - heard < ONLINE
 
-    def listen(self) -> queue.Queue[tuple[str, dict[str, Any]]]:
-        q: queue.Queue[tuple[str, dict[str, Any]]] = queue.Queue(LISTENER_QUEUE)
+    def listen(self) -> queue.Queue[Events]:
+        """A stream's queue: each item is a list of (kind, body) events, in order."""
+        q: queue.Queue[Events] = queue.Queue(LISTENER_QUEUE)
         with self._lock:
             self._listeners.add(q)
         return q
 
-    def unlisten(self, q: queue.Queue[tuple[str, dict[str, Any]]]) -> None:
+    def unlisten(self, q: queue.Queue[Events]) -> None:
         with self._lock:
             self._listeners.discard(q)
 
     def _tell(self, kind: str, data: dict[str, Any]) -> None:
+        """Hand an event to every stream. On the hub's thread, the events of one turn of
+        its loop (a notice's entries, the hub's entries read in one go) go together, once
+        the turn ends: a put wakes a stream's thread, and that wake, one per event, was 15 %
+        of the screen's samples (py-spy --gil, 1500 entries/s). Elsewhere (stopping, the
+        tests), at once."""
+        loop = self._loop
+        if loop is not None and threading.get_ident() == self._thread.ident:
+            if not self._waiting:
+                loop.call_soon(self._flush)
+            self._waiting.append((kind, data))
+            return
+        self._put([(kind, data)])
+
+    def _flush(self) -> None:
+        events, self._waiting = self._waiting, []
+        if events:
+            self._put(events)
+
+    def _put(self, events: Events) -> None:
         with self._lock:
             listeners = list(self._listeners)
         for q in listeners:
             with contextlib.suppress(queue.Full):
-                q.put_nowait((kind, data))
+                q.put_nowait(events)
 
     # --- what is shown: a gap-free prefix of every game, as the store keeps it ---------------
     def seed(self) -> None:
@@ -192,6 +215,8 @@ class Live:
 
     async def _main(self) -> None:
         c = self.config
+        self._loop = asyncio.get_running_loop()
+        self._flush()  # anything told as a previous loop ended
         reconnected = asyncio.Event()
 
         async def on_error(e: Exception) -> None:  # the wall shows silence; no traceback
@@ -222,8 +247,10 @@ class Live:
             self._tell("state", {"table": table, "state": state})
 
         async def on_stored(msg: Any) -> None:
-            with contextlib.suppress(ValueError, AttributeError):
-                self.on_stored(json.loads(msg.data))
+            with contextlib.suppress(ValueError, AttributeError, TypeError):
+                stored = json.loads(msg.data)  # one transaction's entries, in order
+                for notice in stored if isinstance(stored, list) else [stored]:
+                    self.on_stored(notice)
 
         js = nc.jetstream()
         await nc.subscribe(ingested_subject(c.name), cb=on_stored)

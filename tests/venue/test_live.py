@@ -35,9 +35,9 @@ def message(seq: int, text: str = "Ann bet 1", *, table: str = "t1", log: str = 
 def shown(q: queue.Queue) -> list[tuple[str, int, int, bool]]:
     out = []
     while not q.empty():
-        kind, body = q.get_nowait()
-        if kind == "entry":
-            out.append((body["table"], body["game"], body["seq"], body["stored"]))
+        for kind, body in q.get_nowait():
+            if kind == "entry":
+                out.append((body["table"], body["game"], body["seq"], body["stored"]))
     return out
 
 

@@ -151,3 +151,13 @@ def test_a_nul_character_or_an_id_past_the_stores_integers_is_refused() -> None:
         parse_entry(SUBJECT, message(options={"x": "a\x00"}))
     with pytest.raises(BadMessage, match="count from 1"):
         parse_entry(SUBJECT, message(seq=2**31))
+
+
+def test_a_nul_is_found_in_any_json_encoding_and_a_written_backslash_u_is_not_one() -> None:
+    """The NUL check's fast path (two byte searches) decides nothing it should not: a NUL
+    in UTF-16 JSON is still found, and the six characters \\u0000 written in a text (JSON
+    ``\\\\u0000``) are stored like any other text."""
+    nul = json.loads(message("Ann bet\x001"))
+    with pytest.raises(BadMessage, match="NUL"):
+        parse_entry(SUBJECT, json.dumps(nul).encode("utf-16"))
+    assert parse_entry(SUBJECT, message("Ann bet \\u0000")).text == "Ann bet \\u0000"

@@ -32,6 +32,7 @@ def test_the_pull_delivers_everything_through_expiry_and_a_hub_restart(
     monkeypatch.setattr(ingester, "PULL_EXPIRES", 1.0)
     monkeypatch.setattr(ingester, "PULL_HEARTBEAT", 0.2)
     monkeypatch.setattr(ingester, "PULL_DEAD", 0.8)
+    monkeypatch.setattr(ingester, "PULL_BATCH", 200)  # 450 messages: more than two batches
     venue.start_hub()
     user, password = venue.admin
 
