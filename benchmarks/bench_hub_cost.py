@@ -35,7 +35,7 @@ from pathlib import Path
 import nats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_venue import _children, _cpu_seconds, _held, _port  # noqa: E402
+from bench_venue import _children, _cpu_seconds, _held, _port, stop_processes  # noqa: E402
 
 from engine.autoplay import random_action  # noqa: E402
 from engine.variants import new_game  # noqa: E402
@@ -207,12 +207,7 @@ def main() -> None:
                _held(pg.dsn) - h0, wall)
     finally:
         stop.set()
-        for p in reversed(list(procs.values())):
-            p.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                p.wait(20)
-            if p.poll() is None:
-                p.kill()
+        stop_processes(list(procs.values()))
         pg.stop()
         shutil.rmtree(top, ignore_errors=True)
 

@@ -18,16 +18,12 @@ pub. Figures, printed with the cores this run had:
    venue holds every entry again;
 4. the latency of 2 at a pub's pace (one entry a second per table).
 
-Each table (its writer and its forwarder) runs in its own process, as each table is its own
-Pi at a pub (in one process, 20 writers and forwarders shared one GIL with the bench's
-clock). The latency is given to the screen's first ``entry`` event (shown once the hub has
-it, ``venue_screen.live``) and to its ``stored`` event (the ingester's commit).
-
-After each phase it prints the CPU seconds each part spent in it (from /proc: the tables'
-processes, hub, ingester, screen, PostgreSQL, the bench) and the venue parts' per 1000
-entries stored. Each table's writer thread runs niced (``TABLE_NICE``): it stands for the
-people playing, whose play costs a Pi nothing, so the venue's parts and the tables'
-forwarders (each alone on its Pi at a pub) have the cores first.
+Each table (writer and forwarder) is its own process, as each is its own Pi at a pub. The
+latency is given to the screen's first ``entry`` event (shown once the hub has it,
+``venue_screen.live``) and to its ``stored`` event (the ingester's commit). After each phase
+it prints each part's CPU seconds (from /proc) and the venue parts' per 1000 entries stored.
+Each table's writer thread runs niced (``TABLE_NICE``): it stands for the people playing,
+whose play costs a Pi nothing, so the venue's parts and the forwarders have the cores first.
 """
 
 from __future__ import annotations
@@ -172,8 +168,7 @@ def table_main(name: str, folder: str, url: str, password: str, seed: int) -> No
     table.stop()
 
 
-#: at most this many entries a table still to store when its writing pauses: the venue kept
-#: up with it (what was in flight at the pause)
+#: at most this many entries still to store at a pause: the venue kept up (what was in flight)
 KEPT_UP = 5
 
 #: each table's writer thread runs this much nicer than the venue and the forwarders: at a
@@ -359,6 +354,16 @@ def latency(tables: list[TableProcess], arrivals: dict[str, dict[tuple[str, int,
             f"event {_percentiles(from_hub)} (the screen and its event stream)")
 
 
+def stop_processes(procs: list[subprocess.Popen[bytes]]) -> None:
+    """Terminate the venue's parts, the last started first; kill what is up after 20 s."""
+    for p in reversed(procs):
+        p.terminate()
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            p.wait(20)
+        if p.poll() is None:
+            p.kill()
+
+
 def main() -> None:
     cores = os.cpu_count()
     top = Path(tempfile.mkdtemp(prefix="bidou-bench-venue-"))
@@ -483,12 +488,7 @@ def main() -> None:
             t.stop()
         if relay is not None:
             relay.close()
-        for p in reversed(procs):
-            p.terminate()
-            with contextlib.suppress(subprocess.TimeoutExpired):
-                p.wait(20)
-            if p.poll() is None:
-                p.kill()
+        stop_processes(procs)
         pg.stop()
         shutil.rmtree(top, ignore_errors=True)
 
