@@ -17,6 +17,7 @@ import asyncio
 import random
 import resource
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -102,4 +103,5 @@ def main() -> None:
 
 
 if __name__ == "__main__":
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a kill, too, stops its servers
     main()

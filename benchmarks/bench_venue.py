@@ -33,6 +33,7 @@ import json
 import os
 import random
 import shutil
+import signal
 import socket
 import statistics
 import subprocess
@@ -170,9 +171,7 @@ def table_main(name: str, folder: str, url: str, password: str, seed: int) -> No
 
 #: at most this many entries still to store at a pause: the venue kept up (what was in flight)
 KEPT_UP = 5
-
-#: each table's writer thread runs this much nicer than the venue and the forwarders: at a
-#: pub a table is its own Pi (docs/venue.md, Figures: what each choice of what to nice gave)
+#: each table's writer runs this much nicer than the venue and the forwarders (docs/venue.md)
 TABLE_NICE = 10
 
 
@@ -497,4 +496,5 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["table"]:
         table_main(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]))
     else:
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a kill stops its servers too
         main()
