@@ -27,8 +27,8 @@ from vision.known import Tally, by_values
 from vision.reader import read_dice as rule_reader
 from vision.settings import READERS
 
-LEARNED, RULES = "learned", "rules"
-assert set(READERS) == {LEARNED, RULES}
+#: the readers' names as ``[vision] reader`` takes them
+RULES, LEARNED = READERS
 
 
 @dataclass(frozen=True)
