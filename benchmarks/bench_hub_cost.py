@@ -36,7 +36,7 @@ from pathlib import Path
 import nats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_venue import _children, _cpu_seconds, _held, _port, stop_processes  # noqa: E402
+from bench_venue import _held, _port, cpu_by_part, stop_processes  # noqa: E402
 
 from engine.autoplay import random_action  # noqa: E402
 from engine.variants import new_game  # noqa: E402
@@ -110,17 +110,6 @@ def read_events(url: str, stop: threading.Event, seen: list[int]) -> None:
                     return
 
 
-class Meter:
-    def __init__(self, pids: dict[str, int], postmaster: int) -> None:
-        self.pids, self.postmaster = pids, postmaster
-
-    def now(self) -> dict[str, float]:
-        out = {k: _cpu_seconds(p) for k, p in self.pids.items()}
-        out["postgres"] = sum(_cpu_seconds(p) for p in [self.postmaster,
-                                                        *_children(self.postmaster)])
-        return out
-
-
 def report(label: str, before: dict[str, float], after: dict[str, float], stored: int,
            wall: float) -> None:
     spent = {k: after[k] - before.get(k, 0.0) for k in after}
@@ -185,27 +174,26 @@ def main() -> None:
             f"http://127.0.0.1:{screen_port}/api/events", stop, seen)).start()
         url = f"nats://127.0.0.1:{hub_port}"
         postmaster = int((Path(pg.data) / "postmaster.pid").read_text().split()[0])
-        meter = Meter({k: p.pid for k, p in procs.items() if not k.startswith("hog")},
-                      postmaster)
+        parts = {k: [p.pid] for k, p in procs.items() if not k.startswith("hog")}
 
-        t0, c0, h0 = time.monotonic(), meter.now(), _held(pg.dsn)
+        t0, c0, h0 = time.monotonic(), cpu_by_part(parts, postmaster), _held(pg.dsn)
         asyncio.run(publish(url, steady, args.rate))
         wait_held(pg.dsn, h0 + len(steady), 120)
         time.sleep(1)  # the screen's last events
         report(f"steady, {args.rate:.0f} entries/s offered ({seen[0]} screen events)",
-               c0, meter.now(), _held(pg.dsn) - h0, time.monotonic() - t0)
+               c0, cpu_by_part(parts, postmaster), _held(pg.dsn) - h0, time.monotonic() - t0)
 
         procs["ingester"].terminate()
         procs["ingester"].wait(20)
         asyncio.run(publish(url, backlog, 0))
         time.sleep(1)
         procs["ingester"] = start("ingest")
-        meter.pids["ingester"] = procs["ingester"].pid
-        c0, h0 = meter.now(), _held(pg.dsn)
+        parts["ingester"] = [procs["ingester"].pid]
+        c0, h0 = cpu_by_part(parts, postmaster), _held(pg.dsn)
         c0["ingester"] = 0.0
         wall = wait_held(pg.dsn, h0 + len(backlog), 300)
-        report("backlog drained by a fresh ingester (its start included)", c0, meter.now(),
-               _held(pg.dsn) - h0, wall)
+        report("backlog drained by a fresh ingester (its start included)", c0,
+               cpu_by_part(parts, postmaster), _held(pg.dsn) - h0, wall)
     finally:
         stop.set()
         stop_processes(list(procs.values()))

@@ -98,9 +98,8 @@ class Table:
         self.log.close()
 
     def _play(self) -> None:
-        # only the writer runs nicer (a thread's own priority, Linux): it stands for the
-        # people at the table, whose play costs a Pi nothing; the forwarder is the table's
-        # own software and, as on its Pi, competes for the CPU with nothing of another table
+        # only the writer runs nicer (a thread's own priority, Linux): it stands for the people
+        # playing; the forwarder, the table's own software, is alone on its Pi at a pub
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), TABLE_NICE)
         while not self._stop.is_set():
             game = new_game("montevideo", ("Ann", "Bob", "Cy"), {})
@@ -267,6 +266,13 @@ def _children(pid: int) -> list[int]:
     return found
 
 
+def cpu_by_part(parts: dict[str, list[int]], postmaster: int) -> dict[str, float]:
+    """CPU seconds so far of each part's processes and of PostgreSQL's (postmaster, children)."""
+    now = {name: sum(_cpu_seconds(p) for p in pids) for name, pids in parts.items()}
+    now["postgres"] = sum(_cpu_seconds(p) for p in [postmaster, *_children(postmaster)])
+    return now
+
+
 #: the venue's own parts, whose CPU per entry stored the bench prints
 HUB_SIDE = ("ingester", "postgres", "hub", "screen")
 
@@ -279,21 +285,15 @@ class CpuMeter:
         self.parts = parts
         self.postmaster = postmaster
         self.dsn = dsn
-        self.last = self._now()
+        self.last = cpu_by_part(self.parts, self.postmaster)
         self.at = time.monotonic()
         self.held = _held(dsn)
-
-    def _now(self) -> dict[str, float]:
-        now = {name: sum(_cpu_seconds(p) for p in pids) for name, pids in self.parts.items()}
-        now["postgres"] = sum(_cpu_seconds(p) for p in [self.postmaster,
-                                                        *_children(self.postmaster)])
-        return now
 
     def phase(self) -> str:
         """The CPU seconds of each part since the last call, and the cores' seconds; and,
         for the venue's parts, per 1000 entries stored meanwhile (the hub side's cost of an
         entry, whatever the wall clock and the machine's other load did)."""
-        now, at, held = self._now(), time.monotonic(), _held(self.dsn)
+        now, at, held = cpu_by_part(self.parts, self.postmaster), time.monotonic(), _held(self.dsn)
         spent = {k: max(0.0, now[k] - self.last.get(k, 0.0)) for k in now}
         wall, stored = at - self.at, held - self.held
         self.last, self.at, self.held = now, at, held
