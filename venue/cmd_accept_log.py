@@ -30,7 +30,7 @@ from venue.ingester import ingested_subject, notices
 from venue.messages import ENTRY_STREAM, BadMessage, EntryMessage, entry_subject, parse_entry
 from venue.settings import VenueConfig, add_config_argument, config_for
 
-#: messages stored a transaction, as the ingester's batches (and notices per message)
+#: messages stored a transaction, and entries told the screens a notice message
 BATCH = 200
 #: seconds to wait for the stream's next message before taking it as read to its end
 QUIET = 2.0
