@@ -89,7 +89,8 @@ def run_known_throws(args: argparse.Namespace) -> int:
     try:
         result = adapt.calibrate(items, settings, seed=args.seed)
         start = time.monotonic()
-        read = [item for item in items if item.name not in set(result.left_out)]
+        left_out = set(result.left_out)
+        read = [item for item in items if item.name not in left_out]
         rules = reader_choice.rule_tally(read)
         result.seconds += time.monotonic() - start
     except KnownThrowsError as exc:

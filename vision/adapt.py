@@ -331,10 +331,17 @@ def tally(seen: Sequence[Seen], thresholds: Mapping[str, float],
     return total
 
 
-def better(before: Tally, after: Tally) -> bool:
-    """The rule: more dice right and no more wrong, or as many right and fewer wrong."""
-    return ((after.right > before.right and after.wrong <= before.wrong)
-            or (after.right >= before.right and after.wrong < before.wrong))
+def wrong_values(t: Tally) -> int:
+    """What the held-back throws count as errors: wrong values."""
+    return t.wrong
+
+
+def better(before: Tally, after: Tally, errors: Callable[[Tally], int] = wrong_values) -> bool:
+    """The rule: more dice right and no more errors, or as many right and fewer; an error is
+    a wrong value, unless ``errors`` counts more (:mod:`vision.reader_choice` counts dice
+    read where none was thrown too)."""
+    return ((after.right > before.right and errors(after) <= errors(before))
+            or (after.right >= before.right and errors(after) < errors(before)))
 
 
 def check_enough(dice: int) -> None:

@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vision.adapt import Known
+from vision.adapt import Known, better
 from vision.known import Tally, by_values
 from vision.reader import read_dice as rule_reader
 from vision.settings import READERS
@@ -52,17 +52,12 @@ def errors(t: Tally) -> int:
     return t.wrong + t.extra
 
 
-def better(before: Tally, after: Tally) -> bool:
-    """More dice right with no more errors, or as many right with fewer."""
-    return ((after.right > before.right and errors(after) <= errors(before))
-            or (after.right >= before.right and errors(after) < errors(before)))
-
-
 def choose(rules: Tally, learned: Tally, current: str) -> Choice:
-    """The reader that reads the known throws better; the current one when neither does."""
-    if better(rules, learned):
+    """The reader that reads the known throws better (:func:`vision.adapt.better`, counting
+    :func:`errors`); the current one when neither does."""
+    if better(rules, learned, errors):
         return Choice(rules, learned, current, LEARNED, True)
-    if better(learned, rules):
+    if better(learned, rules, errors):
         return Choice(rules, learned, current, RULES, True)
     return Choice(rules, learned, current, current, False)
 
