@@ -18,6 +18,7 @@ import pytest
 
 from firmware.venue_settings import parse_venue_settings
 from venue.cli import main
+from venue.cmd_add_tables import NEW_CONFIG
 from venue.settings import load_venue_config
 
 DEPLOY = Path(__file__).resolve().parents[2] / "venue" / "deploy"
@@ -131,3 +132,11 @@ def test_install_hub_refuses_bad_arguments_before_any_step(args, says) -> None:
     assert done.returncode == 2
     assert says in done.stderr
     assert "+ " not in done.stdout
+
+
+def test_a_new_config_holds_the_example_s_settings_for_the_units() -> None:
+    """add-tables writes what venue/deploy/venue.example.toml documents (the units' paths, the
+    peer-login database), so the two cannot drift apart."""
+    example = tomllib.loads((DEPLOY / "venue.example.toml").read_text())
+    for section, keys in NEW_CONFIG.items():
+        assert keys == {k: v for k, v in example[section].items() if k != "admin_password"}
