@@ -50,7 +50,16 @@ import numpy as np
 from engine.errors import VisionError
 from vision import face_reader
 from vision.face_model import CLASSES, Head, fingerprint
-from vision.face_reader import SAME_DIE, Model, Place, Settings, decide, look
+from vision.face_reader import (
+    SAME_DIE,
+    Model,
+    Place,
+    Settings,
+    decide,
+    look,
+    lowest_score,
+    proposed,
+)
 from vision.known import KnownThrowsError, Tally, by_values
 from vision.picture import checked_picture
 
@@ -150,7 +159,7 @@ def read_known(known: Sequence[Known], model: Model, settings: Settings,
                 continue
             raise KnownThrowsError(f"{item.name}: {str(exc).rstrip('.')}: take it again or "
                                    "leave it out") from None
-        places = look(image, model, settings, thresholds["detect"], every_place=True)
+        places = look(image, model, settings, lowest_score(thresholds), every_place=True)
         seen.append(Seen(item.name, tuple(item.values), tuple(places)))
         if progress is not None:
             progress(i, len(known))
@@ -161,7 +170,7 @@ def candidates(places: Sequence[Place], thresholds: Mapping[str, float]) -> list
     """The places the detector takes for dice, one per die, most surely a die first: the
     reader's own choice (:func:`vision.face_reader.decide`) before its "not a die" cut, so a
     die the model thinks is none can still be matched and taught."""
-    order = sorted((i for i, p in enumerate(places) if p.score >= thresholds["detect"]),
+    order = sorted((i for i, p in enumerate(places) if proposed(p, thresholds)),
                    key=lambda i: float(places[i].probs[0]))
     kept: list[int] = []
     for i in order:

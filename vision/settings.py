@@ -26,7 +26,7 @@ from engine.errors import ConfigError, reject_unknown_keys
 #: the readers ``[vision] reader`` names: the rule reader (the default) and the learned one
 READERS = ("rules", "learned")
 #: the learned reader's thresholds a table may set, as ``vision.face_reader.Settings`` names them
-THRESHOLDS = ("min_value", "not_a_die", "detect")
+THRESHOLDS = ("min_value", "not_a_die", "detect", "sure_die")
 KEYS = ("reader", "head", *THRESHOLDS)
 #: the keys of the old learned reader's thresholds, which its successor does not take
 RETIRED = ("min_views", "min_detector_value")
@@ -40,6 +40,7 @@ class VisionSettings:
     min_value: float | None = None
     not_a_die: float | None = None
     detect: float | None = None
+    sure_die: float | None = None
     #: the table's own head as the config writes it (relative: to the config's folder)
     head: str | None = None
 
@@ -73,7 +74,8 @@ def parse_vision(section: Mapping[str, object] | None) -> VisionSettings:
                           '"table.head.npz", as bidou-table calibrate --known-throws writes it')
     return VisionSettings(reader=reader, min_value=_fraction(section, "min_value"),
                           not_a_die=_fraction(section, "not_a_die"),
-                          detect=_fraction(section, "detect"), head=head)
+                          detect=_fraction(section, "detect"),
+                          sure_die=_fraction(section, "sure_die"), head=head)
 
 
 def _fraction(section: Mapping[str, object], key: str) -> float | None:

@@ -48,6 +48,7 @@ def test_the_example_documents_every_vision_key_and_each_one_uncommented_loads(t
                                                                'reader = "learned"'))
     vision = load_config(str(path), environ={}).vision
     assert vision == VisionSettings("learned", min_value=0.9, not_a_die=0.5, detect=0.3,
+                                    sure_die=0.003,
                                     head="table.head.npz")
 
 
@@ -80,7 +81,7 @@ def test_thresholds_are_kept_as_given_and_whole_numbers_count_as_fractions():
      "threshold; delete the line (bidou-table calibrate --known-throws adapts the new reader)"),
     ({"second_veto": 0.5},
      "vision.second_veto = 0.5 is not allowed: no such key; [vision] takes reader, head, "
-     "min_value, not_a_die, detect"),
+     "min_value, not_a_die, detect, sure_die"),
 ])
 def test_each_bad_vision_value_is_one_sentence_naming_key_value_and_what_is_allowed(vision,
                                                                                    sentence):

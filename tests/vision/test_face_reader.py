@@ -52,6 +52,23 @@ def test_a_proposal_the_detector_doubts_is_not_read():
     assert decide([place(score=0.2)], T) == ([], [])
 
 
+def test_a_place_the_detector_doubts_is_a_die_when_the_network_is_sure_of_it():
+    """The second tier (``sure_die``): a die of a make the detector never saw scores low, yet
+    the network reads it surely; down to PROPOSAL_FLOOR its certainty is enough."""
+    t = {**T, "sure_die": 0.003}
+    sure = place(value=3, p=0.999, no_die=0.001, score=0.2)
+    assert [d.value for d in decide([sure], t)[0]] == [3]
+    doubted = place(value=3, p=0.99, no_die=0.005, score=0.2)
+    assert decide([doubted], t) == ([], [])
+    below_floor = place(value=3, p=0.999, no_die=0.001, score=face_reader.PROPOSAL_FLOOR / 2)
+    assert decide([below_floor], t) == ([], [])
+
+
+def test_the_reader_looks_as_low_as_its_thresholds_can_take_a_die():
+    assert face_reader.lowest_score(T) == 0.3
+    assert face_reader.lowest_score({**T, "sure_die": 0.003}) == face_reader.PROPOSAL_FLOOR
+
+
 def test_a_known_die_size_reads_the_picture_at_one_scale():
     assert scales(4000, 3000, Settings(die_size=140.0)) == [face_reader.DETECT_AT / 140.0]
     assert len(scales(4000, 3000, Settings())) > 1
