@@ -23,13 +23,11 @@ no label are counted apart.
 ``python -m vision_lab.evaluate [DIR...]`` prints, per folder (by default each shared set's Valid),
 the figures of the table's rule reader, the learned reader and the baseline: recall, wrong
 values, unsure, missed, extra dice, whole pictures exact and milliseconds per picture.
-``--leave-one-set-out`` adds each set scored by the model trained without it
-(``vision/models/without-SET``, made by ``python -m vision.train --leave-out SET``): the figure
-that predicts a new table. ``--own-calibration`` adds each set's Valid read after the table's
-own calibration on that set's calibration pictures (:mod:`vision.own_calibration`): the figure
-a pub with that table would see after ``bidou-table calibrate --known-throws``.
-``--at-labels`` adds each set read by the classifier alone at its labels
-(:mod:`vision.at_labels`): what the classifier cannot read, whatever the reader's placing.
+``--leave-one-set-out`` adds each set, Train and Valid, scored by the model trained without it
+(``vision/models/without-SET``, made by ``python -m vision_lab.train_reader --leave-out SET``):
+the figure that predicts a new table (``python -m vision_lab.new_table`` gives the figure
+after the table's calibration). ``--at-labels`` adds each set read by the face network alone
+at its labels (:mod:`vision_lab.at_labels`): what no placing of the reader can read better.
 """
 
 from __future__ import annotations
@@ -247,6 +245,23 @@ HEADER = (f"{'set':28s} {'reader':9s} {'dice':>5s} {'recall':>7s} {'wrong':>13s}
           f"{'unsure':>6s} {'missed':>5s} {'extra':>5s} {'exact':>9s} {'ms/pic':>6s}")
 
 
+def at_labels(groups: list[tuple[str, list[pathlib.Path]]], sets: pathlib.Path | None) -> None:
+    """The ``--at-labels`` lines: each group by the shipped model, and with ``sets`` each
+    shared set (Train and Valid) by the model trained without it, where that model exists."""
+    from vision_lab.at_labels import read_at_labels  # vision_lab.labels imports this module
+    from vision_lab.labels import load_set
+
+    runs = [(what, dirs, MODELS) for what, dirs in groups]
+    if sets is not None:
+        runs += [(f"{name} (left out)", [sets / name / "Train", sets / name / "Valid"],
+                  MODELS / f"without-{name}") for name in SETS
+                 if (MODELS / f"without-{name}").is_dir()]
+    for what, dirs, model in runs:
+        found = read_at_labels([p for d in dirs  # a set's folder, or its Train or Valid
+                                for p in load_set(d, d.name if d.name in SETS else None)], model)
+        print(found.line(what), flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m vision_lab.evaluate",
@@ -261,6 +276,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--leave-one-set-out", action="store_true",
                         help="also score each set, Train and Valid, with the model trained "
                              "without it (vision/models/without-SET)")
+    parser.add_argument("--at-labels", action="store_true",
+                        help="also read each set's dice at their labels with the face network "
+                             "alone (and each left-out set with its model)")
     parser.add_argument("--failures", action="store_true", help="list every picture not all right")
     parser.add_argument("--ours-only", action="store_true", help="only the table's reader")
     args = parser.parse_args(argv)
@@ -284,6 +302,8 @@ def main(argv: list[str] | None = None) -> int:
             score = evaluate(reader_named(name), pictures(dirs))
             print(row(what, name, score), flush=True)
             print_failures(score, args.failures)
+    if args.at_labels:
+        at_labels(groups, args.sets if args.leave_one_set_out else None)
     if args.leave_one_set_out:
         missing = []
         for name in SETS:

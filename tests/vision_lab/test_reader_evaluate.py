@@ -98,3 +98,12 @@ def test_evaluate_command_refuses_an_unknown_reader(capsys):
 def test_evaluate_command_refuses_a_missing_folder(tmp_path, capsys):
     assert main([str(tmp_path / "nope")]) == 2
     assert "is not a folder of labelled pictures" in capsys.readouterr().err
+
+
+def test_at_labels_reads_each_labelled_die_where_its_label_says(capsys):
+    """--at-labels: the face network alone at the labels, the reader's ceiling; the test
+    photographs' white dice all read right there, at the model's own min_value."""
+    assert main([str(PHOTOS), "--readers", "learned", "--at-labels"]) == 0
+    line = capsys.readouterr().out.splitlines()[-1]
+    assert line.startswith(f"{PHOTOS}") and "at labels    71 dice" in line
+    assert "best value right 100.0%" in line and "wrong 0 (  0.0%)" in line
