@@ -49,7 +49,7 @@ import numpy as np
 
 from engine.errors import VisionError
 from vision import face_reader
-from vision.face_model import CLASSES, Head, fingerprint
+from vision.face_model import CLASSES, Head, fingerprint, with_model_die
 from vision.face_reader import (
     SAME_DIE,
     Model,
@@ -333,8 +333,8 @@ def tally(seen: Sequence[Seen], thresholds: Mapping[str, float],
     for item in seen:
         places = list(item.places)
         if head is not None:
-            places = [replace(p, probs=place_probs(head, p.views)) if p.views is not None else p
-                      for p in places]
+            places = [replace(p, probs=with_model_die(p.probs, place_probs(head, p.views)))
+                      if p.views is not None else p for p in places]
         dice, unsure = decide(places, thresholds)
         total.add(by_values(item.name, item.values, dice, unsure))
     return total

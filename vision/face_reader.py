@@ -48,6 +48,7 @@ from vision.face_model import (
     face_network,
     fingerprint,
     load_head,
+    with_model_die,
 )
 from vision.networks import MODELS, Candidate, detect, session
 from vision.picture import checked_picture
@@ -140,9 +141,10 @@ class Model:
         self.detector = session(folder / "detector.onnx")
         self.faces: FaceNetwork = face_network(folder / "faces.onnx")
         self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
-        # the model's own head sizes the proposals, whatever head reads them: so a table's
-        # head changes what a place reads, never where it is (vision.adapt judges a head on
-        # the places the table read before it)
+        # the model's own head sizes the proposals and says whether each is a die, whatever
+        # head reads them: so a table's head changes the value a place reads, never where it
+        # is nor whether it is a die (vision.adapt judges a head on the places the table read
+        # before it; vision.face_model.with_model_die says why)
         self.sizer: Head = self.head if head is None else load_head(folder / "head.npz",
                                                                      self.faces.features)
         self.thresholds = dict(DEFAULTS)
@@ -274,8 +276,11 @@ def read_places(image: np.ndarray, places: list[Spot], model: Model) -> list[Pla
                       for v in view_crops(pyramid, centre, size)])
     n = len(VIEWS)
     features = model.faces.embed(crops).reshape(len(places), n, -1)
-    probs = model.head.probabilities(features.reshape(n * len(places), -1))
-    probs = probs.reshape(len(places), n, -1).mean(axis=1)
+    flat = features.reshape(n * len(places), -1)
+    probs = model.head.probabilities(flat).reshape(len(places), n, -1).mean(axis=1)
+    if model.head is not model.sizer:  # a table's head: the value is its, "a die?" the model's
+        model_probs = model.sizer.probabilities(flat).reshape(len(places), n, -1).mean(axis=1)
+        probs = with_model_die(model_probs, probs)
     h, w = image.shape[:2]
     out = []
     for (centre, size, score), p, f in zip(places, probs, features, strict=True):
@@ -295,8 +300,8 @@ SIZES = (0.8, 1.0, 1.25, 1.6)
 #: read in its views: the calibration split (int8 network, 4 December 2026, detect 0.2) read
 #: the same 508 dice within the budget with the views read for 30% of the places as for all
 #: of them, and the same at 0.5 (22%); 0.9 keeps a margin over the grid's loosest
-#: ``not_a_die`` (0.7). A table's own head reads every place: it may know dice the model's
-#: head takes for none (:mod:`vision.adapt`)
+#: ``not_a_die`` (0.7). So with a table's own head too, since whether a place is a die is
+#: always the model's head's (:func:`vision.face_model.with_model_die`)
 NO_DIE_AT_SIZING = 0.9
 
 
@@ -328,7 +333,7 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
     (a table's calibration, the recipe's refit), which learns from those too."""
     spots, no_die = sized(image, propose(image, model, settings, min_score), model,
                           settings.die_size)
-    if model.head is model.sizer and not every_place:
+    if not every_place:
         spots = [s for s, p in zip(spots, no_die, strict=True) if p < NO_DIE_AT_SIZING]
     return read_places(image, spots, model)
 

@@ -138,13 +138,22 @@ def test_a_place_the_sizing_takes_for_no_die_is_not_read_in_its_views(photo):
     assert decide(read, model.thresholds) == decide(every, model.thresholds)
 
 
-def test_a_table_head_reads_every_place_the_model_head_rules_out(photo, tmp_path):
-    """A table's own head may know dice the model's head takes for none: no place is left
-    unread for it."""
-    shutil.copy(MODELS / "head.npz", tmp_path / "own.head.npz")
-    model = face_reader.Model(MODELS, tmp_path / "own.head.npz")
-    proposed = face_reader.propose(photo, model, Settings(), 0.2)
-    assert len(face_reader.look(photo, model, Settings(), 0.2)) == len(proposed)
+def test_a_table_head_gives_the_value_and_the_model_head_says_whether_it_is_a_die(
+        photo, tmp_path):
+    """A table's head, fitted on a few dozen places, reads values; whether a place is a die
+    stays the model's head's (a head sure that everything is a six reads sixes, and no more
+    places as dice than the model's own)."""
+    six = Head(np.zeros((7, load_head(MODELS / "head.npz").weight.shape[1]), np.float32),
+               np.array([0, 0, 0, 0, 0, 0, 30], np.float32), 1.0)
+    six.save(tmp_path / "six.head.npz")
+    own = face_reader.Model(MODELS, tmp_path / "six.head.npz")
+    model = face_reader.load(MODELS)
+    mine = face_reader.look(photo, own, Settings(), 0.2)
+    theirs = face_reader.look(photo, model, Settings(), 0.2)
+    assert [p.centre for p in mine] == [p.centre for p in theirs]
+    assert np.allclose([p.probs[0] for p in mine], [p.probs[0] for p in theirs], atol=1e-5)
+    assert all(p.value == 6 for p in mine)
+    assert np.allclose([p.probs.sum() for p in mine], 1.0, atol=1e-5)
 
 
 def test_a_known_die_size_is_every_place_s_size_and_costs_no_sizing(photo):
