@@ -56,9 +56,9 @@ def test_a_place_the_detector_doubts_is_a_die_when_the_network_is_sure_of_it():
     """The second tier (``sure_die``): a die of a make the detector never saw scores low, yet
     the network reads it surely; down to PROPOSAL_FLOOR its certainty is enough."""
     t = {**T, "sure_die": 0.003}
-    sure = place(value=3, p=0.999, no_die=0.001, score=0.2)
+    sure = place(value=3, p=0.999, no_die=0.001, score=0.25)
     assert [d.value for d in decide([sure], t)[0]] == [3]
-    doubted = place(value=3, p=0.99, no_die=0.005, score=0.2)
+    doubted = place(value=3, p=0.99, no_die=0.005, score=0.25)
     assert decide([doubted], t) == ([], [])
     below_floor = place(value=3, p=0.999, no_die=0.001, score=face_reader.PROPOSAL_FLOOR / 2)
     assert decide([below_floor], t) == ([], [])
