@@ -2,10 +2,10 @@
 
 Why (issue 35): the learned reader is not the table's default, because the rule reader still
 reads webcam-wood's white dice better; yet on coloured dice the rule reader reads a fifth of
-what the learned one reads (the shared Valid splits: topdown-colour 17.9% against 86.7%,
-oblique-colour 17.7% against 64.1%, 4 December 2026). A pub does not need the default to be right for every
-table, only for its own: so ``bidou-table calibrate`` reads the table's known throws with
-both readers and the table reads with the one that reads them better.
+what the learned one reads (the shared Valid splits, 4 December 2026: topdown-colour 17.9%
+against 86.7%, oblique-colour 17.7% against 64.1%). A pub does not need the default to be
+right for every table, only for its own: so ``bidou-table calibrate`` reads the table's known
+throws with both readers and the table reads with the one that reads them better.
 
 The rule (:func:`choose`): a reader is better when it reads more dice right with no more
 errors, or as many right with fewer; an error is a wrong value or a die read where none was
