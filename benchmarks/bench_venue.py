@@ -18,6 +18,8 @@ pub. Figures, printed with the cores this run had:
    venue holds every entry again;
 4. the latency of 2 at a pub's pace (one entry a second per table).
 
+``--latency-only`` stops after 2 (a few minutes less, to compare changes to the live path).
+
 Each table (writer and forwarder) is its own process, as each is its own Pi at a pub. The
 latency is given to the screen's first ``entry`` event (shown once the hub has it,
 ``venue_screen.live``) and to its ``stored`` event (the ingester's commit). After each phase
@@ -363,7 +365,7 @@ def stop_processes(procs: list[subprocess.Popen[bytes]]) -> None:
             p.kill()
 
 
-def main() -> None:
+def main(latency_only: bool = False) -> None:
     cores = os.cpu_count()
     top = Path(tempfile.mkdtemp(prefix="bidou-bench-venue-"))
     top.chmod(0o711)
@@ -448,6 +450,8 @@ def main() -> None:
         print(latency(tables, arrivals, f"{offered} ({TABLES} tables, {cores} cores)")
               + f". {cpu.phase()}", flush=True)
 
+        if latency_only:
+            return
         # 3. catch-up after a 60 s cut
         relay.cut()
         time.sleep(CUT_SECONDS)
@@ -497,4 +501,4 @@ if __name__ == "__main__":
         table_main(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]))
     else:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a kill stops its servers too
-        main()
+        main(latency_only="--latency-only" in sys.argv[1:])
