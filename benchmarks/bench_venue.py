@@ -18,6 +18,8 @@ pub. Figures, printed with the cores this run had:
    venue holds every entry again;
 4. the latency of 2 at a pub's pace (one entry a second per table).
 
+``--latency-only`` stops after 2 (a few minutes less, to compare changes to the live path).
+
 Each table (writer and forwarder) is its own process, as each is its own Pi at a pub. The
 latency is given to the screen's first ``entry`` event (shown once the hub has it,
 ``venue_screen.live``) and to its ``stored`` event (the ingester's commit). After each phase
@@ -273,6 +275,15 @@ def cpu_by_part(parts: dict[str, list[int]], postmaster: int) -> dict[str, float
     return now
 
 
+def _busy_seconds() -> float:
+    """CPU seconds every core of the machine has been busy since boot (/proc/stat), whoever
+    ran: less the parts' own, what other processes (another session's jobs) and the kernel
+    (this run's loopback traffic and disk writes among it) took from the run's cores."""
+    fields = Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]
+    user, nice, system, _idle, _iowait, irq, softirq, steal = (int(f) for f in fields[:8])
+    return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+
 #: the venue's own parts, whose CPU per entry stored the bench prints
 HUB_SIDE = ("ingester", "postgres", "hub", "screen")
 
@@ -286,6 +297,7 @@ class CpuMeter:
         self.postmaster = postmaster
         self.dsn = dsn
         self.last = cpu_by_part(self.parts, self.postmaster)
+        self.busy = _busy_seconds()
         self.at = time.monotonic()
         self.held = _held(dsn)
 
@@ -294,14 +306,17 @@ class CpuMeter:
         for the venue's parts, per 1000 entries stored meanwhile (the hub side's cost of an
         entry, whatever the wall clock and the machine's other load did)."""
         now, at, held = cpu_by_part(self.parts, self.postmaster), time.monotonic(), _held(self.dsn)
+        busy = _busy_seconds()
         spent = {k: max(0.0, now[k] - self.last.get(k, 0.0)) for k in now}
         wall, stored = at - self.at, held - self.held
-        self.last, self.at, self.held = now, at, held
+        other = max(0.0, busy - self.busy - sum(spent.values()))
+        self.last, self.at, self.held, self.busy = now, at, held, busy
         parts = ", ".join(f"{k} {v:.1f}" for k, v in sorted(spent.items(), key=lambda kv: -kv[1]))
         per = ", ".join(f"{k} {spent[k] * 1000 / stored:.2f}" for k in HUB_SIDE
                         if k in spent) if stored >= 1000 else "too few to say"
         return (f"CPU seconds in it: {parts} (of {os.cpu_count()} cores x {wall:.1f} s = "
-                f"{(os.cpu_count() or 1) * wall:.1f}; the rest went to other work); "
+                f"{(os.cpu_count() or 1) * wall:.1f}; other processes and the kernel took "
+                f"{other:.1f}, the rest was idle); "
                 f"{stored} entries stored, CPU seconds per 1000 of them: {per}")
 
 
@@ -363,7 +378,7 @@ def stop_processes(procs: list[subprocess.Popen[bytes]]) -> None:
             p.kill()
 
 
-def main() -> None:
+def main(latency_only: bool = False) -> None:
     cores = os.cpu_count()
     top = Path(tempfile.mkdtemp(prefix="bidou-bench-venue-"))
     top.chmod(0o711)
@@ -448,6 +463,8 @@ def main() -> None:
         print(latency(tables, arrivals, f"{offered} ({TABLES} tables, {cores} cores)")
               + f". {cpu.phase()}", flush=True)
 
+        if latency_only:
+            return
         # 3. catch-up after a 60 s cut
         relay.cut()
         time.sleep(CUT_SECONDS)
@@ -497,4 +514,4 @@ if __name__ == "__main__":
         table_main(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]))
     else:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a kill stops its servers too
-        main()
+        main(latency_only="--latency-only" in sys.argv[1:])
