@@ -2,11 +2,13 @@
 
 It runs in its own thread with its own asyncio loop (nats-py is asyncio); the controller never
 calls it and never waits for it: it is woken by the controller's state subscription and reads
-the log (``venue.outbox``). Each entry is published to JetStream (a batch in flight at once)
-with the message id (table, log, game, seq) so that a repeat after a crash or a cut is
-dropped by the hub, and the position in the log moves only past entries the hub
-acknowledged. Cut from the hub it keeps trying, and says so in ``status()`` (the referee
-console shows it) with how many entries wait.
+the log (``venue.outbox``) through a connection of its own. Each entry is published to
+JetStream with the message id (table, log, game, seq), so that a repeat after a crash or a cut
+is dropped by the hub, the moment it may leave: up to ``IN_FLIGHT`` wait for the hub's
+acknowledgement at once, and an entry never waits for an earlier one's (a finished game's
+dice, a hundred entries or more, leave together). The position in the log moves only past
+entries the hub acknowledged. Cut from the hub it keeps trying, and says so in ``status()``
+(the referee console shows it) with how many entries wait.
 The table's public state follows on the state subject, the latest only, for the venue's wall.
 """
 
@@ -17,7 +19,9 @@ import contextlib
 import json
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 import nats
@@ -32,6 +36,12 @@ HEARTBEAT = 3.0  # seconds between state messages when nothing changes: "online"
 RETRY = 1.0  # seconds between attempts to reach the hub
 STATE_EVERY = 0.2  # at most five state messages a second
 PUBLISH_TIMEOUT = 3.0
+BATCH = 100  # entries read from the log at a time
+IN_FLIGHT = 1000  # entries published and not yet acknowledged, at most
+#: seconds between two writes of the position into the log, at least (each is a committed
+#: transaction, synced to disk): after a crash the table sends again at most this much, which
+#: the hub drops by the message ids
+POSITION_EVERY = 1.0
 DRAIN = 2.0  # seconds a stopping table gives its last entries to reach the hub
 
 
@@ -62,7 +72,15 @@ class Forwarder:
         self._subscribe = subscribe
         self._warn = warn
         self.log_id = log_id(log)
-        self.position = log.position(POSITION)
+        #: the forwarder's own connection to the log (WAL: it reads while the table commits),
+        #: so that reading what may leave never waits behind the table's commit and its lock
+        self._reader = log if log.path == ":memory:" else GameLog(log.path, exclusive=False)
+        self.position = log.position(POSITION)  # the last row the hub acknowledged
+        self._kept = self.position  # the last row written into the log as the position
+        self._kept_at = 0.0  # when it was written (monotonic)
+        self._keeping: asyncio.Future | None = None  # that write, on a worker thread
+        self._keep_lock = threading.Lock()
+        self._last_state: asyncio.Future | None = None
         self.connected = False
         self.problem: str | None = None
         self._refused: str | None = None  # the hub's refusal of the credentials, until a success
@@ -99,6 +117,8 @@ class Forwarder:
         for t in self._threads:  # a publish in flight is sent again next start: no long wait
             t.join(timeout=3)
         self._threads.clear()
+        if self._reader is not self.log:
+            self._reader.close()
 
     def wake(self) -> None:
         """Something was committed: look at the log now rather than at the next heartbeat."""
@@ -209,84 +229,160 @@ class Forwarder:
 
     async def _forward(self, nc: Client) -> None:
         js = nc.jetstream()
+        flight: deque[_Sent] = deque()
         last_state = 0.0
         last_version = None
-        while not self._stop.is_set():
-            try:
-                while await self._send_batch(js):
-                    pass
-                state = self._state()
-                now = time.monotonic()
-                if ((state.get("version") != last_version and now - last_state >= STATE_EVERY)
-                        or now - last_state >= HEARTBEAT):
-                    await self._send_state(js, state)
-                    last_state, last_version = now, state.get("version")
-                self.problem = None
-                self.connected = nc.is_connected
-            except Exception as e:  # timeout, cut, hub restarting: try again shortly
-                self.problem = _words(e)
-                await self._sleep(RETRY)
-                if nc.is_closed:
-                    return
-                continue
-            await self._sleep(STATE_EVERY if state.get("version") != last_version
-                              else HEARTBEAT)
+        try:
+            while not self._stop.is_set():
+                try:
+                    await self._publish(js, flight)
+                    self._settle(flight)
+                    state = self._state()
+                    now = time.monotonic()
+                    if ((state.get("version") != last_version
+                         and now - last_state >= STATE_EVERY)
+                            or now - last_state >= HEARTBEAT):
+                        await self._send_state(js, state)
+                        last_state, last_version = now, state.get("version")
+                    self.problem = None
+                    self.connected = nc.is_connected
+                except Exception as e:  # timeout, cut, hub restarting: try again shortly
+                    self.problem = _words(e)
+                    _abandon(flight)
+                    await self._sleep(RETRY)
+                    if nc.is_closed:
+                        return
+                    continue
+                wait = STATE_EVERY if state.get("version") != last_version else HEARTBEAT
+                if flight:  # look again by the time the oldest is due
+                    wait = min(wait, max(0.01, PUBLISH_TIMEOUT - (now - flight[0].at)))
+                await self._sleep(wait)
+        finally:
+            _abandon(flight)
+            self._keep_position(now=True)
 
-    async def _send_batch(self, js: Any) -> bool:
-        """Publish what may leave, the batch in flight at once on the one connection (so
-        the hub stores them in log order) and the position moved past the acknowledged
-        prefix only; True when a whole batch went (there may be more). Should one fail while
-        a later one was stored, the ingester holds the later one back until the earlier
-        comes again (``venue.store.record``: "early")."""
-        batch = released(self.log, self.position)
-        if not batch:
-            return False
+    async def _publish(self, js: Any, flight: deque[_Sent]) -> None:
+        """Publish what may leave past what is already in flight, up to ``IN_FLIGHT``
+        unacknowledged, all on the one connection (so the hub stores them in log order).
+        Nothing waits here for the hub: an entry committed while others are in flight goes
+        at once (waiting for each batch's acknowledgements held it up to a round trip)."""
         s = self.settings
         subject = entry_subject(s.venue, s.table)
-        messages = [entry_message(s.venue, s.table, self.log_id, out.entry, out.game)
-                    for out in batch]
-        # publish_async: one reply subscription and a future per message, where publish
-        # made a request (a task and a timer) each; the batch waits once, for them all
-        futures = [await js.publish_async(subject, m.to_bytes(), headers={"Nats-Msg-Id": m.id})
-                   for m in messages]
-        await asyncio.wait(futures, timeout=PUBLISH_TIMEOUT)
-        sent_to = self.position
+        sent = flight[-1].row if flight else self.position
+        while len(flight) < IN_FLIGHT:
+            batch = released(self._reader, sent, min(BATCH, IN_FLIGHT - len(flight)))
+            if not batch:
+                return
+            now = time.monotonic()
+            for out in batch:
+                m = entry_message(s.venue, s.table, self.log_id, out.entry, out.game)
+                ack = await js.publish_async(subject, m.to_bytes(),
+                                             headers={"Nats-Msg-Id": m.id})
+                flight.append(_Sent(out.row, now, ack))
+            flight[-1].ack.add_done_callback(self._answered)  # acks come in order
+            sent = batch[-1].row
+
+    def _answered(self, _ack: asyncio.Future) -> None:
+        if self._wake is not None:
+            self._wake.set()
+
+    def _settle(self, flight: deque[_Sent]) -> None:
+        """Move the position past the acknowledged prefix of ``flight``; raise the first
+        failure (a refusal, a publish cancelled as the link dropped, or no answer within
+        ``PUBLISH_TIMEOUT``). Should one fail while a later one was stored, the ingester
+        holds the later one back until the earlier comes again (``venue.store.record``:
+        "early")."""
         failure: BaseException | None = None
-        for out, future in zip(batch, futures, strict=True):
-            if not future.done():
-                failure = TimeoutError(f"the hub did not acknowledge within "
-                                       f"{PUBLISH_TIMEOUT:.0f} s")
-            elif future.cancelled():  # the link dropped
+        acked = None
+        while flight and flight[0].ack.done():
+            ack = flight[0].ack
+            if ack.cancelled():
                 failure = ConnectionError("the publish was cancelled: the link dropped")
-            elif future.exception() is not None:
-                failure = future.exception()
+            elif ack.exception() is not None:
+                failure = ack.exception()
             if failure is not None:
                 break
-            sent_to = out.row
-        for future in futures:  # no answer by now: its place in nats-py's table freed
-            future.cancel()
-        if sent_to != self.position:
-            self.log.set_position(POSITION, sent_to)
-            self.position = sent_to
+            acked = flight.popleft().row
+        if (failure is None and flight
+                and time.monotonic() - flight[0].at > PUBLISH_TIMEOUT):
+            failure = TimeoutError(f"the hub did not acknowledge within "
+                                   f"{PUBLISH_TIMEOUT:.0f} s")
+        if acked is not None:
+            self.position = acked
+            self._keep_position()
         if failure is not None:
             raise failure
-        return len(batch) == 100
+
+    def _keep_position(self, now: bool = False) -> None:
+        """Write the position into the log, on a worker thread (one write at a time): the
+        log's lock may be held by the table's own commit, and the forwarding loop never
+        waits for it. A position written late only means a restart sends a few entries
+        again, which the hub drops by their ids. ``now``: here, at the loop's end."""
+        if now:
+            self._write_position()
+        elif (self._kept != self.position
+              and time.monotonic() - self._kept_at >= POSITION_EVERY
+              and (self._keeping is None or self._keeping.done())):
+            self._kept_at = time.monotonic()
+            loop = asyncio.get_running_loop()
+            self._keeping = loop.run_in_executor(None, self._write_position)
+
+    def _write_position(self) -> None:
+        with self._keep_lock:  # the loop's last write and a worker's: never backwards
+            row = self.position
+            if row <= self._kept:
+                return
+            try:
+                self.log.set_position(POSITION, row)
+            except Exception as e:  # the log is closing, or the disk fails: the table says so
+                self._warn(f"venue forwarder: cannot keep its position in the log: {e}")
+                return
+            self._kept = row
 
     async def _send_state(self, js: Any, state: dict[str, Any]) -> None:
+        """The latest state, not waited for: a lost one is replaced by the next (at most
+        ``HEARTBEAT`` later), and the entries never wait behind it."""
         s = self.settings
         body = summary(state) | {
             "table": s.table, "venue": s.venue, "log_id": self.log_id,
-            "entries": self.log.count_entries(),
-            "waiting": self.log.count_entries(self.position), "at": time.time(),
+            "entries": self._reader.count_entries(),
+            "waiting": self._reader.count_entries(self.position), "at": time.time(),
         }
-        await js.publish(state_subject(s.venue, s.table), json.dumps(body).encode(),
-                         timeout=PUBLISH_TIMEOUT)
+        if self._last_state is not None:
+            self._last_state.cancel()  # unanswered by now: its place in nats-py's table freed
+        self._last_state = await js.publish_async(state_subject(s.venue, s.table),
+                                                  json.dumps(body).encode())
+        self._last_state.add_done_callback(_quiet)
 
     async def _sleep(self, seconds: float) -> None:
         assert self._wake is not None
         with contextlib.suppress(asyncio.TimeoutError):
             await asyncio.wait_for(self._wake.wait(), seconds)
         self._wake.clear()
+
+
+@dataclass
+class _Sent:
+    """An entry published and not yet settled: its row id, when it went (monotonic), and the
+    hub's acknowledgement to come."""
+
+    row: int
+    at: float
+    ack: asyncio.Future
+
+
+def _abandon(flight: deque[_Sent]) -> None:
+    """Forget what is in flight (its places in nats-py's table freed): it goes again from
+    the acknowledged position, and the hub drops what it had stored by the message ids."""
+    for sent in flight:
+        sent.ack.cancel()
+    flight.clear()
+
+
+def _quiet(future: asyncio.Future) -> None:
+    """A state message's answer, read so that a failed one is not reported as never read."""
+    if not future.cancelled():
+        future.exception()
 
 
 def _words(e: BaseException) -> str:
