@@ -21,12 +21,16 @@ pub. Figures, printed with the cores this run had:
 
 ``--latency-only`` stops after 2 (a few minutes less, to compare changes to the live path).
 
-Each table (writer and forwarder) is its own process, as each is its own Pi at a pub. The
-latency is given to the screen's first ``entry`` event (shown once the hub has it,
-``venue_screen.live``) and to its ``stored`` event (the ingester's commit). After each phase
-it prints each part's CPU seconds (from /proc) and the venue parts' per 1000 entries stored.
-Each table's writer thread runs niced (``TABLE_NICE``): it stands for the people playing,
-whose play costs a Pi nothing, so the venue's parts and the forwarders have the cores first.
+Each table is two processes, each in a session of its own: its forwarder, the table's
+software, at normal priority as on its own Pi, woken through a pipe at each commit (at most
+every ``WAKE_EVERY``); and the writer, which stands for the people playing, whose play costs
+the venue nothing: it runs at the lowest priority (``TABLE_NICE``, for the process and, where
+the kernel groups the cores by session (``/proc/self/autogroup``), for its session). The
+hub, the ingester and the screen are each in a session of their own too (nats-server and
+PostgreSQL make theirs). The latency is given to the screen's first ``entry`` event (shown
+once the hub has it, ``venue_screen.live``) and to its ``stored`` event (the ingester's
+commit). After each phase it prints each part's CPU seconds (from /proc) and the venue
+parts' per 1000 entries stored.
 """
 
 from __future__ import annotations
@@ -47,6 +51,7 @@ import threading
 import time
 import urllib.request
 from pathlib import Path
+from typing import Any
 
 import psycopg
 
@@ -74,15 +79,19 @@ def _port() -> int:
 
 
 class Table:
-    """One simulated table: its log, its forwarder, its writer thread (in a child process,
-    ``table_main``)."""
+    """One simulated table's writer (in a child process, ``table_main``): its log, and its
+    forwarder in a process of its own (``forward_main``), woken through a pipe."""
 
     def __init__(self, name: str, folder: Path, url: str, password: str, seed: int):
         self.name = name
         self.log = GameLog(str(folder / f"{name}.db"))
-        self.state = {"version": 0, "status": "playing", "seats": []}
-        self.forwarder = Forwarder(self.log, VenueSettings(url, "pub", name, name, password),
-                                   state=lambda: self.state)
+        self.forwarder = subprocess.Popen(
+            [sys.executable, __file__, "forward", name, str(folder), url, password],
+            stdin=subprocess.PIPE, start_new_session=True,
+            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+        assert self.forwarder.stdin is not None
+        self._wake_fd = self.forwarder.stdin.fileno()
+        os.set_blocking(self._wake_fd, False)  # a full pipe already holds a wake
         self.rng = random.Random(seed)
         self.rate = 0.0  # entries a second; 0 = as fast as the log commits
         self.paused = False
@@ -92,19 +101,28 @@ class Table:
         self._thread = threading.Thread(target=self._play, daemon=True)
 
     def start(self) -> None:
-        self.forwarder.start()
+        """Play, once the forwarder is connected to the hub."""
+        ready = Path(self.log.path + ".forwarding")
+        while not ready.exists() and self.forwarder.poll() is None:
+            time.sleep(0.1)
         self._thread.start()
 
     def stop(self) -> None:
         self._stop.set()
         self._thread.join(10)
-        self.forwarder.stop()
+        assert self.forwarder.stdin is not None
+        self.forwarder.stdin.close()  # the forwarder drains and stops
+        try:
+            self.forwarder.wait(20)
+        except subprocess.TimeoutExpired:
+            self.forwarder.kill()
         self.log.close()
 
+    def _wake(self) -> None:
+        with contextlib.suppress(BlockingIOError):
+            os.write(self._wake_fd, b"w")
+
     def _play(self) -> None:
-        # only the writer runs nicer (a thread's own priority, Linux): it stands for the people
-        # playing; the forwarder, the table's own software, is alone on its Pi at a pub
-        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), TABLE_NICE)
         while not self._stop.is_set():
             game = new_game("montevideo", ("Ann", "Bob", "Cy"), {})
             gid = self.log.start_game("montevideo", game.players, {}, "now")
@@ -127,8 +145,7 @@ class Table:
                     for s in held:
                         self.released[(gid, s)] = now
                 self.written += 1
-                self.state = {**self.state, "version": self.written}
-                self.forwarder.wake()
+                self._wake()
                 if self.rate:
                     self._stop.wait(1.0 / self.rate)
 
@@ -136,8 +153,11 @@ class Table:
 def table_main(name: str, folder: str, url: str, password: str, seed: int) -> None:
     """A child process: one table, told what to do on stdin (``rate R``, ``pause``,
     ``resume``, ``dump PATH``, ``stop``), saying ``written released`` on stdout four times
-    a second. Its writer thread runs TABLE_NICE lower than the rest (``Table._play``): it
-    stands for a Pi of its own, whose CPU is not the hub's."""
+    a second. It runs at the lowest priority, its session too: it stands for the people
+    playing, whose play costs the venue nothing."""
+    with contextlib.suppress(OSError):  # no autogroups (Linux without them): nice is enough
+        Path("/proc/self/autogroup").write_text(str(TABLE_NICE))
+    os.nice(TABLE_NICE)
     table = Table(name, Path(folder), url, password, seed)
     table.start()
     done = threading.Event()
@@ -175,7 +195,9 @@ def table_main(name: str, folder: str, url: str, password: str, seed: int) -> No
 #: at most this many entries still to store at a pause: the venue kept up (what was in flight)
 KEPT_UP = 5
 #: each table's writer runs this much nicer than the venue and the forwarders (docs/venue.md)
-TABLE_NICE = 10
+TABLE_NICE = 19
+#: seconds: a forwarder is woken at most this often (the commits meanwhile go at once)
+WAKE_EVERY = 0.01
 
 
 class TableProcess:
@@ -190,7 +212,7 @@ class TableProcess:
         self.ready = threading.Event()  # its first count: imported and playing
         self.proc = subprocess.Popen(
             [sys.executable, __file__, "table", name, str(folder), url, password, str(seed)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True,
             env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
         threading.Thread(target=self._read, daemon=True).start()
 
@@ -439,7 +461,9 @@ def main(latency_only: bool = False) -> None:
                 raise RuntimeError(f"table {t.name}'s process did not start in 180 s")
         time.sleep(2)
         postmaster = int((Path(pg.data) / "postmaster.pid").read_text().split()[0])
-        cpu = CpuMeter({"tables": [t.proc.pid for t in tables], "hub": [procs[0].pid],
+        cpu = CpuMeter({"tables": [t.proc.pid for t in tables],
+                        "forwarders": [p for t in tables for p in _children(t.proc.pid)],
+                        "hub": [procs[0].pid],
                         "ingester": [procs[1].pid], "screen": [procs[2].pid],
                         "bench": [os.getpid()]}, postmaster, pg.dsn)
 
@@ -531,8 +555,33 @@ def main(latency_only: bool = False) -> None:
         shutil.rmtree(top, ignore_errors=True)
 
 
+def forward_main(name: str, folder: str, url: str, password: str) -> None:
+    """A child process of a table's: its forwarder (the real ``venue.forwarder``) on the
+    table's log, woken by a byte on stdin per commit, and stopped when stdin closes."""
+    path = str(Path(folder) / f"{name}.db")
+    log = GameLog(path, exclusive=False)  # the writer's process holds the table's lock
+    changes = 0
+
+    def state() -> dict[str, Any]:  # changes at every commit, as a table's does
+        return {"version": changes, "status": "playing", "seats": []}
+
+    forwarder = Forwarder(log, VenueSettings(url, "pub", name, name, password), state=state)
+    forwarder.start()
+    while not forwarder.connected:
+        time.sleep(0.05)
+    Path(path + ".forwarding").write_text("connected\n")
+    while data := os.read(0, 1 << 16):
+        changes += len(data)
+        forwarder.wake()
+        time.sleep(WAKE_EVERY)
+    forwarder.stop()
+    log.close()
+
+
 if __name__ == "__main__":
-    if sys.argv[1:2] == ["table"]:
+    if sys.argv[1:2] == ["forward"]:
+        forward_main(*sys.argv[2:6])
+    elif sys.argv[1:2] == ["table"]:
         table_main(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], int(sys.argv[6]))
     else:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a kill stops its servers too
