@@ -237,6 +237,7 @@ class Forwarder:
                 try:
                     await self._publish(js, flight)
                     self._settle(flight)
+                    self._keep_position()
                     state = self._state()
                     now = time.monotonic()
                     if ((state.get("version") != last_version
@@ -256,6 +257,8 @@ class Forwarder:
                 wait = STATE_EVERY if state.get("version") != last_version else HEARTBEAT
                 if flight:  # look again by the time the oldest is due
                     wait = min(wait, max(0.01, PUBLISH_TIMEOUT - (now - flight[0].at)))
+                if self._kept != self.position:  # and by the time the position is to be kept
+                    wait = min(wait, max(0.01, POSITION_EVERY - (now - self._kept_at)))
                 await self._sleep(wait)
         finally:
             _abandon(flight)
@@ -309,15 +312,15 @@ class Forwarder:
                                    f"{PUBLISH_TIMEOUT:.0f} s")
         if acked is not None:
             self.position = acked
-            self._keep_position()
         if failure is not None:
             raise failure
 
     def _keep_position(self, now: bool = False) -> None:
-        """Write the position into the log, on a worker thread (one write at a time): the
-        log's lock may be held by the table's own commit, and the forwarding loop never
-        waits for it. A position written late only means a restart sends a few entries
-        again, which the hub drops by their ids. ``now``: here, at the loop's end."""
+        """Write the position into the log if it moved, at most every ``POSITION_EVERY``
+        (the loop wakes for it), on a worker thread (one write at a time): the log's lock
+        may be held by the table's own commit, and the forwarding loop never waits for it.
+        A position written late only means a restart sends a few entries again, which the
+        hub drops by their ids. ``now``: here, at the loop's end."""
         if now:
             self._write_position()
         elif (self._kept != self.position
