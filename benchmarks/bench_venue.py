@@ -79,6 +79,14 @@ def _port() -> int:
         return int(s.getsockname()[1])
 
 
+def this_script(*args: str, **popen: Any) -> subprocess.Popen:
+    """This file run as a child (``table`` or ``forward``), in a session of its own, able to
+    import the project's packages from wherever the bench was started."""
+    return subprocess.Popen(
+        [sys.executable, __file__, *args], start_new_session=True,
+        env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)}, **popen)
+
+
 class Table:
     """One simulated table's writer (in a child process, ``table_main``): its log, and its
     forwarder in a process of its own (``forward_main``), woken through a pipe."""
@@ -86,10 +94,8 @@ class Table:
     def __init__(self, name: str, folder: Path, url: str, password: str, seed: int):
         self.name = name
         self.log = GameLog(str(folder / f"{name}.db"))
-        self.forwarder = subprocess.Popen(
-            [sys.executable, __file__, "forward", name, str(folder), url, password],
-            stdin=subprocess.PIPE, start_new_session=True,
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+        self.forwarder = this_script("forward", name, str(folder), url, password,
+                                     stdin=subprocess.PIPE)
         assert self.forwarder.stdin is not None
         self._wake_fd = self.forwarder.stdin.fileno()
         os.set_blocking(self._wake_fd, False)  # a full pipe already holds a wake
@@ -221,10 +227,8 @@ class TableProcess:
         self.released = 0
         self._dumped = threading.Event()
         self.ready = threading.Event()  # its first count: imported and playing
-        self.proc = subprocess.Popen(
-            [sys.executable, __file__, "table", name, str(folder), url, password, str(seed)],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, start_new_session=True,
-            env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parent.parent)})
+        self.proc = this_script("table", name, str(folder), url, password, str(seed),
+                                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self) -> None:
