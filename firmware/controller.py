@@ -332,21 +332,16 @@ class TableController(RefereeCommands):
         return outcome
 
     def _handle(self, command: Any) -> Outcome:
-        if isinstance(command, Press):
-            return self._press(command)
-        if isinstance(command, Act):
-            return self._act(command)
-        if isinstance(command, EnterDice):
-            return self._enter(command)
-        if isinstance(command, Reread):
-            return self._reread(command)
-        if isinstance(command, Correct):
-            return self._correct(command)
-        if isinstance(command, SeatEvent):  # put on the queue by the seat panels directly
-            seat = self.seat_names.get(command.seat, command.seat)
-            return self._press(Press(str(seat), command.button, bool(command.long), "panel"))
-        return Outcome(False, f"{command!r} is not a table command; send a Press, Act, "
-                              "EnterDice, Reread or Correct.")
+        handler = _HANDLERS.get(type(command))
+        if handler is None:
+            return Outcome(False, f"{command!r} is not a table command; send a Press, Act, "
+                                  "EnterDice, Reread or Correct.")
+        return handler(self, command)
+
+    def _panel_event(self, event: SeatEvent) -> Outcome:
+        """A seat panel's button, put on the queue by the panels directly: a Press."""
+        seat = self.seat_names.get(event.seat, event.seat)
+        return self._press(Press(str(seat), event.button, bool(event.long), "panel"))
 
     def _refuse(self, seat: str | None, refusal: Refusal) -> Outcome:
         """A refusal: shown at its seat (once: the same refusal again changes nothing there,
@@ -473,3 +468,14 @@ class TableController(RefereeCommands):
         if outcome.ok:
             self.reads.played(seat, kind, read, len(self.game.history))
         return outcome
+
+
+#: Each command's handler, stated once: the worker's dispatch by the command's type.
+_HANDLERS: dict[type, Callable[[TableController, Any], Outcome]] = {
+    Press: TableController._press,
+    Act: TableController._act,
+    EnterDice: TableController._enter,
+    Reread: TableController._reread,
+    Correct: TableController._correct,
+    SeatEvent: TableController._panel_event,
+}
