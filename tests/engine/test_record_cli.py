@@ -99,7 +99,7 @@ def test_replay_exit_1_for_an_action_after_the_match_is_over(tmp_path, capsys) -
         ("{not json", "not JSON: Expecting property name enclosed in double quotes at line 1, "
                       "column 2"),
         (record_text(["Ann roll 5", "Bob dance"]), "action 2: 'dance' is not a verb; the "
-         "verbs are roll, throw, stand, bet, raise, call, pass, drop, betpot, callpot"),
+         "verbs are roll, throw, stand, bet, raise, call, pass, drop, betpot, callpot, settle"),
         (record_text(["Ann roll 5", "Bob roll 3", "Ann throw 7 1 1"]),
          "action 3: a die shows 1 to 6, not 7, in 'Ann throw 7 1 1'"),
     ],
