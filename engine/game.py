@@ -141,6 +141,14 @@ class Stage(ABC):
         """Dice exposed while values are settled, before the rules' own exposure."""
         return None
 
+    def showing(self) -> tuple[str, ...]:
+        """The players whose dice are shown while values are settled."""
+        return ()
+
+    def settle_dice(self) -> int:
+        """How many dice a settle gives now: 3 (a throw), 1 (a captain roll), 0 (none)."""
+        return 0
+
     @property
     @abstractmethod
     def to_act(self) -> str | None:
@@ -288,6 +296,16 @@ class Game(ABC):
     def can_settle(self, player: str) -> bool:
         """Whether ``player``'s exposed values may be settled now."""
         return player in self.stage.unsettled()
+
+    def settle_dice(self) -> int:
+        """How many values a settle gives now: 3 for a throw, 1 for a captain roll, else 0."""
+        return self.stage.settle_dice()
+
+    def settle_witnesses(self, player: str) -> tuple[str, ...]:
+        """The other players whose dice are shown with ``player``'s now: the ones who agree
+        with his values for the players to settle them (D-S4)."""
+        showing = self.stage.showing()
+        return tuple(p for p in self.players if p in showing and p != player)
 
     def can_throw(self, player: str) -> bool:
         """Whether ``player`` may throw now; a throw whose values are pending counts too."""

@@ -67,6 +67,12 @@ class Settling(Stage):
     def shown(self, player: str) -> tuple[int, ...] | None:
         return self.known.get(player)
 
+    def showing(self) -> tuple[str, ...]:
+        return (*self.known, *self.waiting)
+
+    def settle_dice(self) -> int:
+        return self.dice
+
     def stake(self, player: str) -> int:
         return self.behind.stake(player)
 
