@@ -77,7 +77,7 @@
     box.appendChild(el("p", { class: "settleask" }, settling.referee
       ? settling.referee
       : `Settle ${settling.seat}'s dice on your phones: ${settling.seat} says them, ` +
-        `${settling.witnesses.join(" and ")} agree${waiting.length ? ` (waiting for ${waiting.join(", ")})` : ""}.`));
+        `${settling.witnesses.join(" and ")} ${settling.witnesses.length === 1 ? "agrees" : "agree"}${waiting.length ? ` (waiting for ${waiting.join(", ")})` : ""}.`));
     return box;
   }
 
