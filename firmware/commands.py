@@ -55,7 +55,8 @@ class EnterDice:
 
 @dataclass(frozen=True)
 class Reread:
-    """Read a seat that "needs a look" again (the referee asked, or the dice were tidied)."""
+    """Read a seat's exposed dice again while their values are pending (the referee asked,
+    or the dice were straightened)."""
 
     seat: str
     by: str = "referee"

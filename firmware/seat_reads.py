@@ -9,7 +9,7 @@ per-seat memory; the controller decides what is played.
 
 It also keeps the camera's picture of each seat's zone from its last read, and of the last
 throw or roll the camera read and was played (with its position in the game), so that the
-referee's dice correction of it -- entering the dice of a throw that needs a look, or a
+referee's dice correction of it -- entering the dice of a throw with values pending, or a
 ``fix-dice`` of a throw read wrong -- is logged with the picture it corrects
 (:meth:`picture_for_entry`, :meth:`picture_for_fix`): known throws the table learns its dice
 from (``bidou-table calibrate --from-log``).
@@ -140,7 +140,7 @@ class SeatReads:
         return self.picture_for_fix(int(position), action.player, action.numbers)
 
     def picture_for_entry(self, seat: str, values: tuple[int, ...]) -> Picture | None:
-        """The picture of ``seat``'s read that needs a look, for the dice the referee enters."""
+        """The picture of ``seat``'s read that was not sure, for the dice the referee enters."""
         if seat not in self.needs_look or seat not in self.frames:
             return None
         return self._picture(seat, self.frames[seat], values)

@@ -29,6 +29,7 @@ import numpy as np
 
 from engine.actions import dice_count
 from engine.game import Game
+from firmware.commands import Settle
 from hardware.cameras.simulated import SimulatedCamera
 from vision.reading import Die, Reading, Unsure
 from vision.zones import Zone
@@ -119,6 +120,25 @@ class SceneReader:
                 dice.append(Die(shown, (cx - side // 2, cy - side // 2, side, side), 0.99))
         height, width = frame.shape[:2]
         return Reading(tuple(dice), (), width, height)
+
+
+def players_settle(controller: Any, dice: SimulatedDice, source: str = "simulation") -> int:
+    """Settle every exposed value pending as the players would from their phones: the owner
+    says the dice the simulated table shows, every other player shown beside him agrees.
+    Returns how many seats were settled (``controller``: a ``TableController``)."""
+    settled = 0
+    game = controller.game
+    while controller.game.unsettled():
+        game = controller.game
+        seat = game.unsettled()[0]
+        values = dice.camera.dice()[seat]
+        for player in (seat, *game.settle_witnesses(seat)):
+            outcome = controller.submit(Settle(seat, values, player, source))
+            if not outcome.ok:
+                raise RuntimeError(f"the players could not settle {seat}'s dice: "
+                                   f"{outcome.message}")
+        settled += 1
+    return settled
 
 
 def presses_for(verb: str, chips: int | None = None) -> list[tuple[str, bool]]:

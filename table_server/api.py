@@ -307,7 +307,7 @@ def set_zones() -> Any:
 
 @bp.post("/referee/reread")
 def reread() -> Any:
-    """``{"seat"}``: read a seat that needs a look again (after the dice were tidied)."""
+    """``{"seat"}``: read a seat's exposed dice again while their values are pending."""
     require_referee()
     data = json_body('{"seat": "Ann"}')
     no_unknown_keys(data, ("seat",))

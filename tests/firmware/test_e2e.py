@@ -20,10 +20,10 @@ import random
 import pytest
 
 from engine import replay
-from firmware.commands import Act, Settle
+from firmware.commands import Act
 from firmware.config import build_config, default_config
 from firmware.house import build_house, real_reader
-from firmware.simulation import SceneReader, random_presses
+from firmware.simulation import SceneReader, players_settle, random_presses
 
 
 def play_by_presses(tmp_path, variant, players, seed, reader, unsure=0.0):
@@ -38,12 +38,7 @@ def play_by_presses(tmp_path, variant, players, seed, reader, unsure=0.0):
     try:
         while not c.game.over:
             assert presses < 2000, "the game should be over by now"
-            while c.game.unsettled():  # the players say the dice they see (D-S4)
-                seat = c.game.unsettled()[0]
-                values = table.dice.camera.dice()[seat]
-                for player in (seat, *c.game.settle_witnesses(seat)):
-                    assert c.submit(Settle(seat, values, player)).ok
-                settles += 1
+            settles += players_settle(c, table.dice)  # the players say the dice they see
             if c.game.over:
                 break
             seat, moves = random_presses(c.game, rng, stand_chance=0.6)
