@@ -146,3 +146,19 @@ def test_replay_accepts_a_utf8_byte_order_mark(tmp_path, capsys) -> None:
     path.write_bytes(b"\xef\xbb\xbf" + record_text(["Ann roll 5"]).encode())
     assert main(["replay", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["to_act"] == "Bob"
+
+
+def test_replay_reads_a_bidou_record_2_with_pending_values_and_settles(tmp_path, capsys) -> None:
+    path = tmp_path / "pending.json"
+    path.write_text(json.dumps({
+        "format": "bidou-record/2", "variant": "two-hand", "options": {},
+        "players": ["Ann", "Bob"],
+        "actions": ["Ann roll 5", "Bob roll ?", "Bob settle 3 by camera", "Ann throw ?",
+                    "Ann stand", "Bob throw 3 3 1", "Bob stand", "Ann bet 1", "Bob call",
+                    "Ann settle 6 5 4 by players"]}))
+    assert main(["replay", str(path)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["chips"] == {"Ann": 2, "Bob": 0} and state["expects"] == "throw"
+    path.write_text(path.read_text().replace(', "Ann settle 6 5 4 by players"', ""))
+    assert main(["replay", str(path)]) == 0  # the showdown waits: expects settle
+    assert json.loads(capsys.readouterr().out)["expects"] == "settle"

@@ -173,3 +173,15 @@ def test_a_short_referee_token_in_the_environment_is_blamed_on_the_environment(t
         "`python3 "
         "-c \"import secrets; print(secrets.token_urlsafe(24))\"`). Set BIDOU_REFEREE_TOKEN to "
         "such a secret, or unset it to have one generated, and start again.")
+
+
+@pytest.mark.parametrize("share", ["1.5", "-0.1", "some"])
+def test_run_unsure_outside_0_to_1_is_refused(tmp_path, share, bidou) -> None:
+    done = subprocess.run(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
+                                "--unsure", share),
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1] == (
+        f"bidou-table run: error: argument --unsure: {share!r} is not a share from 0 to 1, "
+        "such as 0.3")
+    assert not (tmp_path / "t.db").exists()  # nothing was started
