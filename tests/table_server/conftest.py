@@ -25,6 +25,7 @@ from firmware.server_settings import ServerSettings
 from firmware.simulation import SceneReader
 from table_server.app import create_app
 from table_server.auth import PressLimiter, RateLimiter
+from table_server.server import Dashboard
 
 REFEREE_TOKEN = "referee-token-for-tests-0123456789"
 #: Debian's chromium, which Playwright drives (the browser tests skip, saying so, without it).
@@ -161,6 +162,26 @@ def table() -> Iterator[Table]:
         yield t
     finally:
         t.house.close()
+
+
+@pytest.fixture
+def served_table(table_factory) -> Iterator[Any]:
+    """``served_table(**kwargs)``: a table as ``table_factory`` builds it, with its dashboard
+    listening on a free loopback port: ``(table, dashboard)``; stopped at the end."""
+    started: list[Any] = []
+
+    def serve(**kwargs: Any) -> tuple[Table, Any]:
+        t = table_factory(**kwargs)
+        settings = ServerSettings(port=0, referee_token="r" * 20, referee_pin="482913",
+                            keepalive=1.0)
+        started.append(Dashboard(t.controller, settings).start())
+        return t, started[-1]
+
+    try:
+        yield serve
+    finally:
+        for d in started:
+            d.stop()
 
 
 @pytest.fixture

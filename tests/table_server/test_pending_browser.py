@@ -13,8 +13,6 @@ import random
 import pytest
 
 from engine import replay
-from firmware.server_settings import ServerSettings
-from table_server.server import Dashboard
 
 WAIT_MS = 10_000
 
@@ -22,15 +20,8 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 
 @pytest.fixture
-def served(table_factory):
-    t = table_factory(seed=31, unsure=0.3)
-    settings = ServerSettings(port=0, referee_token="r" * 20, referee_pin="482913",
-                              keepalive=1.0)
-    d = Dashboard(t.controller, settings).start()
-    try:
-        yield t, d
-    finally:
-        d.stop()
+def served(served_table):
+    return served_table(seed=31, unsure=0.3)
 
 
 def open_pages(browser, d):
