@@ -11,7 +11,7 @@ would have with the values known from the start, and the game goes on from there
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
 from engine.actions import Action
 from engine.errors import RuleViolation
@@ -37,7 +37,7 @@ class Settling(Stage):
     def __init__(self, behind: Stage, waiting: Sequence[str], *, dice: int, before: str,
                  record: Callable[[str, Sequence[int]], None],
                  then: Callable[[], list[Effect]],
-                 shown: dict[str, tuple[int, ...]] | None = None) -> None:
+                 shown: Mapping[str, tuple[int, ...]] | None = None) -> None:
         self.behind = behind
         self._turns = behind.turns
         self.waiting = list(waiting)
@@ -45,7 +45,7 @@ class Settling(Stage):
         self.before = before
         self.record = record
         self.then = then
-        self.known = dict(shown or {})
+        self.known: dict[str, tuple[int, ...]] = dict(shown or {})
 
     def pause(self) -> list[Effect]:
         """The effect that says the table waits, and for whom."""

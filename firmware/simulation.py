@@ -31,6 +31,7 @@ from engine.actions import dice_count
 from engine.game import Game
 from firmware.commands import Settle
 from hardware.cameras.simulated import SimulatedCamera
+from vision.reader import Reader
 from vision.reading import Die, Reading, Unsure
 from vision.zones import Zone
 
@@ -73,15 +74,21 @@ class SimulatedDice:
 
 
 class UnsureReads:
-    """The table's reader, unsure of the dice :class:`SimulatedDice` says it is unsure of:
-    that many dice of each seat's zone (the leftmost) become unsure places."""
+    """The table's reader (a :class:`vision.reader.Reader`), unsure of the dice
+    :class:`SimulatedDice` says it is unsure of: that many dice of each seat's zone (the
+    leftmost) become unsure places."""
 
-    def __init__(self, read: Any, dice: SimulatedDice) -> None:
+    def __init__(self, read: Reader, dice: SimulatedDice) -> None:
         self._read = read
         self.dice = dice
 
     def __call__(self, frame: np.ndarray) -> Reading:
-        reading = self._read(frame)
+        return self._unsure(self._read(frame))
+
+    def read_zone(self, frame: np.ndarray, zone: Zone, expected: int = 3) -> Reading:
+        return self._unsure(self._read.read_zone(frame, zone, expected))
+
+    def _unsure(self, reading: Reading) -> Reading:
         dice, unsure = list(reading.dice), list(reading.unsure)
         for zone in self.dice.camera.zones:
             n = self.dice.unsure_dice.get(zone.seat, 0)
@@ -101,7 +108,7 @@ class SceneReader:
     Each seat's dice are reported sure, side by side in the middle of its zone, with the face
     the camera would see (7 - v under a glass table). It never looks at the frame, so a test
     of the controller or the dashboard passes or fails on their own behaviour, whatever the
-    real reader (``vision.reader.read_dice``, tested on its own) makes of a rendered frame.
+    real reader (``vision.rules.reader.read_dice``, tested on its own) makes of a rendered frame.
     """
 
     def __init__(self, camera: SimulatedCamera) -> None:
@@ -120,6 +127,10 @@ class SceneReader:
                 dice.append(Die(shown, (cx - side // 2, cy - side // 2, side, side), 0.99))
         height, width = frame.shape[:2]
         return Reading(tuple(dice), (), width, height)
+
+    def read_zone(self, frame: np.ndarray, zone: Zone, expected: int = 3) -> Reading:
+        """A seat's zone is read as the whole frame is (:class:`vision.reader.Reader`)."""
+        return self(frame)
 
 
 def players_settle(controller: Any, dice: SimulatedDice, source: str = "simulation") -> int:
