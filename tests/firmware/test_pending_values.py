@@ -5,7 +5,12 @@ referee's entry settles them; the LED of a seat whose shown dice wait is lit."""
 
 from __future__ import annotations
 
+import random
+
+from engine import new_game
+from engine.autoplay import random_action
 from firmware.commands import Correct, EnterDice, Press, Settle
+from firmware.log import GameLog
 
 
 def to_showdown(c, fake, *, bob_sure_at_exposure: bool = False):
@@ -100,5 +105,29 @@ def test_the_led_of_a_seat_whose_shown_dice_wait_is_lit(fake, make):
     try:
         to_showdown(c, fake)
         assert c.game.to_act == "Bob" and leds["Bob"] == "on"
+    finally:
+        c.stop()
+
+
+def test_D_S5_a_pending_throw_in_the_round_that_keeps_dice_is_reported_and_counts(
+        tmp_path, fake, make):
+    db = str(tmp_path / "t.db")
+    log = GameLog(db)
+    gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
+    game, rng = new_game("two-hand", ["Ann", "Bob"]), random.Random(3)
+    while game.state()["round"] < 2 or game.expects != "throw":
+        action = random_action(game, rng)
+        game.apply(action)
+        log.append(gid, "action", str(action), "panel", "t")
+    log.close()
+    c = make(fake, db)
+    try:
+        seat = c.game.to_act
+        fake.put(seat, [6, 5, 4], unsure=("a glint",))
+        assert c.submit(Press(seat, "THROW")).values_pending
+        assert c.referee_state()["flags"] == [
+            f"{seat}'s throw 1 in round 2 has values pending: the dice kept aside cannot be "
+            "checked against it; it counts (D-S5)."]
+        assert c.game.to_act == seat  # play goes on
     finally:
         c.stop()
