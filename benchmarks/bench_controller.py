@@ -15,10 +15,10 @@ import statistics
 import tempfile
 import time
 
-from firmware.commands import EnterDice, Press
+from firmware.commands import Press
 from firmware.config import build_config, default_config
 from firmware.house import build_house
-from firmware.simulation import random_presses
+from firmware.simulation import players_settle, random_presses
 from hardware.panel import SeatEvent
 
 
@@ -56,6 +56,9 @@ def latency(presses: int = 150, seed: int = 3) -> None:
         while done < presses:
             if c.game.over:
                 break
+            players_settle(c, table)  # exposed dice the camera could not read (D-S4)
+            if c.game.over:
+                break
             seat, moves = random_presses(c.game, rng)
             for button, long in moves:
                 version = c.public_state()["version"]
@@ -70,9 +73,6 @@ def latency(presses: int = 150, seed: int = 3) -> None:
                     "BET/CALL/PASS/stand"
                 by_kind[kind].append(dt)
                 done += 1
-                if state is not None and any(s["needs_look"] for s in state["seats"]):
-                    values = table.thrown[-1][2]
-                    c.submit(EnterDice(seat, values, "bench"))
         sub.close()
         house.close()
     print("press-to-state-change latency (SeatEvent on the queue -> subscriber has the state)")
@@ -95,12 +95,13 @@ def throughput(seconds: float = 4.0, seed: int = 5) -> None:
         while time.perf_counter() - t0 < seconds:
             if c.game.over:
                 break
+            n += players_settle(c, table)
+            if c.game.over:
+                break
             seat, moves = random_presses(c.game, rng)
             for button, long in moves:
-                out = c.submit(Press(seat, button, long))
+                c.submit(Press(seat, button, long))
                 n += 1
-                if out.needs_look:
-                    c.submit(EnterDice(seat, table.thrown[-1][2], "bench"))
         legal = n / (time.perf_counter() - t0)
 
         # a flood of presses that change no chips: BET offers a stake, PASS cancels it

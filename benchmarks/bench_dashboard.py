@@ -22,7 +22,7 @@ import time
 from firmware.config import build_config
 from firmware.house import build_house
 from firmware.server_settings import ServerSettings
-from firmware.simulation import random_presses
+from firmware.simulation import players_settle, random_presses
 from table_server.server import Dashboard
 
 CLIENTS = 50
@@ -131,6 +131,9 @@ def main() -> None:
         latencies: dict[str, list[float]] = {"THROW (camera read)": [], "other buttons": []}
         sent = 0
         while sent < PRESSES and not controller.game.over:
+            players_settle(controller, sim)  # exposed dice the camera could not read (D-S4)
+            if controller.game.over:
+                break
             seat, moves = random_presses(controller.game, rng)
             for button, long in moves:
                 t0 = time.perf_counter()
@@ -138,11 +141,6 @@ def main() -> None:
                                                     "long": long}, tokens.token_for(seat))
                 version = controller.public_state()["version"]
                 sent += 1
-                if status == 409 and any(s["needs_look"] for s in
-                                         controller.public_state()["seats"]):
-                    _post(conn, "/api/referee/dice", {"seat": seat, "values": list(
-                        sim.thrown[-1][2])}, settings.referee_token)
-                    continue
                 if status != 200 or not _wait_all(clients, seen, version):
                     continue
                 kind = "THROW (camera read)" if button == "THROW" and not long else \

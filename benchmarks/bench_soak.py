@@ -31,7 +31,7 @@ from firmware.config import build_config
 from firmware.house import build_house
 from firmware.rebuild import effective_actions
 from firmware.server_settings import ServerSettings
-from firmware.simulation import random_presses
+from firmware.simulation import players_settle, random_presses
 from table_server.server import Dashboard
 
 STREAMS = int(os.environ.get("BENCH_SOAK_STREAMS", "200"))
@@ -134,16 +134,15 @@ def _drive(port: int, controller, sim,
         if controller.game.over:
             controller.submit(Correct("new-game", by="soak", why="next game"))
             continue
+        players_settle(controller, sim)  # exposed dice the camera could not read (D-S4)
+        if controller.game.over:
+            continue
         seat, moves = random_presses(controller.game, rng)
         for button, long in moves:
             before = controller.public_state()
             t0 = time.perf_counter()
             status, body = _post(conn, "/api/press", {"seat": seat, "button": button,
                                                       "long": long}, REFEREE)
-            if status == 409 and any(s["needs_look"] for s in controller.public_state()["seats"]):
-                _post(conn, "/api/referee/dice", {"seat": seat, "values":
-                                                  list(sim.thrown[-1][2])}, REFEREE)
-                continue
             if status != 200:
                 continue
             state = body["state"]

@@ -1,4 +1,10 @@
-"""Actions as the game record writes them: ``NAME VERB [NUMBERS]`` (GAME_RECORD.md)."""
+"""Actions as the game record writes them: ``NAME VERB [NUMBERS]`` (GAME_RECORD.md).
+
+A throw or captain roll whose values the table could not read surely is written with ``?``
+for its numbers (``Ann throw ?``): it counts, and its values are pending (docs/rules/
+pending.md, D-S1). When the rules expose it, a ``settle`` gives the values and says who
+settled them: ``Ann settle 6 5 4 by players`` (D-S4).
+"""
 
 from __future__ import annotations
 
@@ -19,13 +25,20 @@ VERBS: dict[str, tuple[int, str | None]] = {
     "drop": (0, None),
     "betpot": (0, None),
     "callpot": (0, None),
+    "settle": (3, "die"),
 }
 
 #: The verbs of Bidou's betting (Montevideo adds betpot and callpot).
 BETTING_VERBS: tuple[str, ...] = ("bet", "raise", "call", "pass", "drop")
 
-#: The verbs whose numbers are dice: a captain roll (one die) and a throw (three).
-DICE_VERBS: tuple[str, ...] = tuple(v for v, (_, kind) in VERBS.items() if kind == "die")
+#: The verbs whose numbers are dice thrown: a captain roll (one die) and a throw (three).
+DICE_VERBS: tuple[str, ...] = ("roll", "throw")
+
+#: Who may settle pending values at exposure (D-S4): written after ``by`` in a settle.
+SETTLERS: tuple[str, ...] = ("camera", "players", "referee")
+
+#: How a pending throw or roll writes its numbers in the record (D-S1).
+PENDING_MARK = "?"
 
 
 def is_die(value: object) -> bool:
@@ -57,14 +70,28 @@ _NUMBER_WORDS = {1: "one", 2: "two", 3: "three"}
 
 @dataclass(frozen=True)
 class Action:
-    """One action by one player: ``Action("Bob", "throw", (3, 3, 1))``."""
+    """One action by one player: ``Action("Bob", "throw", (3, 3, 1))``.
+
+    A throw or roll with no numbers is pending (``Bob throw ?``, D-S1); a ``settle`` has
+    the values of the exposed pending throw (three dice) or roll (one) and ``by``, who
+    settled them (one of :data:`SETTLERS`, D-S4).
+    """
 
     player: str
     verb: str
     numbers: tuple[int, ...] = ()
+    by: str | None = None
 
     def __str__(self) -> str:
-        return " ".join([self.player, self.verb, *map(str, self.numbers)])
+        if self.pending:
+            return f"{self.player} {self.verb} {PENDING_MARK}"
+        words = [self.player, self.verb, *map(str, self.numbers)]
+        return " ".join(words + (["by", self.by] if self.by is not None else []))
+
+    @property
+    def pending(self) -> bool:
+        """Whether this is a throw or roll whose values are pending (D-S1)."""
+        return self.verb in DICE_VERBS and not self.numbers
 
     @property
     def chips(self) -> int | None:
@@ -84,10 +111,21 @@ class Action:
         """
         if self.verb not in VERBS:
             raise RuleViolation(f"{self.verb!r} is not a verb; the verbs are {', '.join(VERBS)}")
+        if self.pending:
+            return
         count, kind = VERBS[self.verb]
-        if len(self.numbers) != count:
+        if self.verb == "settle":
+            if len(self.numbers) not in (1, 3):
+                raise RuleViolation("settle takes the values of a throw (three dice) or of a "
+                                    f"captain roll (one die), not {len(self.numbers)}")
+            if self.by not in SETTLERS:
+                raise RuleViolation(f"a settle says who settled the values: "
+                                    f"{', '.join(SETTLERS)}, not {self.by!r}")
+        elif len(self.numbers) != count:
             raise RuleViolation(f"{self.verb} takes {count} number{'s' if count != 1 else ''}, "
                                 f"not {len(self.numbers)}")
+        elif self.by is not None:
+            raise RuleViolation(f"only a settle says who settled it, not a {self.verb}")
         for n in self.numbers:
             if not isinstance(n, int) or isinstance(n, bool):
                 raise RuleViolation(f"{n!r} is not a whole number")
@@ -115,7 +153,18 @@ class Action:
                 f"{verb!r} is not a verb; the verbs are {', '.join(VERBS)}"
             )
         count, kind = VERBS[verb]
-        if len(raw) != count:
+        if verb in DICE_VERBS and raw == [PENDING_MARK]:
+            return cls(player, verb)
+        by: str | None = None
+        if verb == "settle":
+            if len(raw) < 2 or raw[-2] != "by" or raw[-1] not in SETTLERS:
+                raise RecordError(f"a settle ends with who settled the values, 'by camera', "
+                                  f"'by players' or 'by referee', in {text!r}")
+            by, raw = raw[-1], raw[:-2]
+            if len(raw) not in (1, 3):
+                raise RecordError(f"settle takes three dice (a throw) or one (a captain "
+                                  f"roll), not {len(raw)}, in {text!r}")
+        elif len(raw) != count:
             raise RecordError(f"{verb} takes {count} number{'s' if count != 1 else ''}, "
                               f"not {len(raw)}, in {text!r}")
         numbers: list[int] = []
@@ -128,4 +177,4 @@ class Action:
             if kind == "chips" and n < 1:
                 raise RecordError(f"a {verb} is at least one chip, not {n}, in {text!r}")
             numbers.append(n)
-        return cls(player, verb, tuple(numbers))
+        return cls(player, verb, tuple(numbers), by)

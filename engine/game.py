@@ -38,7 +38,9 @@ class Effect:
     it), ``expose`` (``player``'s ``dice`` are shown), ``captain`` (``player`` is captain),
     ``hand`` (a new hand; ``detail`` says "normal", "open throw", ...), ``round`` (``player``
     lost the round), ``game`` (the game is over; ``player`` lost, or won in Montevideo),
-    ``note`` (anything else worth saying).
+    ``settle`` (``player``'s pending ``dice`` get their values at exposure; ``detail`` says
+    who settled them: camera, players or referee, D-S4), ``note`` (anything else worth
+    saying).
     """
 
     kind: str
@@ -93,6 +95,8 @@ class PlayerView:
     """What anyone at the table may see of one player right now (never concealed dice).
 
     ``exposed`` holds dice the rules have shown (showdown, open throw, Poor Fish), else None.
+    ``unsettled`` is set while this player's exposed dice wait for their values (D-S3);
+    a pending throw still under the cup is not shown at all (D-S2).
     """
 
     name: str
@@ -104,6 +108,7 @@ class PlayerView:
     is_captain: bool
     exposed: tuple[int, ...] | None = None
     out: bool = False
+    unsettled: bool = False
 
 
 class Stage(ABC):
@@ -119,6 +124,30 @@ class Stage(ABC):
     expects: str | None = None
     rule: str | None = None
     _turns: Any = None
+    #: A stage to play after this action when the game's next link set none: a stage that
+    #: must wait for pending values hands over to :class:`~engine.settling.Settling`, which
+    #: hands back when they are settled (D-S3).
+    handover: Stage | None = None
+
+    def underlying(self) -> Stage:
+        """The stage whose hand this is: itself, or the one a Settling waits for."""
+        return self
+
+    def unsettled(self) -> tuple[str, ...]:
+        """The players whose exposed dice wait for their values now (D-S3)."""
+        return ()
+
+    def shown(self, player: str) -> tuple[int, ...] | None:
+        """Dice exposed while values are settled, before the rules' own exposure."""
+        return None
+
+    def showing(self) -> tuple[str, ...]:
+        """The players whose dice are shown while values are settled."""
+        return ()
+
+    def settle_dice(self) -> int:
+        """How many dice a settle gives now: 3 (a throw), 1 (a captain roll), 0 (none)."""
+        return 0
 
     @property
     @abstractmethod
@@ -235,6 +264,12 @@ class Game(ABC):
     def _check_turn(self, action: Action) -> None:
         """Refuse an action out of turn, citing the stage's rule (Bidou's words)."""
         p = self.to_act
+        if action.verb == "settle" and not self.stage.unsettled():
+            raise RuleViolation(f"no dice wait to be settled now: values are settled only "
+                                f"when the rules show the dice; it is {p}'s turn to "
+                                f"{self.expects}", "D-S3")
+        if self.stage.unsettled():  # any waiting player settles, in any order: the stage says
+            return
         if action.player != p:
             raise NotYourTurn(f"it is {p}'s turn to {self.expects}, not {action.player}'s",
                               self.stage.rule)
@@ -245,7 +280,42 @@ class Game(ABC):
 
     def _perform(self, action: Action) -> list[Effect]:
         """Apply an already verified action; return its effects in order."""
-        return self.stage.perform(action)
+        stage = self.stage
+        effects = stage.perform(action)
+        nxt, stage.handover = stage.handover, None
+        if nxt is not None and self.stage is stage:
+            self.stage = nxt
+        return effects
+
+    # --- values pending (D-S1-D-S5) -------------------------------------------------------
+    def unsettled(self) -> tuple[str, ...]:
+        """The players whose exposed throw (or captain roll) waits for its values now: the
+        rules show it and move no chip until every one is settled (D-S3)."""
+        return self.stage.unsettled()
+
+    def can_settle(self, player: str) -> bool:
+        """Whether ``player``'s exposed values may be settled now."""
+        return player in self.stage.unsettled()
+
+    def settle_dice(self) -> int:
+        """How many values a settle gives now: 3 for a throw, 1 for a captain roll, else 0."""
+        return self.stage.settle_dice()
+
+    def settle_witnesses(self, player: str) -> tuple[str, ...]:
+        """The other players whose dice are shown with ``player``'s now: the ones who agree
+        with his values for the players to settle them (D-S4)."""
+        showing = self.stage.showing()
+        return tuple(p for p in self.players if p in showing and p != player)
+
+    def can_throw(self, player: str) -> bool:
+        """Whether ``player`` may throw now; a throw whose values are pending counts too."""
+        return self.can(Action(player, "throw"))
+
+    def values_pending(self, player: str) -> bool:
+        """Whether the dice under ``player``'s cup have values pending (his seat and the
+        referee may know it; the table view is told only at exposure, D-S2)."""
+        dice = self.concealed_dice(player)
+        return dice is not None and len(dice) == 0
 
     @property
     def over(self) -> bool:
@@ -300,4 +370,5 @@ class Game(ABC):
 
     @abstractmethod
     def concealed_dice(self, player: str) -> tuple[int, ...] | None:
-        """The dice under ``player``'s cup now (for that seat and the referee only)."""
+        """The dice under ``player``'s cup now (for that seat and the referee only): ``()``
+        when their values are pending, None before his first throw of the hand."""

@@ -28,6 +28,7 @@ from engine.game import Effect, Game, Over, PlayerView
 from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
 from engine.poker_betting import BettingRound
 from engine.ranking import Throw, best, throw_name
+from engine.settling import Settling
 from engine.side_pots import build_pots, split
 from engine.stages import Delegating, Rolling, Throwing
 
@@ -47,21 +48,19 @@ class _Rolling(Rolling):
         if action.verb != "roll":
             raise RuleViolation("the game starts with the captain roll: each player rolls one "
                                 f"die, and {self.roll.next_roller} rolls next", "V2")
-        self.roll.check(action.player, action.numbers[0])
+        self.roll.check(action.player, action.numbers[0] if action.numbers else 0)
 
-    def perform(self, action: Action) -> list[Effect]:
-        player, die = action.player, action.numbers[0]
-        effects = [Effect("note", f"{player} rolls {die} for the captaincy", "V2",
-                          player=player)]
-        tied = self.roll.record(player, die)
-        if tied:
-            effects.append(Effect("note", f"{' and '.join(tied)} tie for the highest roll "
-                                  "and roll again", "V2"))
-        captain = self.roll.captain
-        if captain is not None:
-            effects.append(Effect("captain", f"{captain} is captain (V2)", "V2", player=captain))
-            effects += self.then(captain)
-        return effects
+    def roll_note(self, player: str, die: int | None) -> Effect:
+        if die is None:
+            return super().roll_note(player, die)
+        return Effect("note", f"{player} rolls {die} for the captaincy", "V2", player=player)
+
+    def tie_note(self, tied: list[str], die: int) -> Effect:
+        return Effect("note", f"{' and '.join(tied)} tie for the highest roll and roll again",
+                      "V2")
+
+    def captain_note(self, captain: str) -> Effect:
+        return Effect("captain", f"{captain} is captain (V2)", "V2", player=captain)
 
 
 class _Throwing(Throwing):
@@ -178,7 +177,8 @@ class MontevideoGame(Game):
                 in_hand=p in live,
                 to_act=p == who,
                 is_captain=p == self.captain,
-                exposed=self.shown.get(p),
+                exposed=self.shown.get(p) or self.stage.shown(p),
+                unsettled=p in self.stage.unsettled(),
                 out=self.chips[p] == 0 and p not in live,
             )
             for p in self.players
@@ -263,6 +263,14 @@ class MontevideoGame(Game):
             self.pot = self.carried = 0
             next_captain = w
         else:
+            waiting = self.turns.unsettled(live)
+            if waiting:  # the shown throws decide the pots: their values first (D-S3)
+                known = {q: t for q in live if q not in waiting and (t := self.turns.last(q))}
+                pause = Settling(self.stage, waiting, dice=3, before="the pots are paid",
+                                 record=self.turns.settle, then=lambda: self._settle(betting),
+                                 shown=known)
+                self.stage = pause
+                return pause.pause()
             if betting.all_passed:
                 effects.append(Effect("note", "everyone passed: all throws are shown (V4)", "V4"))
             throws: dict[str, Throw] = {}
@@ -330,8 +338,9 @@ class MontevideoGame(Game):
     def _live(self) -> list[str]:
         if self.over:
             return []
-        if isinstance(self.stage, _Betting):
-            return list(self.stage.betting.in_hand)
+        stage = self.stage.underlying()
+        if isinstance(stage, _Betting):
+            return list(stage.betting.in_hand)
         return list(self.in_hand)
 
 

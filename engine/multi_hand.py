@@ -25,6 +25,7 @@ from engine.multi_hand_betting import MultiBetting
 from engine.multi_hand_settle import first_drop, last_player, later_drop, poor_fish, showdown
 from engine.open_throw import OpenThrow, open_throw_due
 from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
+from engine.settling import Settling
 from engine.stages import Delegating, HeadsUp, OpenThrowing, Rolling, Throwing
 from engine.two_hand_betting import HeadsUpBetting
 
@@ -98,6 +99,15 @@ class MultiBettingStage(Delegating):
         assert captain is not None
         how = betting.outcome
         throws = self._turns.last_throws(game.hand_players)
+        shown = {"passed": game.hand_players if game.poor_fish else [], "alone": [],
+                 }.get(how or "", betting.in_hand)
+        waiting = self._turns.unsettled(clockwise_from(game.players, captain, shown))
+        if waiting:  # P1 or a showdown exposes a pending throw: its values first (D-S3)
+            known = {q: throws[q] for q in shown if q not in waiting}
+            pause = Settling(self, waiting, dice=3, before="the chips move",
+                             record=self._turns.settle, then=self._settle, shown=known)
+            self.handover = pause
+            return pause.pause()
         if how == "passed":
             effects = [Effect("note", "Everybody passes", "M9")]
             if game.poor_fish:
@@ -213,8 +223,10 @@ class MultiHandGame(Game):
 
     def _note_exposed(self, effects: list[Effect]) -> None:
         for e in effects:
-            if e.kind == "expose" and e.player is not None:
+            if e.kind == "expose" and e.player is not None and e.dice:
                 self.exposed[e.player] = e.dice
+            elif e.kind == "expose" and e.player is not None:  # shown, values pending
+                self.exposed.pop(e.player, None)
 
     def _clear_shown(self) -> None:
         self.exposed = {}  # the last hand's shown dice stay on show until its first throw
@@ -324,7 +336,7 @@ class MultiHandGame(Game):
     def _in_hand(self, p: str) -> bool:
         if self.over or isinstance(self.stage, Rolling) or p not in self.hand_players:
             return False
-        stage = self.stage
+        stage = self.stage.underlying()
         return not (isinstance(stage, MultiBettingStage) and p in stage.betting.dropped)
 
     def views(self) -> list[PlayerView]:
@@ -338,7 +350,8 @@ class MultiHandGame(Game):
                 in_hand=self._in_hand(p),
                 to_act=p == to_act,
                 is_captain=p == self.captain,
-                exposed=self.exposed.get(p),
+                exposed=self.exposed.get(p) or self.stage.shown(p),
+                unsettled=p in self.stage.unsettled(),
                 out=p in self.out,
             )
             for p in self.players

@@ -18,7 +18,7 @@ from engine.chips import CENTRE
 from engine.errors import NotYourTurn, RuleViolation
 from engine.game import Allowed, Effect
 from engine.phases import MAX_THROWS, ThrowingTurns
-from engine.ranking import compare, throw_name
+from engine.ranking import compare, is_pending, throw_name
 
 
 def chips_in_play(players: Sequence[str], holdings: Mapping[str, int]) -> int:
@@ -118,18 +118,28 @@ class OpenThrow:
             self.turns.throw(p, action.numbers)
             t = self.turns.last(p)
             assert t is not None
-            effects.append(Effect("expose", f"{p}'s open throw {self.turns.count(p)}: "
-                                  f"{throw_name(t)}", self.rule, player=p, dice=t))
+            n = self.turns.count(p)
+            said = "not read surely yet" if is_pending(t) else throw_name(t)
+            effects.append(Effect("expose", f"{p}'s open throw {n}: {said}", self.rule,
+                                  player=p, dice=t))
         else:
             self.turns.stand(p)
             effects.append(Effect("note", f"{p} stands after {self.turns.count(p)} "
                                   f"throw{'s' if self.turns.count(p) != 1 else ''}",
                                   self.rule, player=p))
-        if self.turns.done:
-            effects += self._settle(holdings)
+        if self.turns.done and not self.unsettled:
+            effects += self.settle(holdings)
         return effects
 
-    def _settle(self, holdings: MutableMapping[str, int]) -> list[Effect]:
+    @property
+    def unsettled(self) -> list[str]:
+        """Once both have thrown, the players whose last throw waits for values (D-S3)."""
+        if not self.turns.done or self.done:
+            return []
+        return self.turns.unsettled([self.short, self.holder])
+
+    def settle(self, holdings: MutableMapping[str, int]) -> list[Effect]:
+        """Compare the two last throws (all values known) and settle into ``holdings``."""
         ts, th = self.turns.last(self.short), self.turns.last(self.holder)
         assert ts is not None and th is not None
         c = compare(ts, th, self.ranking)

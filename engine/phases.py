@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 
 from engine.errors import RuleViolation
 from engine.game import Allowed
-from engine.ranking import Throw, normalise
+from engine.ranking import PENDING, Throw, is_pending, normalise
 
 MAX_THROWS = 3
 
@@ -22,7 +22,9 @@ MAX_THROWS = 3
 class CaptainRoll:
     """One die each, in seat order; the tied highest roll again, in seat order (T2, M2).
 
-    ``rule`` is the id cited in refusals ("T2" or "M2").
+    ``rule`` is the id cited in refusals ("T2" or "M2"). A pending roll (its die not read,
+    D-S1) is kept as 0 until it is settled; the captain is decided only when every die of
+    the pass is known (D-S3).
     """
 
     contenders: list[str]
@@ -56,11 +58,30 @@ class CaptainRoll:
                 self.rule,
             )
 
-    def record(self, player: str, die: int) -> list[str] | None:
-        """Take a checked roll. Returns the tied players who roll again, if this pass tied."""
-        self.rolls[player] = die
-        if len(self.rolls) < len(self.contenders):
+    @property
+    def complete(self) -> bool:
+        """Whether every contender has rolled in this pass."""
+        return self.captain is None and len(self.rolls) == len(self.contenders)
+
+    @property
+    def unsettled(self) -> list[str]:
+        """The contenders whose roll in this pass is pending, in seat order."""
+        return [p for p in self.contenders if self.rolls.get(p) == 0]
+
+    def settle(self, player: str, dice: Sequence[int]) -> None:
+        """Give ``player``'s pending roll its die (D-S3)."""
+        self.rolls[player] = dice[0]
+
+    def record(self, player: str, die: int | None) -> list[str] | None:
+        """Take a checked roll (None: pending). Returns the tied players who roll again, if
+        this pass tied; decides nothing while a die of the pass is pending."""
+        self.rolls[player] = die or 0
+        if len(self.rolls) < len(self.contenders) or self.unsettled:
             return None
+        return self.decide()
+
+    def decide(self) -> list[str] | None:
+        """The pass is complete and known: name the captain, or the tied who roll again."""
         top = max(self.rolls.values())
         tied = [p for p in self.contenders if self.rolls[p] == top]
         if len(tied) == 1:
@@ -75,7 +96,8 @@ class ThrowingTurns:
     """Each player throws 1 to 3 times in turn, and may stand after any throw (T3, M3).
 
     ``order`` starts with the captain and goes clockwise over the players in the hand.
-    ``rule`` is the id cited in refusals ("T3" or "M3").
+    ``rule`` is the id cited in refusals ("T3" or "M3"). A throw with no dice counts and
+    its values are pending (:data:`~engine.ranking.PENDING`, D-S1) until :meth:`settle`.
     """
 
     order: list[str]
@@ -98,7 +120,8 @@ class ThrowingTurns:
         return len(self.throws.get(player, ()))
 
     def last(self, player: str) -> Throw | None:
-        """The dice under ``player``'s cup now (his last throw), or None before his first."""
+        """The dice under ``player``'s cup now (his last throw: PENDING when its values are
+        pending), or None before his first."""
         t = self.throws.get(player)
         return t[-1] if t else None
 
@@ -133,15 +156,26 @@ class ThrowingTurns:
             )
         if self.count(player) >= MAX_THROWS:  # pragma: no cover - the turn ends at three
             raise RuleViolation("a player throws at most three times", self.rule)
-        normalise(dice)
+        if not is_pending(dice):
+            normalise(dice)
 
     def throw(self, player: str, dice: Sequence[int]) -> bool:
-        """Record a checked throw; True if it was the third, which ends the turn."""
-        self.throws.setdefault(player, []).append(normalise(dice))
+        """Record a checked throw (no dice: pending); True if it was the third, which ends
+        the turn."""
+        self.throws.setdefault(player, []).append(
+            PENDING if is_pending(dice) else normalise(dice))
         if self.count(player) >= MAX_THROWS:
             self.index += 1
             return True
         return False
+
+    def unsettled(self, players: Sequence[str]) -> list[str]:
+        """Those of ``players`` whose last throw's values are pending, in the given order."""
+        return [p for p in players if self.throws.get(p) and is_pending(self.throws[p][-1])]
+
+    def settle(self, player: str, dice: Sequence[int]) -> None:
+        """Give ``player``'s pending last throw its values (D-S3)."""
+        self.throws[player][-1] = normalise(dice)
 
     def check_stand(self, player: str) -> None:
         """Refuse a stand out of turn or before the first throw."""

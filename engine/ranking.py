@@ -9,12 +9,21 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations_with_replacement
-from typing import Literal
+from typing import Literal, cast
 
 from engine.actions import dice_fit
 
 Throw = tuple[int, int, int]
 """Three dice, highest first: ``(6, 5, 4)``."""
+
+PENDING: Throw = cast(Throw, ())
+"""A throw whose values are pending (D-S1): it counts, it is never ranked."""
+
+
+def is_pending(dice: Sequence[int]) -> bool:
+    """Whether ``dice`` are a pending throw's (no values yet)."""
+    return len(dice) == 0
+
 
 Ranking = Literal["three-digit", "total"]
 RANKINGS: tuple[str, ...] = ("three-digit", "total")
@@ -48,7 +57,10 @@ _POSITION: dict[Throw, int] = {t: i for i, t in enumerate(TABLE)}
 
 
 def normalise(dice: Sequence[int]) -> Throw:
-    """Three dice as a throw (highest first); a ValueError for anything else."""
+    """Three dice as a throw (highest first); a ValueError for anything else, a pending
+    throw included: its values are settled before it is ever ranked (D-S2)."""
+    if is_pending(dice):
+        raise ValueError("a pending throw is never ranked: its values are settled first (D-S2)")
     if not dice_fit("throw", dice):
         raise ValueError(f"a throw is three dice from 1 to 6, not {list(dice)}")
     a, b, c = sorted(dice, reverse=True)

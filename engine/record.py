@@ -1,4 +1,9 @@
-"""The ``bidou-record/1`` game record (GAME_RECORD.md): read, write, replay.
+"""The game record (GAME_RECORD.md, docs/rules/README.md): read, write, replay.
+
+``bidou-record/2`` adds to ``bidou-record/1`` the throws and rolls whose values were pending
+(``Ann throw ?``) and the ``settle`` that gave them values at exposure, with who settled them
+(``Ann settle 6 5 4 by players``). A record without them is written as ``bidou-record/1``,
+exactly as before, and both formats are read.
 
 Pure: text in, objects out. The ``bidou-table replay`` command does the file I/O.
 """
@@ -15,6 +20,9 @@ from engine.game import Game
 from engine.variants import check_setup, new_game
 
 FORMAT = "bidou-record/1"
+#: The format of a record with pending values and their settles (D-S1, D-S4).
+FORMAT_PENDING = "bidou-record/2"
+FORMATS = (FORMAT, FORMAT_PENDING)
 _KEYS = ("format", "variant", "options", "players", "actions")
 
 
@@ -27,10 +35,15 @@ class Record:
     actions: tuple[Action, ...] = ()
     options: dict[str, Any] = field(default_factory=dict)
 
+    @property
+    def format(self) -> str:
+        """``bidou-record/2`` when a value was pending, else ``bidou-record/1``."""
+        return FORMAT_PENDING if any(_needs_2(a) for a in self.actions) else FORMAT
+
     def to_dict(self) -> dict[str, Any]:
         """The record as a JSON-ready dict, keys in the documented order."""
         return {
-            "format": FORMAT,
+            "format": self.format,
             "variant": self.variant,
             "options": dict(self.options),
             "players": list(self.players),
@@ -67,8 +80,9 @@ def record_from_dict(data: Any) -> Record:
     unknown = [k for k in data if k not in _KEYS]
     if unknown:
         raise RecordError(f"unknown key {unknown[0]!r}; a record has {', '.join(_KEYS)}")
-    if data["format"] != FORMAT:
-        raise RecordError(f"format must be {FORMAT!r}, not {data['format']!r}")
+    if data["format"] not in FORMATS:
+        raise RecordError(f"format must be {FORMAT!r} or {FORMAT_PENDING!r}, not "
+                          f"{data['format']!r}")
     variant, players, options = data["variant"], data["players"], data.get("options", {})
     if not isinstance(variant, str):
         raise RecordError(f"variant must be a string, not {variant!r}")
@@ -83,8 +97,15 @@ def record_from_dict(data: Any) -> Record:
             raise RecordError(f"action {i}: {e}") from None
         if action.player not in players:
             raise RecordError(f"action {i} ({text}): {action.player!r} is not one of the players")
+        if data["format"] == FORMAT and _needs_2(action):
+            raise RecordError(f"action {i} ({text}): pending values and settles are written "
+                              f"in {FORMAT_PENDING!r} records, not {FORMAT!r}")
         actions.append(action)
     return Record(variant, tuple(players), tuple(actions), dict(options))
+
+
+def _needs_2(action: Action) -> bool:
+    return action.pending or action.verb == "settle"
 
 
 def replay(record: Record) -> Game:

@@ -10,7 +10,7 @@ stages differ in their words and rules and live in ``engine.montevideo``.
 
 from __future__ import annotations
 
-from collections.abc import Callable, MutableMapping
+from collections.abc import Callable, MutableMapping, Sequence
 from typing import Protocol
 
 from engine.actions import BETTING_VERBS, Action
@@ -19,6 +19,8 @@ from engine.errors import RuleViolation
 from engine.game import Allowed, Effect, Stage
 from engine.open_throw import OpenThrow
 from engine.phases import CaptainRoll, ThrowingTurns
+from engine.ranking import Throw, is_pending, normalise
+from engine.settling import Settling
 from engine.two_hand_betting import HeadsUpBetting
 
 
@@ -79,21 +81,46 @@ class Rolling(Stage):
         if action.verb != "roll":
             raise RuleViolation(f"the {self.starts} starts with the captain roll: {p} rolls "
                                 "one die", self.rule)
-        self.roll.check(p, action.numbers[0])
+        self.roll.check(p, action.numbers[0] if action.numbers else 0)
+
+    def roll_note(self, player: str, die: int | None) -> Effect:
+        """What a roll says (a pending one: its die is shown, not yet read surely)."""
+        if die is None:
+            return Effect("note", f"{player} rolls for the captaincy; the die is not read "
+                          "surely yet", self.rule, player=player)
+        return Effect("note", f"{player} rolls {die} for the captaincy", self.rule,
+                      player=player, dice=(die,))
+
+    def tie_note(self, tied: list[str], die: int) -> Effect:
+        return Effect("note", f"{' and '.join(tied)} tie on {die} and roll again", self.rule)
+
+    def captain_note(self, captain: str) -> Effect:
+        return Effect("captain", f"{captain} is captain: {self.best}", self.rule,
+                      player=captain)
 
     def perform(self, action: Action) -> list[Effect]:
-        p, die = action.player, action.numbers[0]
-        effects = [Effect("note", f"{p} rolls {die} for the captaincy", self.rule, player=p,
-                          dice=(die,))]
+        p = action.player
+        die = action.numbers[0] if action.numbers else None
+        effects = [self.roll_note(p, die)]
         tied = self.roll.record(p, die)
+        if self.roll.complete and self.roll.unsettled:  # every die rolled, some not read
+            pause = Settling(self, self.roll.unsettled, dice=1, before="the captain is named",
+                             record=self.roll.settle, then=self._decided,
+                             shown={q: (d,) for q, d in self.roll.rolls.items() if d})
+            self.handover = pause
+            return effects + pause.pause()
+        return effects + self._outcome(tied, die or 0)
+
+    def _decided(self) -> list[Effect]:
+        top = max(self.roll.rolls.values())
+        return self._outcome(self.roll.decide(), top)
+
+    def _outcome(self, tied: list[str] | None, die: int) -> list[Effect]:
         if tied:
-            effects.append(Effect("note", f"{' and '.join(tied)} tie on {die} and roll again",
-                                  self.rule))
-        elif self.roll.captain is not None:
-            effects.append(Effect("captain", f"{self.roll.captain} is captain: {self.best}",
-                                  self.rule, player=self.roll.captain))
-            effects += self.then(self.roll.captain)
-        return effects
+            return [self.tie_note(tied, die)]
+        if self.roll.captain is not None:
+            return [self.captain_note(self.roll.captain), *self.then(self.roll.captain)]
+        return []
 
 
 class Throwing(Stage):
@@ -187,10 +214,26 @@ class HeadsUp(Delegating):
 
     def perform(self, action: Action) -> list[Effect]:
         effects = self.betting.perform(action)
+        waiting = self.betting.unsettled
+        if waiting:
+            known = {q: t for q, t in self.betting.throws.items() if not is_pending(t)}
+            pause = Settling(self, waiting, dice=3, before="the showdown",
+                             record=self._settle, then=self._showdown, shown=known)
+            self.handover = pause
+            return effects + pause.pause()
         self.note_exposed(effects)
         if self.betting.done:
             effects += self.then(self.betting)
         return effects
+
+    def _settle(self, player: str, dice: Sequence[int]) -> None:
+        self._turns.settle(player, dice)
+        self.betting.throws[player] = normalise(dice)
+
+    def _showdown(self) -> list[Effect]:
+        effects = self.betting.showdown()
+        self.note_exposed(effects)
+        return effects + self.then(self.betting)
 
 
 class OpenThrowing(Delegating):
@@ -204,7 +247,6 @@ class OpenThrowing(Delegating):
                  note_exposed: Callable[[list[Effect]], None],
                  then: Callable[[str], list[Effect]]) -> None:
         self.open = self.inner = open_throw
-        self._turns = open_throw.turns
         self.holdings = holdings
         self.first_throw = first_throw
         self.note_exposed = note_exposed
@@ -215,7 +257,37 @@ class OpenThrowing(Delegating):
             self.first_throw()
         effects = self.open.perform(action, self.holdings)
         self.note_exposed(effects)
+        waiting = self.open.unsettled
+        if waiting:
+            turns = self.open.turns
+            known: dict[str, tuple[int, ...]] = {}
+            for q in (self.open.short, self.open.holder):
+                t = turns.last(q)
+                if t and q not in waiting:
+                    known[q] = t
+            pause = Settling(self, waiting, dice=3, before="the open throw's outcome",
+                             record=self._settle, then=self._finish, shown=known)
+            self.handover = pause
+            return effects + pause.pause()
+        return effects + self._then()
+
+    @property
+    def turns(self) -> ThrowingTurns:
+        """The open throw's turns now (a tie plays it again with new ones)."""
+        return self.open.turns
+
+    def _settle(self, player: str, dice: Sequence[int]) -> None:
+        self.open.turns.settle(player, dice)
+        t: Throw = normalise(dice)
+        self.note_exposed([Effect("expose", "", self.rule, player=player, dice=t)])
+
+    def _finish(self) -> list[Effect]:
+        effects = self.open.settle(self.holdings)
+        self.note_exposed(effects)
+        return effects + self._then()
+
+    def _then(self) -> list[Effect]:
         if self.open.done:
             assert self.open.outcome is not None
-            effects += self.then(self.open.outcome.next_captain)
-        return effects
+            return self.then(self.open.outcome.next_captain)
+        return []

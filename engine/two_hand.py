@@ -77,8 +77,10 @@ class TwoHandGame(Game):
 
     def _note_exposed(self, effects: list[Effect]) -> None:
         for e in effects:
-            if e.kind == "expose" and e.player is not None:
+            if e.kind == "expose" and e.player is not None and e.dice:
                 self.exposed[e.player] = e.dice
+            elif e.kind == "expose" and e.player is not None:  # shown, values pending
+                self.exposed.pop(e.player, None)
 
     # --- the chain of stages -------------------------------------------------------------
     def _start_round(self) -> list[Effect]:
@@ -188,7 +190,8 @@ class TwoHandGame(Game):
                 in_hand=not self.over,
                 to_act=p == to_act,
                 is_captain=p == self.captain,
-                exposed=self.exposed.get(p),
+                exposed=self.exposed.get(p) or self.stage.shown(p),
+                unsettled=p in self.stage.unsettled(),
             )
             for p in self.players
         ]

@@ -23,7 +23,7 @@ from engine.actions import BETTING_VERBS, Action
 from engine.chips import CENTRE, POT, plural
 from engine.errors import NotYourTurn, RuleViolation
 from engine.game import Allowed, Effect
-from engine.ranking import Throw, compare, throw_name
+from engine.ranking import Throw, compare, is_pending, throw_name
 
 
 @dataclass(frozen=True)
@@ -61,6 +61,8 @@ class HeadsUpBetting:
     to_act: str | None = None
     passes: int = 0
     outcome: HandOutcome | None = None
+    #: Set by a call when a throw's values are pending: the showdown waits for them (D-S3).
+    called: str | None = None
 
     def __post_init__(self) -> None:
         if self.opener not in self.players or self.captain not in self.players:
@@ -71,6 +73,13 @@ class HeadsUpBetting:
         self.to_act = self.opener
 
     # --- what anyone may ask ---------------------------------------------------------
+    @property
+    def unsettled(self) -> list[str]:
+        """After a call, the players whose throws wait for their values (D-S3)."""
+        if self.called is None or self.outcome is not None:
+            return []
+        return [p for p in self.players if is_pending(self.throws[p])]
+
     @property
     def done(self) -> bool:
         """True once the hand is settled (two passes, a call or a drop)."""
@@ -263,11 +272,21 @@ class HeadsUpBetting:
         effects += self._stake(p, put)
         if short:
             effects += self._return(o, short, ": the part of the stake not called", "T6")
+        self.called, self.to_act = p, None
+        if self.unsettled:
+            return effects  # the showdown waits for the values (D-S3)
+        return effects + self.showdown()
+
+    def showdown(self) -> list[Effect]:
+        """Both throws shown and compared (T7); every value is known by now."""
+        p = self.called
+        assert p is not None
+        o = self.other(p)
+        effects: list[Effect] = []
         for q in (p, o):
             effects.append(Effect("expose", f"{q}'s dice are shown: {throw_name(self.throws[q])}",
                                   "T7", player=q, dice=self.throws[q]))
         c = compare(self.throws[p], self.throws[o], self.ranking)
-        self.to_act = None
         if c == 0:
             effects.append(Effect("note", "The throws are equal: every chip bet goes back "
                                   "where it came from", "T7"))

@@ -55,10 +55,23 @@ class EnterDice:
 
 @dataclass(frozen=True)
 class Reread:
-    """Read a seat that "needs a look" again (the referee asked, or the dice were tidied)."""
+    """Read a seat's exposed dice again while their values are pending (the referee asked,
+    or the dice were straightened)."""
 
     seat: str
     by: str = "referee"
+
+
+@dataclass(frozen=True)
+class Settle:
+    """``player`` says what ``seat``'s exposed dice show, when their values were pending at
+    exposure (docs/rules/pending.md, D-S4): the owner says his, the other players in the
+    showdown agree or not. ``source`` is where it came from ("phone", "web")."""
+
+    seat: str
+    values: tuple[int, ...]
+    player: str
+    source: str = "phone"
 
 
 @dataclass(frozen=True)
@@ -84,14 +97,15 @@ class Correct:
     options: dict[str, Any] | None = None
 
 
-Command = Press | Act | EnterDice | Reread | Correct
+Command = Press | Act | EnterDice | Reread | Settle | Correct
 
 
 @dataclass(frozen=True)
 class Outcome:
     """What a command did: ``ok``, a whole sentence, the rule cited by a refusal.
 
-    ``needs_look`` is True when a throw or roll was pressed but its dice could not be read.
+    ``values_pending`` is True when a throw or roll was counted with its values pending (the
+    camera was not sure of its dice; they are settled if the rules show them, D-S1).
     ``busy`` is True when the table did not take the command (too many waiting, or withdrawn
     unplayed after the wait): nothing was played and it may be sent again. ``pending`` is the
     id of a command the table had begun when the wait ran out: it is neither refused nor done
@@ -102,7 +116,7 @@ class Outcome:
     ok: bool
     message: str
     rule: str | None = None
-    needs_look: bool = False
+    values_pending: bool = False
     busy: bool = False
     pending: str | None = None
 

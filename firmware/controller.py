@@ -47,7 +47,9 @@ from firmware.commands import (
     Press,
     Refusal,
     Reread,
+    Settle,
 )
+from firmware.exposure import ExposedValues
 from firmware.log import Entry, GameLog, GameRow, LogError, Picture
 from firmware.presses import decide
 from firmware.publishing import Publisher, Subscription
@@ -66,6 +68,10 @@ from firmware.worker import Worker
 from hardware.panel import SeatEvent
 from vision.zones import Zone
 
+#: Why a throw counted with its values pending is in the log (never the camera's reason,
+#: which may name values the reader half saw: that stays on the referee's console).
+PENDING_WHY = "values pending: the camera was not sure of the dice"
+
 #: Seconds the worker gives the event streams' writer to send the last change before a
 #: camera read (it takes a few milliseconds; this only bounds a stuck writer).
 DELIVERY_WAIT = 0.05
@@ -77,14 +83,15 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-class TableController(RefereeCommands):
+class TableController(RefereeCommands, ExposedValues):
     """Owns the engine state of the table; see the module docstring.
 
     ``log`` is the durable log; ``variant``, ``players`` and ``options`` are the game to start
     when the log has none (and the default of ``new-game``). ``watcher`` reads dice (None: no
-    camera, every throw needs the referee). ``leds(seat, mode)`` drives a seat's LED (mode
-    "off", "on", "blink"). ``before_read(seat, kind, again)`` runs before a throw or roll is
-    read (``again``: a re-read of one that needed a look): the simulation throws dice there.
+    camera: every throw counts with its values pending). ``leds(seat, mode)`` drives a seat's
+    LED (mode "off", "on", "blink"). ``before_read(seat, kind, again)`` runs before a throw
+    or roll is read (``again``: the same dice read again at exposure): the simulation throws
+    dice there.
     ``events`` is the command queue (made by whoever wires the panels to it; a new one when
     None). ``seat_names`` maps panel seat ids to player names, for ``SeatEvent``s put on
     :attr:`events` by panels wired under other names. ``save_zones(zones)`` writes
@@ -138,6 +145,7 @@ class TableController(RefereeCommands):
                 assert row is not None
             self._load(row)
             self._publish()
+            self._read_exposed()
             self._update_leds()
         self.worker.start()
         return self
@@ -194,11 +202,12 @@ class TableController(RefereeCommands):
             return views.add_seat(self.publisher.state(), self.game, seat)
 
     def referee_state(self) -> dict[str, Any]:
-        """Everything, for the referee console: all dice, needs-a-look, flags, the log."""
+        """Everything, for the referee console: all dice, values pending, flags, the log."""
         with self._lock:
             return views.add_referee(self.publisher.state(), self.game,
                                      needs_look=self.reads.needs_look, flags=self.reads.flags,
-                                     entries=self._entries, last_reads=self.reads.last)
+                                     entries=self._entries, last_reads=self.reads.last,
+                                     disputes=self._disputes)
 
     def seat_key(self) -> str:
         """The secret the seat tokens are derived from, kept in the log (so a restart on the
@@ -271,6 +280,7 @@ class TableController(RefereeCommands):
         self._offered: dict[str, int] = {}
         self._refusals: dict[str, str] = {}
         self.reads.reset()
+        self._reset_exposure()
         self._settled: list[Effect] = []
         self._opening: list[Effect] = []  # the effects of the action that began this hand
 
@@ -300,7 +310,7 @@ class TableController(RefereeCommands):
         hand_start = self._hand_starts[-1] if self._hand_starts else 0
         self.publisher.publish(lambda version: views.public_state(
             self.game, game_id=self.row.id, status=self.row.status, version=version,
-            offered=self._offered, needs_look=self.reads.needs_look, refusals=self._refusals,
+            offered=self._offered, refusals=self._refusals, settling=self._settling_state(),
             events=self.publisher.events, settled=self._settled,
             camera=views.camera_status(self.watcher),
             hand_actions=len(self.game.history) - hand_start, opening=self._opening,
@@ -312,7 +322,7 @@ class TableController(RefereeCommands):
         for seat in self.game.players:
             if seat in self._refusals:
                 mode = "blink"
-            elif seat == self.game.to_act or seat in self.reads.needs_look:
+            elif seat == self.game.to_act or self.game.can_settle(seat):
                 mode = "on"
             else:
                 mode = "off"
@@ -328,25 +338,21 @@ class TableController(RefereeCommands):
         """The worker's handler: one command (or panel event) under the lock, then LEDs."""
         with self._lock:
             outcome = self._handle(item)
+            self._read_exposed()
             self._update_leds()
         return outcome
 
     def _handle(self, command: Any) -> Outcome:
-        if isinstance(command, Press):
-            return self._press(command)
-        if isinstance(command, Act):
-            return self._act(command)
-        if isinstance(command, EnterDice):
-            return self._enter(command)
-        if isinstance(command, Reread):
-            return self._reread(command)
-        if isinstance(command, Correct):
-            return self._correct(command)
-        if isinstance(command, SeatEvent):  # put on the queue by the seat panels directly
-            seat = self.seat_names.get(command.seat, command.seat)
-            return self._press(Press(str(seat), command.button, bool(command.long), "panel"))
-        return Outcome(False, f"{command!r} is not a table command; send a Press, Act, "
-                              "EnterDice, Reread or Correct.")
+        handler = _HANDLERS.get(type(command))
+        if handler is None:
+            return Outcome(False, f"{command!r} is not a table command; send a Press, Act, "
+                                  "EnterDice, Reread, Settle or Correct.")
+        return handler(self, command)
+
+    def _panel_event(self, event: SeatEvent) -> Outcome:
+        """A seat panel's button, put on the queue by the panels directly: a Press."""
+        seat = self.seat_names.get(event.seat, event.seat)
+        return self._press(Press(str(seat), event.button, bool(event.long), "panel"))
 
     def _refuse(self, seat: str | None, refusal: Refusal) -> Outcome:
         """A refusal: shown at its seat (once: the same refusal again changes nothing there,
@@ -364,9 +370,6 @@ class TableController(RefereeCommands):
         return None
 
     def _press(self, cmd: Press) -> Outcome:
-        if cmd.seat in self.reads.needs_look and cmd.button == "THROW" and not cmd.long:
-            return self._read_and_play(cmd.seat, self.reads.pending[cmd.seat], cmd.source,
-                                       again=True)
         decision = decide(self.game, cmd.seat, cmd.button, cmd.long,
                           self._offered.get(cmd.seat, 0))
         if decision.refusal is not None:
@@ -389,9 +392,6 @@ class TableController(RefereeCommands):
             return self._refuse(cmd.seat, Refusal(
                 f"{cmd.verb!r} is not a verb of the game; the verbs are {', '.join(VERBS)}."))
         if cmd.verb in ("throw", "roll"):
-            if cmd.seat in self.reads.needs_look:
-                return self._read_and_play(cmd.seat, self.reads.pending[cmd.seat],
-                                           cmd.source, again=True)
             decision = decide(self.game, cmd.seat, "THROW", False, 0)
             if decision.refusal is not None:
                 return self._refuse(cmd.seat, decision.refusal)
@@ -462,14 +462,26 @@ class TableController(RefereeCommands):
         # next, and a press queued behind a few refusals waited for a broadcast each.
         self.publisher.wait_delivered(DELIVERY_WAIT)
         read = self.reads.read(seat, kind, again=again, throw_number=self._throws(seat) + 1)
-        if read.values is None:
-            why = self.reads.needs_look[seat]
-            self.publisher.say(f"{seat}'s {kind} needs a look: {why}.")
-            self._publish()
-            return Outcome(False, f"{seat}'s {kind} needs a look: {why}. Press THROW to read "
-                                  "again, or the referee enters the dice.", None,
-                           needs_look=True)
+        if read.values is None:  # counted all the same; its values wait (D-S1)
+            outcome = self._play(Action(seat, kind), by, PENDING_WHY)
+            if outcome.ok:
+                self.reads.counted_pending(seat, kind, read, len(self.game.history))
+                self._flag_kept_dice(seat)
+                return Outcome(True, outcome.message, values_pending=True)
+            return outcome
         outcome = self._play(Action(seat, kind, read.values), by)
         if outcome.ok:
             self.reads.played(seat, kind, read, len(self.game.history))
         return outcome
+
+
+#: Each command's handler, stated once: the worker's dispatch by the command's type.
+_HANDLERS: dict[type, Callable[[TableController, Any], Outcome]] = {
+    Press: TableController._press,
+    Act: TableController._act,
+    EnterDice: TableController._enter,
+    Reread: TableController._reread,
+    Settle: TableController._settle_claim,
+    Correct: TableController._correct,
+    SeatEvent: TableController._panel_event,
+}

@@ -76,7 +76,7 @@ def fix_target(cmd: Correct, actions: list[Action]) -> tuple[int, Action] | Refu
             return Refusal("Say whose dice to fix (a seat) or which action (a position).")
         for i in range(len(actions), 0, -1):
             a = actions[i - 1]
-            if a.player == cmd.seat and a.verb in DICE_VERBS:
+            if a.player == cmd.seat and a.verb in (*DICE_VERBS, "settle"):
                 pos = i
                 break
         else:
@@ -85,12 +85,15 @@ def fix_target(cmd: Correct, actions: list[Action]) -> tuple[int, Action] | Refu
         return Refusal(f"There is no action {pos} in this game; the actions are numbered "
                        f"1 to {len(actions)}.")
     old = actions[pos - 1]
-    if old.verb not in DICE_VERBS:
+    if old.verb not in (*DICE_VERBS, "settle"):
         return Refusal(f"Action {pos} ({old.verb}) has no dice to fix.")
     values = tuple(cmd.values)
-    if not dice_fit(old.verb, values):
-        return Refusal(f"A {old.verb} is {dice_words(old.verb)}, each 1 to 6, "
-                       f"not {list(values)}.")
+    # a settle gives a throw's three values or a roll's one (docs/rules/pending.md, D-S6)
+    kind = old.verb if old.verb != "settle" else ("roll" if len(old.numbers) == 1 else "throw")
+    if not dice_fit(kind, values):
+        return Refusal(f"A {kind} is {dice_words(kind)}, each 1 to 6, not {list(values)}.")
+    if old.verb == "settle":
+        return pos, Action(old.player, "settle", values, "referee")
     return pos, Action(old.player, old.verb, values)
 
 

@@ -26,7 +26,7 @@ from engine.errors import CameraError
 from firmware.config import TableConfig
 from firmware.controller import TableController
 from firmware.log import GameLog
-from firmware.simulation import SimulatedDice
+from firmware.simulation import SimulatedDice, UnsureReads
 from firmware.throws import DiceWatcher
 from hardware.cameras import FrameSource, open_camera
 from hardware.config_edit import save_zones
@@ -112,7 +112,7 @@ def zones_for(config: TableConfig) -> list[Zone]:
 
 
 def build_house(config: TableConfig, *, db: str = ":memory:", simulate: bool = True,
-                seed: int | None = None,
+                seed: int | None = None, unsure: float | None = None,
                 reader: Callable[[Any], Reader] | None = None,
                 panels: bool = True, pin_factory: Any = None, hold_time: float = 0.8,
                 bounce_time: float = 0.03, config_path: str | None = None,
@@ -120,8 +120,9 @@ def build_house(config: TableConfig, *, db: str = ":memory:", simulate: bool = T
                 warn: Callable[[str], None] = _quiet) -> House:
     """Open and wire the table ``config`` describes; its controller is started.
 
-    ``simulate``: mock pins and the simulated camera (its dice thrown with ``seed``), as off
-    the Pi; a config whose ``[camera]`` kind is "simulated" gets the simulated camera too.
+    ``simulate``: mock pins and the simulated camera (its dice thrown with ``seed``, unsure of
+    the share ``unsure`` of them, default ``[camera] unsure``), as off the Pi; a config whose
+    ``[camera]`` kind is "simulated" gets the simulated camera too.
     ``reader(camera)`` gives the dice reader for the camera opened: by default the one the
     config's ``[vision]`` names (:func:`real_reader`); tests give
     ``firmware.simulation.SceneReader``, which reads the simulated camera's own dice.
@@ -137,6 +138,7 @@ def build_house(config: TableConfig, *, db: str = ":memory:", simulate: bool = T
                                    config_path=config_path or config.path)
     try:
         _open(house, config, db=db, simulate=simulate, seed=seed, reader=reader,
+              unsure=config.camera.unsure if unsure is None else unsure,
               panels=panels, pin_factory=pin_factory, hold_time=hold_time,
               bounce_time=bounce_time, config_path=config_path, say=say, warn=warn)
     except BaseException:
@@ -146,7 +148,8 @@ def build_house(config: TableConfig, *, db: str = ":memory:", simulate: bool = T
 
 
 def _open(house: House, config: TableConfig, *, db: str, simulate: bool, seed: int | None,
-          reader: Any, panels: bool, pin_factory: Any, hold_time: float, bounce_time: float,
+          reader: Any, unsure: float, panels: bool, pin_factory: Any, hold_time: float,
+          bounce_time: float,
           config_path: str | None, say: Callable[[str], None],
           warn: Callable[[str], None]) -> None:
     house.log = GameLog(db)
@@ -161,7 +164,7 @@ def _open(house: House, config: TableConfig, *, db: str, simulate: bool, seed: i
         if not simulate:
             say('[camera] kind is "simulated": the dice are rendered, not seen.')
         house.dice = SimulatedDice(zones, seed=seed, size=config.camera.size,
-                                   bottom_faces=config.camera.bottom_faces)
+                                   bottom_faces=config.camera.bottom_faces, unsure=unsure)
         house.camera = house.dice.camera
     else:
         try:
@@ -171,8 +174,11 @@ def _open(house: House, config: TableConfig, *, db: str, simulate: bool, seed: i
     if house.camera is not None:
         house.add("camera", house.camera.close)
         simulated = house.dice is not None
+        read = reader(house.camera)
+        if house.dice is not None and house.dice.unsure:
+            read = UnsureReads(read, house.dice)
         house.watcher = DiceWatcher(
-            house.camera, {z.seat: z for z in zones}, reader(house.camera),
+            house.camera, {z.seat: z for z in zones}, read,
             frame_pause=0.0 if simulated else 0.03, bottom_faces=config.camera.bottom_faces,
             on_zones=house.dice.camera.set_zones if house.dice is not None else None)
 

@@ -29,10 +29,23 @@ class RefereeCommands:
     """The referee's commands of :class:`~firmware.controller.TableController`."""
 
     def _enter(self, cmd: EnterDice) -> Outcome:
+        """The referee's dice: an exposed seat's values pending are settled by referee; a
+        concealed throw's pending values are a ``fix-dice`` of it; else the seat's throw or
+        roll is played with them."""
         bad = self._known_seat(cmd.seat)
         if bad:
             return self._refuse(None, bad)
         values = tuple(cmd.values)
+        if self.game.can_settle(cmd.seat):
+            kind = "roll" if self.game.settle_dice() == 1 else "throw"
+            if not dice_fit(kind, values):
+                return self._refuse(None, Refusal(
+                    f"{cmd.seat}'s exposed {kind} is {dice_words(kind)}, each 1 to 6, not "
+                    f"{list(values)}; enter them again."))
+            return self._settle_by(cmd.seat, values, "referee", cmd.by, "entered by the referee")
+        if self.game.values_pending(cmd.seat) and cmd.seat != self.game.to_act:
+            return self._correct(Correct("fix-dice", cmd.by, "values entered by the referee",
+                                         cmd.seat, values))
         kind = self.reads.pending.get(cmd.seat) or (
             "roll" if self.game.expects == "roll" else "throw")
         if not dice_fit(kind, values):
@@ -43,14 +56,23 @@ class RefereeCommands:
                           self.reads.picture_for_entry(cmd.seat, values))
 
     def _reread(self, cmd: Reread) -> Outcome:
+        """Read an exposed seat's pending values again (the dice were straightened)."""
         bad = self._known_seat(cmd.seat)
         if bad:
             return self._refuse(None, bad)
-        if cmd.seat not in self.reads.needs_look:
+        if not self.game.can_settle(cmd.seat):
             return self._refuse(None, Refusal(
-                f"{cmd.seat} has nothing waiting to be read; a throw is read when THROW is "
-                "pressed."))
-        return self._read_and_play(cmd.seat, self.reads.pending[cmd.seat], cmd.by, again=True)
+                f"{cmd.seat} has no exposed dice waiting to be read; a throw with values "
+                "pending is read again when the rules show it."))
+        kind = "roll" if self.game.settle_dice() == 1 else "throw"
+        read = self.reads.read(cmd.seat, kind, again=True, throw_number=0, exposed=True)
+        if read.values is None:
+            self.reads.counted_pending(cmd.seat, kind, read)
+            self._publish()
+            return Outcome(False, f"{cmd.seat}'s dice are still not read surely: "
+                                  f"{read.reason}. The players or the referee settle them.")
+        return self._settle_by(cmd.seat, read.values, "camera", cmd.by,
+                               "read surely again at exposure")
 
     def _correct(self, cmd: Correct) -> Outcome:
         refusal = corrections.check(cmd)

@@ -1,14 +1,15 @@
-"""Reading a seat's dice for the controller: the camera read, "needs a look", and the flags.
+"""Reading a seat's dice for the controller: the camera read, values pending, and the flags.
 
-A THROW (or a captain roll) is read from the camera before it is played. When the dice cannot
-be read the seat "needs a look" until it is read again or the referee enters the dice; when a
-throw shows the same dice in the same places as the seat's last one, the referee gets a flag
-(possibly not thrown). This module keeps that per-seat memory; the controller decides what is
-played.
+A THROW (or a captain roll) is read from the camera when it is played. When the dice cannot be
+read surely the throw still counts, with its values pending (docs/rules/pending.md, D-S1):
+the seat is on the referee's list of values pending, with why, until it throws again or the
+values are settled at exposure; when a throw shows the same dice in the same places as the
+seat's last one, the referee gets a flag (possibly not thrown). This module keeps that
+per-seat memory; the controller decides what is played.
 
 It also keeps the camera's picture of each seat's zone from its last read, and of the last
 throw or roll the camera read and was played (with its position in the game), so that the
-referee's dice correction of it -- entering the dice of a throw that needs a look, or a
+referee's dice correction of it -- entering the dice of a throw with values pending, or a
 ``fix-dice`` of a throw read wrong -- is logged with the picture it corrects
 (:meth:`picture_for_entry`, :meth:`picture_for_fix`): known throws the table learns its dice
 from (``bidou-table calibrate --from-log``).
@@ -47,7 +48,8 @@ class SeatReads:
 
     def reset(self) -> None:
         """Forget everything (a game is loaded)."""
-        #: seat -> why its dice could not be read; seat -> what was read ("throw", "roll")
+        #: seat -> why its dice could not be read surely (its values are pending, for the
+        #: referee only); seat -> what was read ("throw", "roll")
         self.needs_look: dict[str, str] = {}
         self.pending: dict[str, str] = {}
         self.last: dict[str, SeatRead] = {}
@@ -64,10 +66,12 @@ class SeatReads:
         self.pending.clear()
         self.last_throw.clear()
 
-    def read(self, seat: str, kind: str, *, again: bool, throw_number: int) -> SeatRead:
+    def read(self, seat: str, kind: str, *, again: bool, throw_number: int,
+             exposed: bool = False) -> SeatRead:
         """Read ``seat``'s ``kind`` ("throw" or "roll"); remember it, and why if it failed.
 
-        ``throw_number`` is the throw this would be (for the flag's sentence).
+        ``throw_number`` is the throw this would be (for the flag's sentence); ``exposed``:
+        the dice of a played throw read again at exposure (not a new throw: no flag).
         """
         if self.before_read is not None:
             self.before_read(seat, kind, again)
@@ -84,7 +88,8 @@ class SeatReads:
         if read.values is None:
             self.needs_look[seat] = read.reason or "the dice could not be read"
             self.pending[seat] = kind
-        elif kind == "throw" and same_dice_same_places(self.last_throw.get(seat), read):
+        elif (kind == "throw" and not exposed
+              and same_dice_same_places(self.last_throw.get(seat), read)):
             self.flags.append(f"{seat}'s throw {throw_number} shows the same dice in the same "
                               "places as the throw before: possibly not thrown.")
             del self.flags[:-MAX_EVENTS]
@@ -95,7 +100,13 @@ class SeatReads:
         """``seat``'s action was played: nothing waits for it; a throw's read is kept to
         compare with the next one. With the camera's ``read`` and the action's ``position``,
         the read's picture is kept for a correction of it; without, the seat's is dropped
-        (the action played was not the camera's)."""
+        (the action played was not the camera's). A stand, a bet or a settle leaves the seat's
+        last throw, and its picture, as they are."""
+        if kind not in ("throw", "roll"):
+            if kind == "settle":
+                self.needs_look.pop(seat, None)
+                self.pending.pop(seat, None)
+            return
         self.needs_look.pop(seat, None)
         self.pending.pop(seat, None)
         if kind == "throw" and read is not None:
@@ -103,6 +114,17 @@ class SeatReads:
         if read is None or position is None or seat not in self.frames:
             self.played_frames.pop(seat, None)
         else:
+            self.played_frames[seat] = (position, self.frames[seat])
+
+    def counted_pending(self, seat: str, kind: str, read: SeatRead,
+                        position: int | None = None) -> None:
+        """``seat``'s throw (or roll) was played with its values pending (at ``position``):
+        it stays on the referee's list, with why, and its picture is kept for the values the
+        referee or the players give it."""
+        self.needs_look[seat] = read.reason or "the dice could not be read"
+        self.pending[seat] = kind
+        self.last[seat] = read
+        if position is not None and seat in self.frames:
             self.played_frames[seat] = (position, self.frames[seat])
 
     def picture_for_correction(self, kind: str, text: str) -> Picture | None:
@@ -118,7 +140,7 @@ class SeatReads:
         return self.picture_for_fix(int(position), action.player, action.numbers)
 
     def picture_for_entry(self, seat: str, values: tuple[int, ...]) -> Picture | None:
-        """The picture of ``seat``'s read that needs a look, for the dice the referee enters."""
+        """The picture of ``seat``'s read that was not sure, for the dice the referee enters."""
         if seat not in self.needs_look or seat not in self.frames:
             return None
         return self._picture(seat, self.frames[seat], values)

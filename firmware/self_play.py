@@ -4,7 +4,8 @@ For ``make venue`` and the venue's tests: each simulated table must make real en
 own log, through the same commands a seat's phone sends (``Act``), so the forwarder sees what
 a pub's table makes. Every ``pace`` seconds (with some jitter, as people are) it plays one of
 the actions the public state allows, at random; a throw reads the simulated camera like a
-THROW press, a die the camera is unsure of is entered as the referee would, and a finished
+THROW press (a throw the camera is unsure of counts, its values pending), exposed dice the
+camera still cannot read are entered as the referee would (docs/rules/pending.md), and a finished
 game is followed by a new one. It runs in its own thread and only calls ``submit``.
 """
 
@@ -24,10 +25,9 @@ def choose(state: dict[str, Any], rng: random.Random) -> Act | EnterDice | Corre
     """The next command of a table playing itself, from its public state (None: wait)."""
     if state.get("status") != "playing":
         return Correct("new-game", by="table", why="the simulated table plays on")
-    for seat in state.get("seats", []):
-        if seat.get("needs_look"):
-            count = 1 if state.get("expects") == "roll" else 3
-            return EnterDice(seat["name"], tuple(rng.randint(1, 6) for _ in range(count)))
+    for waiting in state.get("settling", []):  # the camera's sure dice, the rest at random
+        values = tuple(v if v is not None else rng.randint(1, 6) for v in waiting["guess"])
+        return EnterDice(waiting["seat"], values)
     options = [(p, v) for p, verbs in (state.get("allowed") or {}).items() for v in verbs]
     if not options:
         return None

@@ -1,17 +1,17 @@
-"""THROW -> wait until the dice are still -> read the seat's zone -> values, or "needs a look".
+"""THROW -> wait until the dice are still -> read the seat's zone -> values, or why not sure.
 
 The camera sees the whole table; a seat's dice are the ones in its zone. A read is only
 trusted when the zone has stopped changing (the cup is lifted, the dice have settled) and
 exactly the expected dice are there and sure (three for a throw, one for a captain roll).
 A value also needs two opinions that agree: the seat is read on two still frames in a row,
-and the two reads must give the same values, or the seat needs a look (a die the reader
+and the two reads must give the same values, or the read is not sure (a die the reader
 reads one way on one frame and another way on the next is not sure, whatever its
 confidence). Anything else -- two dice, four, an unsure die, a camera error, dice that never
-settle, two frames that disagree -- is
-a :class:`SeatRead` with ``values=None`` and a sentence saying why, which the controller turns
-into "needs a look" for the referee. Which dice of a reading are a seat's, and whether they
-are enough, is ``vision.zones.read_seat``'s to say, and said only there. The reader and the
-clock are injected so that tests can drive every case without a camera.
+settle, two frames that disagree -- is a :class:`SeatRead` with ``values=None`` and a
+sentence saying why, which the controller turns into a throw with values pending
+(docs/rules/pending.md). Which dice of a reading are a seat's, and whether they are enough,
+is ``vision.zones.read_seat``'s to say, and said only there. The reader and the clock are
+injected so that tests can drive every case without a camera.
 """
 
 from __future__ import annotations
@@ -34,7 +34,7 @@ SAME_PLACE_PX = 6.0
 
 @dataclass(frozen=True)
 class SeatRead:
-    """The outcome of reading one seat: values when sure, else the reason it needs a look."""
+    """The outcome of reading one seat: values when sure, else the reason it is not."""
 
     seat: str
     values: tuple[int, ...] | None

@@ -3,7 +3,9 @@
 Dice values live in the controller and the engine. ``public_state`` is built only from
 ``game.state()`` and ``game.views()`` (whose ``exposed`` holds dice the rules have shown:
 showdown, open throw, Poor Fish), so a seat's concealed dice cannot reach the table view,
-whatever the dashboard does. ``seat_state`` adds that one seat's own dice; ``referee_state``
+whatever the dashboard does. Whether a concealed throw's values are pending is concealed too
+(docs/rules/pending.md, D-S2): the table view learns it only for exposed dice, while they are
+settled (``settling``). ``seat_state`` adds that one seat's own dice; ``referee_state``
 adds everything. Tests check the boundary by looking for dice values in the JSON.
 """
 
@@ -22,9 +24,10 @@ from firmware.throws import DiceWatcher, SeatRead
 
 
 def public_state(game: Game, *, game_id: int, status: str, version: int,
-                 offered: dict[str, int], needs_look: dict[str, str], refusals: dict[str, str],
+                 offered: dict[str, int], refusals: dict[str, str],
                  events: list[str], settled: list[Effect], camera: dict[str, Any],
-                 hand_actions: int, opening: Sequence[Effect] = ()) -> dict[str, Any]:
+                 hand_actions: int, opening: Sequence[Effect] = (),
+                 settling: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """What anyone at the table may see: no concealed dice.
 
     ``settled`` are the chip moves and game end of the latest settlement, kept as the engine
@@ -32,7 +35,8 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
     dashboard words them from fields, never by reading the event sentences back. ``opening``
     are the effects of the action that began this hand (a player going out, M8, an open throw,
     a side pot), which the banner announces for the whole hand; the shown dice of the last
-    showdown are left out of it, as they are no longer on the table.
+    showdown are left out of it, as they are no longer on the table. ``settling`` are the
+    exposed dice whose values the table is settling now (``firmware.exposure``).
     """
     state = dict(game.state())
     last = last_actions(game, hand_actions)
@@ -42,7 +46,6 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         seat["last_action"] = last.get(v.name)
         seat["exposed"] = list(v.exposed) if v.exposed is not None else None
         seat["offered"] = offered.get(v.name, 0)
-        seat["needs_look"] = v.name in needs_look
         seat["refusal"] = refusals.get(v.name)
         seats.append(seat)
     allowed: dict[str, list[str]] = {p: [] for p in game.players}
@@ -65,6 +68,7 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         actions=len(game.history),
         hand_actions=hand_actions,
         status=status,
+        settling=list(settling),
     )
     return state
 
@@ -75,14 +79,16 @@ SHOWN_STATUSES = ("over", "abandoned")
 
 
 def dice_in_text(text: str) -> list[str]:
-    """Every ``VERB N...`` of a dice verb (roll, throw) in an entry's text, as written: an
-    action (``Ann throw 6 5 4``), an undone one, a ``fix-dice`` (``3 Ann throw 6 5 4``). Read
-    word by word, not parsed, so a malformed text cannot hide a die from this check."""
+    """Every ``VERB N...`` of a dice verb (roll, throw, settle) in an entry's text, as written:
+    an action (``Ann throw 6 5 4``), an undone one, a ``fix-dice`` (``3 Ann throw 6 5 4``), a
+    pending throw (``Ann throw ?``: held back like any throw, so that which throws were
+    pending says nothing). Read word by word, not parsed, so a malformed text cannot hide a
+    die from this check."""
     words = text.split()
     found = []
     for i, word in enumerate(words):
-        if word in DICE_VERBS:
-            digits = [w for w in words[i + 1:i + 4] if w.isdigit()]
+        if word in DICE_VERBS or word == "settle":
+            digits = [w for w in words[i + 1:i + 4] if w.isdigit() or w == "?"]
             if digits:
                 found.append(" ".join([word, *digits]))
     return found
@@ -128,8 +134,9 @@ def camera_status(watcher: DiceWatcher | None) -> dict[str, Any]:
 
 
 def seat_dice(game: Game, seat: str) -> list[int] | None:
+    """The dice under ``seat``'s cup (None before a throw, or while its values are pending)."""
     dice = game.concealed_dice(seat)
-    return list(dice) if dice is not None else None
+    return list(dice) if dice else None
 
 
 def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
@@ -138,6 +145,7 @@ def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
     out = dict(state)
     out["seat"] = seat
     out["dice"] = seat_dice(game, seat)
+    out["dice_pending"] = game.values_pending(seat)
     whole = out["dice"] is not None and len(out["dice"]) == 3
     ranking = game.options.get("ranking", "three-digit")
     out["dice_name"] = spoken_name(out["dice"]) if whole else None
@@ -150,12 +158,16 @@ def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
 
 
 def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
-                flags: list[str], entries: list[Entry], last_reads: dict[str, SeatRead]
-                ) -> dict[str, Any]:
-    """Everything: all dice, the needs-a-look queue, flags and the log of this game."""
+                flags: list[str], entries: list[Entry], last_reads: dict[str, SeatRead],
+                disputes: dict[str, str] | None = None) -> dict[str, Any]:
+    """Everything: all dice, the values pending (and why), the players' disagreements over
+    exposed values, flags and the log of this game."""
     out = dict(state)
     out["dice"] = {p: seat_dice(game, p) for p in game.players}
-    out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()]
+    waiting = set(game.unsettled())
+    out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()
+                         if game.values_pending(s) or s in waiting]
+    out["disputes"] = [{"seat": s, "sentence": d} for s, d in (disputes or {}).items()]
     out["flags"] = list(flags)
     out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
                       for e in entries]

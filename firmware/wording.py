@@ -36,8 +36,12 @@ def action_sentence(action: Action, throws: int) -> str:
     """
     if action.verb == "throw":
         return f"{action.player} throws (throw {throws})."
+    if action.verb == "roll" and action.pending:
+        return f"{action.player} rolls for captain."
     if action.verb == "roll":
         return f"{action.player} rolls a {action.numbers[0]} for captain."
+    if action.verb == "settle":
+        return f"{action.player}'s values are settled by {action.by}."
     if action.chips is not None:
         return f"{action.player} {action.verb}s {plural(action.chips)}."
     return f"{action.player} {_VERB_WORDS.get(action.verb, action.verb)}."

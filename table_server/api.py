@@ -25,7 +25,7 @@ from flask import (
 )
 
 from engine.actions import VERBS
-from firmware.commands import Act, EnterDice, Outcome, Press, Reread
+from firmware.commands import Act, EnterDice, Outcome, Press, Reread, Settle
 from hardware.panel import BUTTONS
 from table_server.context import (
     Refused,
@@ -195,6 +195,39 @@ def press() -> Any:
     return answer(ask(Press(seat, button, long, "referee" if who.referee else "web")))
 
 
+@bp.post("/settle")
+def settle() -> Any:
+    """``{"seat", "player", "values"}``: ``player`` says what ``seat``'s exposed dice show,
+    while their values are pending at exposure (docs/rules/pending.md, D-S4); the player's
+    own token. From the referee it is the referee's entry: it settles them at once."""
+    who = caller()
+    data = json_body('{"seat": "Ann", "player": "Bob", "values": [6, 5, 4]}')
+    no_unknown_keys(data, ("seat", "player", "values"))
+    seat = existing_seat(data.get("seat"))
+    player = existing_seat(data.get("player", who.seat or seat))
+    values = dice_values(data.get("values"))
+    check_may_act(who, player)
+    check_press_rate(who, player)
+    if who.referee:
+        return answer(ask(EnterDice(seat, values, "referee")))
+    return answer(ask(Settle(seat, values, player, "web")))
+
+
+@bp.get("/settle/<seat>.jpg")
+def settle_picture(seat: str) -> Any:
+    """The camera's picture of ``seat``'s exposed dice, the unsure ones marked, only while
+    their values are being settled (404 otherwise: it never shows a concealed throw). Public,
+    like the table view that shows it: the dice in it are exposed."""
+    seat = existing_seat(seat)
+    try:
+        jpeg = ctx().controller.settle_jpeg(seat)
+    except LookupError as e:
+        raise Refused(404, str(e)) from None
+    except OSError as e:
+        raise Refused(503, f"No picture: {e}") from None
+    return Response(jpeg, mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
 @bp.get("/commands/<command_id>")
 def command_outcome(command_id: str) -> Any:
     """The outcome of a command answered 202: 202 again while it is applied, then 200 with
@@ -274,7 +307,7 @@ def set_zones() -> Any:
 
 @bp.post("/referee/reread")
 def reread() -> Any:
-    """``{"seat"}``: read a seat that needs a look again (after the dice were tidied)."""
+    """``{"seat"}``: read a seat's exposed dice again while their values are pending."""
     require_referee()
     data = json_body('{"seat": "Ann"}')
     no_unknown_keys(data, ("seat",))

@@ -57,9 +57,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="mock pins and the simulated camera, even on a Pi")
     parser.add_argument("--seed", type=int, default=None,
                         help="seed of the simulated dice (simulation only)")
+    parser.add_argument("--unsure", type=_share, default=None, metavar="SHARE",
+                        help="simulation only: the share of dice (0 to 1) the simulated camera "
+                             "is unsure of, so throws count with values pending (overrides "
+                             "[camera] unsure)")
     parser.add_argument("--autoplay", type=_pace, default=None, metavar="SECONDS",
                         help="simulation only: the table plays random legal actions by "
                              "itself, one about every SECONDS (make venue's tables)")
+
+
+def _share(text: str) -> float:
+    """``--unsure``: a share from 0 to 1, as ``[camera] unsure`` is."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 1.0:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a share from 0 to 1, such as 0.3")
+    return value
 
 
 def _host(text: str) -> str:
@@ -116,7 +131,8 @@ def build(args: argparse.Namespace, simulate: bool) -> tuple[House, Dashboard]:
     if args.port is not None:
         server = dataclasses.replace(server, port=args.port)
     house = build_house(config, db=args.db or default_db(simulate), simulate=simulate,
-                        seed=args.seed, config_path=args.config, say=_say, warn=_error)
+                        seed=args.seed, unsure=args.unsure, config_path=args.config,
+                        say=_say, warn=_error)
     try:
         game = house.controller.public_state()
         if game["status"] == "over":  # before anyone can see the table: no "Game over" flash

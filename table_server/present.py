@@ -54,6 +54,10 @@ def prompt(state: dict[str, Any]) -> str:
             return f"Game over: {state['winner']} wins."
         return "Game over."
     who, what = state.get("to_act"), state.get("expects")
+    settling = [s["seat"] for s in state.get("settling", [])]
+    if what == "settle" and settling:
+        return (f"The dice of {' and '.join(settling)} are shown but not read surely: "
+                "the players say their values before the chips move.")
     if who and what:
         return f"{who} to {_EXPECTS.get(what, what)}."
     return "Waiting for the game to start."

@@ -16,7 +16,7 @@ from engine.ranking import rank_words, spoken_name, worst
 #: What a seat's latest action is called on its card (the panel's words, in capitals).
 _ACTION_WORDS = {"roll": "ROLLED", "throw": "THREW", "stand": "STANDS", "bet": "BET",
                  "raise": "RAISE", "call": "CALL", "pass": "PASS", "drop": "DROP",
-                 "betpot": "BET THE POT", "callpot": "CALL THE POT"}
+                 "betpot": "BET THE POT", "callpot": "CALL THE POT", "settle": "DICE SETTLED"}
 
 
 def action_words(last: dict[str, Any] | None) -> str | None:

@@ -13,6 +13,7 @@ gets is decided by the ``[camera]`` table of the config::
     settle_frames = 30    # picamera: frames before exposure is locked
     loop = true           # folder/video: start again after the last frame
     seed = 0              # simulated: scene seed
+    unsure = 0.0          # simulated: the share of dice the camera is unsure of (0 to 1)
 
 Heavy or Pi-only modules (picamera2, the renderer) are imported only when chosen.
 """
@@ -33,7 +34,8 @@ __all__ = [
 #: The camera kinds ``[camera] kind`` accepts.
 KINDS: tuple[str, ...] = ("picamera", "usb", "folder", "video", "simulated")
 
-_KEYS = ("kind", "device", "width", "height", "bottom_faces", "settle_frames", "loop", "seed")
+_KEYS = ("kind", "device", "width", "height", "bottom_faces", "settle_frames", "loop", "seed",
+         "unsure")
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,7 @@ class CameraSettings:
     settle_frames: int = 30
     loop: bool = True
     seed: int = 0
+    unsure: float = 0.0
 
     @property
     def size(self) -> tuple[int, int]:
@@ -103,7 +106,14 @@ def parse_camera(section: Mapping[str, object] | None) -> CameraSettings:
         settle_frames=_whole("settle_frames", section.get("settle_frames", 30), 0, 600),
         loop=_flag("loop", section.get("loop", True)),
         seed=_whole("seed", section.get("seed", 0), 0, 2**31 - 1),
+        unsure=_share("unsure", section.get("unsure", 0.0)),
     )
+
+
+def _share(key: str, value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not 0 <= value <= 1:
+        raise ConfigError(f"camera.{key}", value, "a share from 0 to 1, such as 0.3")
+    return float(value)
 
 
 def open_camera(settings: CameraSettings, *, zones: Iterable[Zone] = ()) -> FrameSource:

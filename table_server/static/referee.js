@@ -20,7 +20,9 @@
     const r = await fetch("/api/referee/state", { credentials: "same-origin" });
     if (!r.ok) return;
     const s = await r.json();
-    list("needs-look", (s.needs_look || []).map((n) => `${n.seat}: ${n.reason}`), "Nothing waiting.");
+    list("needs-look", [...(s.disputes || []).map((d) => d.sentence),
+                        ...(s.needs_look || []).map((n) => `${n.seat}: ${n.reason}`)],
+         "Nothing waiting.");
     list("flags", s.flags || [], "None.");
     const body = clear(document.getElementById("all-dice"));
     for (const seat of s.seats || []) {

@@ -82,6 +82,59 @@
     }
   }
 
+  /* Exposed dice whose values are pending: one line per seat this player settles (his own, or
+     shown beside his), three choosers set to what the owner said (else what the camera is
+     sure of), and a button: "These are my dice" for the owner, "Agree" for the others. */
+  function settle(state) {
+    const mine = (state.settling || []).filter(
+      (s) => s.seat === seat || (s.witnesses || []).includes(seat));
+    const box = document.getElementById("settle-box");
+    box.hidden = !token || mine.length === 0;
+    const list = clear(document.getElementById("settle"));
+    for (const s of mine) {
+      const row = el("div", { class: "settlerow", "data-settle": s.seat });
+      row.appendChild(el("strong", {}, s.seat === seat ? "Your dice" : `${s.seat}'s dice`));
+      const start = (s.said || {})[s.seat] || s.guess;
+      const pickers = start.map((v, i) => {
+        const pick = el("select", { "aria-label": `die ${i + 1}`, "data-die": i });
+        for (let f = 1; f <= 6; f++) pick.appendChild(el("option", { value: f }, String(f)));
+        pick.value = v === null ? "" : String(v);
+        row.appendChild(pick);
+        return pick;
+      });
+      const said = (s.said || {})[seat];
+      const ownerSaid = s.seat in (s.said || {});
+      const label = s.referee ? "With the referee" : said ? "Said"
+        : s.seat === seat ? "These are my dice" : ownerSaid ? "Agree" : "Say these";
+      const send = el("button", { class: "btn lit", "data-settle-send": s.seat }, label);
+      send.disabled = Boolean(s.referee || said);
+      send.addEventListener("click", () => sendSettle(s.seat, pickers.map((p) => Number(p.value))));
+      row.appendChild(send);
+      if (s.referee) row.appendChild(el("p", { class: "refusal small" }, s.referee));
+      else if (s.seat !== seat && !ownerSaid) {
+        row.appendChild(el("p", { class: "muted small" }, `Waiting for ${s.seat} to say them.`));
+      }
+      list.appendChild(row);
+    }
+  }
+
+  async function sendSettle(owner, values) {
+    if (!token) return;
+    if (values.some((v) => !(v >= 1 && v <= 6))) {
+      refusal.textContent = "Choose each die's value, 1 to 6, first.";
+      return;
+    }
+    const r = await fetch("/api/settle", {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
+      body: JSON.stringify({ seat: owner, player: seat, values }),
+    });
+    const body = await r.json();
+    if (forget(r, body)) return;
+    refusal.textContent = r.ok ? "" : body.error + (body.rule ? ` (${body.rule})` : "");
+    await refresh();
+  }
+
   function render(state) {
     if (!state) return;
     const me = (state.seats || []).find((s) => s.name === seat);
@@ -97,11 +150,15 @@
     if (Array.isArray(state.dice) || state.dice === null) {
       const box = clear(document.getElementById("my-dice"));
       if (state.dice) box.appendChild(dice(state.dice, true));
+      else if (state.dice_pending) box.appendChild(el("p", { class: "muted" },
+        "Your throw counts; the camera could not read it surely, so its values are settled " +
+        "if the dice are shown."));
       else box.appendChild(el("p", { class: "muted" }, "No dice under your cup yet."));
       document.getElementById("my-throw").textContent = state.dice_name || "";
       document.getElementById("my-rank").textContent = state.dice_rank || "";
     }
     showdown(state);
+    settle(state);
     const others = clear(document.getElementById("others"));
     for (const s of state.seats || []) {
       const bits = [`${s.name}: ${s.chips} chips`, `throws ${s.throws}`];

@@ -25,7 +25,7 @@
     if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, "CAPTAIN"));
     if (seat.to_act && !state.over) badges.appendChild(el("span", { class: "badge turn" },
                                             EXPECTS[state.expects] || "to act"));
-    if (seat.needs_look) badges.appendChild(el("span", { class: "badge look" }, "needs a look"));
+    if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, "values pending"));
     if (seat.out) badges.appendChild(el("span", { class: "badge" }, "out"));
     if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, seat.last_words));
     card.appendChild(badges);
@@ -55,8 +55,30 @@
       if (seat.exposed_rank) card.appendChild(el("p", { class: "throwrank" }, seat.exposed_rank));
       if (seat.mark) card.appendChild(el("p", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
     }
+    const settling = (state.settling || []).find((s) => s.seat === seat.name);
+    if (settling) card.appendChild(settleBox(settling, state));
     if (seat.refusal) card.appendChild(el("p", { class: "refusal small" }, seat.refusal));
     return card;
+  }
+
+  /* Exposed dice the camera could not read surely: the seat's picture, unsure dice marked in
+     red, and what the table is waiting for (the players' word, or the referee). */
+  function settleBox(settling, state) {
+    const box = el("div", { class: "settle", "data-settle": settling.seat });
+    if (settling.picture) {
+      box.appendChild(el("img", { class: "settlepic", alt: `${settling.seat}'s dice`,
+                                  src: `/api/settle/${encodeURIComponent(settling.seat)}.jpg?v=${state.version}` }));
+    }
+    const guess = settling.guess.map((v) => (v === null ? "?" : v)).join(" ");
+    box.appendChild(el("p", { class: "small" }, `Camera: ${guess} (red: not sure)`));
+    const said = settling.said || {};
+    const who = [settling.seat, ...settling.witnesses];
+    const waiting = who.filter((p) => !(p in said));
+    box.appendChild(el("p", { class: "settleask" }, settling.referee
+      ? settling.referee
+      : `Settle ${settling.seat}'s dice on your phones: ${settling.seat} says them, ` +
+        `${settling.witnesses.join(" and ")} ${settling.witnesses.length === 1 ? "agrees" : "agree"}${waiting.length ? ` (waiting for ${waiting.join(", ")})` : ""}.`));
+    return box;
   }
 
   /* Where seat i of n sits: two face each other across the centre; more go clockwise along

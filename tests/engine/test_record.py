@@ -81,7 +81,8 @@ def test_action_text_round_trips() -> None:
         (doc(actions=None), "the record has no 'actions'"),
         (doc(moves=[]), "unknown key 'moves'; a record has format, variant, options, players, "
                         "actions"),
-        (doc(format="bidou-record/2"), "format must be 'bidou-record/1', not 'bidou-record/2'"),
+        (doc(format="bidou-record/3"), "format must be 'bidou-record/1' or 'bidou-record/2', "
+                                        "not 'bidou-record/3'"),
         (doc(variant="poker"), "variant must be one of two-hand, multi-hand, montevideo, "
                                "not 'poker'"),
         (doc(variant=2), "variant must be a string, not 2"),
@@ -100,7 +101,7 @@ def test_action_text_round_trips() -> None:
         (doc(options=[]), "options must be a JSON object"),
         (doc(actions="Ann roll 5"), "actions must be a list of strings"),
         (doc(actions=["Ann roll 5", "Bob fold"]), "action 2: 'fold' is not a verb; the verbs "
-         "are roll, throw, stand, bet, raise, call, pass, drop, betpot, callpot"),
+         "are roll, throw, stand, bet, raise, call, pass, drop, betpot, callpot, settle"),
         (doc(actions=["Ann roll 5", "Bob roll 3", "Ann throw 7 1 1"]),
          "action 3: a die shows 1 to 6, not 7, in 'Ann throw 7 1 1'"),
         (doc(actions=["Ann roll 0"]), "action 1: a die shows 1 to 6, not 0, in 'Ann roll 0'"),

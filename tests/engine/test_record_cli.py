@@ -99,7 +99,7 @@ def test_replay_exit_1_for_an_action_after_the_match_is_over(tmp_path, capsys) -
         ("{not json", "not JSON: Expecting property name enclosed in double quotes at line 1, "
                       "column 2"),
         (record_text(["Ann roll 5", "Bob dance"]), "action 2: 'dance' is not a verb; the "
-         "verbs are roll, throw, stand, bet, raise, call, pass, drop, betpot, callpot"),
+         "verbs are roll, throw, stand, bet, raise, call, pass, drop, betpot, callpot, settle"),
         (record_text(["Ann roll 5", "Bob roll 3", "Ann throw 7 1 1"]),
          "action 3: a die shows 1 to 6, not 7, in 'Ann throw 7 1 1'"),
     ],
@@ -146,3 +146,19 @@ def test_replay_accepts_a_utf8_byte_order_mark(tmp_path, capsys) -> None:
     path.write_bytes(b"\xef\xbb\xbf" + record_text(["Ann roll 5"]).encode())
     assert main(["replay", str(path)]) == 0
     assert json.loads(capsys.readouterr().out)["to_act"] == "Bob"
+
+
+def test_replay_reads_a_bidou_record_2_with_pending_values_and_settles(tmp_path, capsys) -> None:
+    path = tmp_path / "pending.json"
+    path.write_text(json.dumps({
+        "format": "bidou-record/2", "variant": "two-hand", "options": {},
+        "players": ["Ann", "Bob"],
+        "actions": ["Ann roll 5", "Bob roll ?", "Bob settle 3 by camera", "Ann throw ?",
+                    "Ann stand", "Bob throw 3 3 1", "Bob stand", "Ann bet 1", "Bob call",
+                    "Ann settle 6 5 4 by players"]}))
+    assert main(["replay", str(path)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    assert state["chips"] == {"Ann": 2, "Bob": 0} and state["expects"] == "throw"
+    path.write_text(path.read_text().replace(', "Ann settle 6 5 4 by players"', ""))
+    assert main(["replay", str(path)]) == 0  # the showdown waits: expects settle
+    assert json.loads(capsys.readouterr().out)["expects"] == "settle"

@@ -1,11 +1,14 @@
 """Pull the plug, hundreds of times: a game is played in a child process killed with SIGKILL.
 
 Run by tests/firmware/test_crash.py (and by hand: ``python tests/firmware/crash_harness.py
-DB KILLS SEED``). The parent forks a child that starts a TableController on the log and plays
-random legal presses (THROW, a long THROW, BET, CALL, PASS; a throw with no camera "needs a
-look" and the referee enters random dice; now and then an undo; a new game when one is
-over), reporting every acknowledged command on a pipe. At a random moment the parent kills
-it with SIGKILL, then restarts: a new controller is built from the log, and the parent checks
+DB KILLS SEED``). The parent forks a child that starts a TableController on the log, with the
+simulated camera unsure of 30% of the dice, and plays random legal presses (THROW, a long
+THROW, BET, CALL, PASS; a throw the camera is unsure of counts with its values pending, so a
+kill lands during reads still coming; exposed values pending are settled by the players, the
+owner's word then the others', or by the referee, so a kill lands during settles; now and then
+an undo; a new game when one is over), reporting every acknowledged command on a pipe. At a
+random moment the parent kills it with SIGKILL, then restarts: a new controller is built from
+the log, and the parent checks
 
 - the SQLite file passes ``PRAGMA integrity_check``;
 - the restarted controller's state equals an independent replay of the game record
@@ -28,11 +31,13 @@ import sys
 import time
 
 from engine import replay
-from firmware.commands import Correct, EnterDice, Press
+from firmware.commands import Correct, EnterDice, Press, Settle
 from firmware.controller import TableController
 from firmware.log import GameLog, LogError
 from firmware.rebuild import effective_actions, record_from_log
-from firmware.simulation import random_presses
+from firmware.simulation import SceneReader, SimulatedDice, UnsureReads, random_presses
+from firmware.throws import DiceWatcher
+from vision.zones import default_zones
 
 VARIANTS = (("two-hand", ("Ann", "Bob"), 9), ("multi-hand", ("Ann", "Bob", "Cid"), 18),
             ("montevideo", ("Ann", "Bob", "Cid"), 18))
@@ -45,7 +50,13 @@ def total_chips(state: dict) -> int:
 def child(db: str, seed: int, out: int) -> None:
     """Play forever (until killed), writing ``ack GAME ACTIONS`` after each accepted command."""
     rng = random.Random(seed)
-    c = TableController(GameLog(db), variant="two-hand", players=("Ann", "Bob")).start()
+    size = (192, 144)  # small frames: a read takes ~20 ms, so games move between kills
+    zones = default_zones(["Ann", "Bob", "Cid"], *size)
+    dice = SimulatedDice(zones, seed=seed, size=size, unsure=0.3)
+    watcher = DiceWatcher(dice.camera, {z.seat: z for z in zones},
+                          UnsureReads(SceneReader(dice.camera), dice), frame_pause=0.0)
+    c = TableController(GameLog(db), variant="two-hand", players=("Ann", "Bob"),
+                        watcher=watcher, before_read=dice.before_read).start()
 
     def ack() -> None:
         last = str(c.game.history[-1]) if c.game.history else "-"
@@ -64,14 +75,21 @@ def child(db: str, seed: int, out: int) -> None:
             if c.submit(Correct("undo", "crash-test", "random undo")).ok:
                 ack()
             continue
+        waiting = c.game.unsettled()
+        if waiting:
+            seat = waiting[0]
+            values = dice.camera.dice().get(seat) or (rng.randint(1, 6),) * c.game.settle_dice()
+            if rng.random() < 0.3:
+                if c.submit(EnterDice(seat, values, "crash-test")).ok:
+                    ack()
+                continue
+            for player in (seat, *c.game.settle_witnesses(seat)):
+                if c.submit(Settle(seat, values, player)).ok:
+                    ack()
+            continue
         seat, presses = random_presses(c.game, rng)
         for button, long in presses:
-            outcome = c.submit(Press(seat, button, long))
-            if outcome.needs_look:
-                kind = "roll" if c.game.expects == "roll" else "throw"
-                values = tuple(rng.randint(1, 6) for _ in range(1 if kind == "roll" else 3))
-                outcome = c.submit(EnterDice(seat, values, "crash-test"))
-            if outcome.ok:
+            if c.submit(Press(seat, button, long)).ok:
                 ack()
 
 
@@ -103,7 +121,11 @@ def check(db: str, acked: tuple[int, int, str] | None, undoing: bool = False
             if row.id == game_id:
                 logged = effective_actions(c.log.entries(game_id))
                 low = count - 1 if undoing else count  # one command may have been in flight
-                if not low <= len(logged) <= count + 1:
+                # ... and the camera's settles of the dice it exposed, played with it (D-S4)
+                extra = [str(a) for a in logged[count + 1:]]
+                if not all(" settle " in a and a.endswith(" by camera") for a in extra):
+                    return f"game {game_id}: {count} acknowledged, then {extra} logged", now
+                if not low <= len(logged) <= count + 1 + len(extra):
                     return (f"game {game_id}: {count} actions acknowledged but {len(logged)} "
                             "in the log"), now
                 if count and len(logged) >= count and str(logged[count - 1]) != last:
@@ -139,7 +161,7 @@ def main(db: str, kills: int, seed: int) -> int:
             if not chunk:
                 break
             buf += chunk
-        time.sleep(rng.uniform(0.0, 0.15))
+        time.sleep(rng.uniform(0.0, 0.3))  # a read takes ~20 ms: time for a few hands
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
         while chunk := os.read(r, 65536):
@@ -158,9 +180,12 @@ def main(db: str, kills: int, seed: int) -> int:
         survived += 1
     log = GameLog(db)
     games = log.games()
+    texts = [e.text for g in games for e in log.entries(g.id) if e.kind == "action"]
     log.close()
     print(json.dumps({"kills_survived": survived, "games": len(games),
                       "finished": sum(g.status == "over" for g in games),
+                      "pending": sum(t.endswith(" ?") for t in texts),
+                      "settled": sum(" settle " in t for t in texts),
                       "seconds": round(time.monotonic() - t0, 1)}))
     return 0
 

@@ -145,3 +145,13 @@ def test_a_zone_must_lie_inside_the_camera_frame():
         build_config(data, environ={})
     assert e.value.key == "zones.Ann.w"
     assert "inside the 640x480 frame" in str(e.value)
+
+
+def test_the_simulated_cameras_share_of_unsure_dice_is_0_to_1():
+    config = build_config({**_cfg(), "camera": {"kind": "simulated", "unsure": 0.3}},
+                          environ={})
+    assert config.camera.unsure == 0.3
+    with pytest.raises(ConfigError) as e:
+        build_config({**_cfg(), "camera": {"unsure": 1.5}}, environ={})
+    assert str(e.value) == ("camera.unsure = 1.5 is not allowed: a share from 0 to 1, such as "
+                            "0.3")

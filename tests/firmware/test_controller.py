@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import json
 
+from engine.actions import Action
 from engine.errors import CameraError
 from firmware import pictures
-from firmware.commands import Act, Correct, EnterDice, Outcome, Press, Reread
+from firmware.commands import Act, Correct, EnterDice, Outcome, Press
+from firmware.controller import PENDING_WHY
 from vision.zones import Zone, read_seat
 
 ZONES = {"Ann": Zone("Ann", 0, 0, 100, 100)}  # as the fake camera's (tests/firmware/conftest)
@@ -50,52 +52,61 @@ def test_concealment_public_state_never_holds_a_seats_dice(controller, fake):
     assert controller.referee_state()["dice"]["Ann"] == [6, 5, 4]
 
 
-def test_two_dice_put_the_seat_in_needs_a_look_and_the_referee_enters_them(controller, fake):
+def test_D_S1_two_dice_count_as_a_throw_with_values_pending_and_the_referee_may_enter_them(
+        controller, fake):
     to_throwing(controller, fake)
     fake.put("Ann", [6, 5])
     out = controller.submit(Press("Ann", "THROW"))
-    assert out.ok is False and out.needs_look is True
+    assert out == Outcome(True, "Ann throws (throw 1).", values_pending=True)
     # why two dice are not a throw is vision.zones.read_seat's to say, in its words
     reason = read_seat(fake.reader(None), ZONES["Ann"], needed=3).reason
     assert reason and "2 dice" in reason
-    assert out.message == (f"Ann's throw needs a look: {reason}. Press THROW to read again, "
-                           "or the referee enters the dice.")
-    assert controller.public_state()["seats"][0]["needs_look"] is True
+    assert controller.game.history[-1] == Action("Ann", "throw")
+    assert controller.game.to_act == "Ann"  # play goes on: Ann throws again or stands
+    assert "needs_look" not in controller.public_state()["seats"][0]
     assert controller.referee_state()["needs_look"] == [{"seat": "Ann", "reason": reason}]
-    assert controller.submit(EnterDice("Ann", (6, 5, 1), by="ref")).ok
+    assert controller.seat_state("Ann")["dice_pending"] is True
+    assert controller.submit(Press("Ann", "THROW", long=True)).ok  # Ann stands
+    assert controller.submit(EnterDice("Ann", (6, 5, 1), by="ref")).ok  # a fix of the throw
     assert controller.game.concealed_dice("Ann") == (6, 5, 1)
-    assert controller.public_state()["seats"][0]["needs_look"] is False
-    assert controller.log.entries(1)[-1].why == "entered by the referee"
+    assert controller.referee_state()["needs_look"] == []
+    assert controller.log.entries(1)[-1].kind == "fix-dice"
 
 
-def test_an_unsure_die_needs_a_look_and_a_reread_takes_the_throw(controller, fake):
+def test_D_S1_an_unsure_die_counts_the_throw_with_values_pending_and_play_goes_on(
+        controller, fake):
     to_throwing(controller, fake)
     fake.put("Ann", [6, 5, 4], unsure=("glare on the face",))
     out = controller.submit(Press("Ann", "THROW"))
-    assert out.needs_look and "glare on the face" in out.message
-    fake.put("Ann", [6, 5, 4])
-    assert controller.submit(Reread("Ann", by="ref")).ok
+    assert out.ok and out.values_pending
+    assert "glare on the face" in controller.referee_state()["needs_look"][0]["reason"]
+    entry = controller.log.entries(1)[-1]
+    assert (entry.text, entry.why) == ("Ann throw ?", PENDING_WHY)
+    fake.put("Ann", [6, 5, 4], at=30)
+    assert controller.submit(Press("Ann", "THROW")).ok  # the next throw, read surely
     assert controller.game.concealed_dice("Ann") == (6, 5, 4)
-    # the re-read did not count as a second throw
-    assert sum(a.verb == "throw" for a in controller.game.history) == 1
+    assert sum(a.verb == "throw" for a in controller.game.history) == 2
+    assert controller.referee_state()["needs_look"] == []
 
 
-def test_four_dice_need_a_look(controller, fake):
+def test_D_S1_four_dice_count_with_values_pending(controller, fake):
     to_throwing(controller, fake)
     fake.put("Ann", [6, 5, 4, 1])
     out = controller.submit(Press("Ann", "THROW"))
-    assert out.needs_look and "4 dice" in out.message
+    assert out.values_pending and "4 dice" in controller.referee_state()["needs_look"][0]["reason"]
 
 
-def test_camera_error_needs_a_look_and_shows_in_camera_status(controller, fake):
+def test_D_S1_a_camera_error_counts_with_values_pending_and_shows_in_camera_status(
+        controller, fake):
     to_throwing(controller, fake)
     fake.fail = CameraError("camera 'fake' stopped giving frames: check the cable")
     out = controller.submit(Press("Ann", "THROW"))
-    assert out.needs_look and "check the cable" in out.message
+    assert out.values_pending
+    assert "check the cable" in controller.referee_state()["needs_look"][0]["reason"]
     assert controller.public_state()["camera"]["ok"] is False
     fake.fail = None
     fake.put("Ann", [2, 1, 1])
-    assert controller.submit(Press("Ann", "THROW")).ok  # THROW again re-reads
+    assert controller.submit(Press("Ann", "THROW")).ok  # the second throw, read surely
     assert controller.public_state()["camera"]["ok"] is True
 
 

@@ -83,17 +83,20 @@ def test_a_fix_dice_of_a_throw_the_camera_read_keeps_its_picture_and_the_right_v
     assert throw.name == f"game 1 action 3 (Ann, {db})"
 
 
-def test_dice_the_referee_enters_for_a_throw_that_needs_a_look_keep_its_picture(tmp_path, fake):
+def test_dice_the_referee_enters_for_a_throw_with_values_pending_keep_its_picture(
+        tmp_path, fake):
     c = controller(fake, str(tmp_path / "t.db"))
     try:
         to_throwing(c, fake)
         fake.put("Ann", [6, 5])
-        assert c.submit(Press("Ann", "THROW")).needs_look
+        assert c.submit(Press("Ann", "THROW")).values_pending
+        assert c.submit(Press("Ann", "THROW", long=True)).ok
         assert c.submit(EnterDice("Ann", (6, 5, 1), by="ref")).ok
         (kept,) = c.log.pictures()
     finally:
         c.stop()
-    assert (kept.kind, kept.text, kept.picture.seen) == ("action", "Ann throw 6 5 1", (6, 5, 1))
+    assert (kept.kind, kept.text, kept.picture.seen) == ("fix-dice", "3 Ann throw 6 5 1",
+                                                         (6, 5, 1))
 
 
 def test_under_a_glass_table_the_picture_keeps_the_faces_the_camera_sees(tmp_path, fake):

@@ -283,7 +283,8 @@ def test_parse_camera_defaults_to_the_simulator() -> None:
     ({"width": "640"}, "camera.width = '640' is not allowed: a whole number from 64 to 4056"),
     ({"bottom_faces": "yes"}, "camera.bottom_faces = 'yes' is not allowed: true or false"),
     ({"exposure": 5}, "camera.exposure = 5 is not allowed: no such key; [camera] takes kind, "
-                      "device, width, height, bottom_faces, settle_frames, loop, seed"),
+                      "device, width, height, bottom_faces, settle_frames, loop, seed, unsure"),
+    ({"unsure": True}, "camera.unsure = True is not allowed: a share from 0 to 1, such as 0.3"),
 ])
 def test_parse_camera_refuses_bad_values(section: dict, message: str) -> None:
     with pytest.raises(ConfigError) as caught:

@@ -25,6 +25,7 @@ from firmware.server_settings import ServerSettings
 from firmware.simulation import SceneReader
 from table_server.app import create_app
 from table_server.auth import PressLimiter, RateLimiter
+from table_server.server import Dashboard
 
 REFEREE_TOKEN = "referee-token-for-tests-0123456789"
 #: Debian's chromium, which Playwright drives (the browser tests skip, saying so, without it).
@@ -96,9 +97,27 @@ class Table:
         with (client or self.client).session_transaction() as s:
             return s["csrf"]
 
+    def settle_from_phones(self, seat: str) -> list[Any]:
+        """Settle ``seat``'s exposed pending values from the phones: its owner says the dice
+        the simulated table shows there, every other player shown beside it agrees."""
+        values = list(self.sim.camera.dice()[seat])
+        pending = next(s for s in self.state()["settling"] if s["seat"] == seat)
+        answers = []
+        for player in [seat, *pending["witnesses"]]:
+            answers.append(self.client.post(
+                "/api/settle", json={"seat": seat, "player": player, "values": values},
+                headers=self.auth(player)))
+        return answers
+
     def play_one(self, rng: random.Random) -> Any:
-        """One random legal move through the API (as the seat); the referee enters dice the
-        simulated camera could not read, so the game always moves on."""
+        """One random legal move through the API (as the seat); exposed values pending are
+        settled from the phones; the referee enters dice the simulated camera could not
+        read, so the game always moves on."""
+        settling = self.state()["settling"]
+        if settling:
+            answers = self.settle_from_phones(settling[0]["seat"])
+            assert all(a.status_code == 200 for a in answers), [a.get_json() for a in answers]
+            return answers[-1]
         options = self.controller.game.allowed()
         stands = [a for a in options if a.verb == "stand"]
         if stands and rng.random() < 0.4:
@@ -119,11 +138,13 @@ class Table:
 
 
 def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bob"),
-               seed: int = 7, db: str = ":memory:", **settings: Any) -> Table:
+               seed: int = 7, db: str = ":memory:", unsure: float = 0.0,
+               **settings: Any) -> Table:
     config = build_config({"table": {"variant": variant, "players": list(players)},
                            "referee": {"pin": PIN, "token": REFEREE_TOKEN}}, simulate=True,
                           environ={})
-    house = build_house(config, db=db, seed=seed, reader=SceneReader, panels=False)
+    house = build_house(config, db=db, seed=seed, reader=SceneReader, panels=False,
+                        unsure=unsure)
     options = dict(referee_token=REFEREE_TOKEN, referee_pin=PIN, keepalive=0.2)
     options.update(settings)
     limiter = options.pop("limiter", None)
@@ -141,6 +162,26 @@ def table() -> Iterator[Table]:
         yield t
     finally:
         t.house.close()
+
+
+@pytest.fixture
+def served_table(table_factory) -> Iterator[Any]:
+    """``served_table(**kwargs)``: a table as ``table_factory`` builds it, with its dashboard
+    listening on a free loopback port: ``(table, dashboard)``; stopped at the end."""
+    started: list[Any] = []
+
+    def serve(**kwargs: Any) -> tuple[Table, Any]:
+        t = table_factory(**kwargs)
+        settings = ServerSettings(port=0, referee_token="r" * 20, referee_pin="482913",
+                            keepalive=1.0)
+        started.append(Dashboard(t.controller, settings).start())
+        return t, started[-1]
+
+    try:
+        yield serve
+    finally:
+        for d in started:
+            d.stop()
 
 
 @pytest.fixture

@@ -360,28 +360,35 @@ def test_referee_reread_with_nothing_waiting_is_409(table) -> None:
     response = table.client.post("/api/referee/reread", json={"seat": "Ann"},
                                  headers=table.auth("referee"))
     body = assert_error(response, 409)
-    assert body["error"].startswith("Ann has nothing waiting to be read")
+    assert body["error"].startswith("Ann has no exposed dice waiting to be read")
 
 
-def test_referee_reread_reads_a_seat_that_needs_a_look(table) -> None:
+def test_D_S4_the_referee_reads_exposed_dice_again_and_a_sure_read_settles_them(table) -> None:
     original = table.controller.reads.before_read
-    calls = []
+    blind = {"Ann": 2}  # the roll, and the controller's own read again at exposure
 
     def cup_still_on(seat: str, kind: str, *again: bool) -> None:
-        calls.append(seat)
-        if len(calls) == 1:
-            table.sim.camera.clear(seat)  # the first time the camera sees no dice
+        if blind.get(seat):
+            blind[seat] -= 1
+            table.sim.camera.clear(seat)  # the camera sees no dice there
         else:
-            original(seat, kind)
+            original(seat, kind, *again)
 
     table.controller.reads.before_read = cup_still_on
-    assert table.act("Ann", "roll").status_code == 409
-    assert table.state()["seats"][0]["needs_look"] is True
+    assert table.act("Ann", "roll").status_code == 200  # counted, its die pending
+    assert table.state()["to_act"] == "Bob"  # play went on
+    assert table.act("Bob", "roll").status_code == 200
+    state = table.state()
+    assert state["expects"] == "settle" and [s["seat"] for s in state["settling"]] == ["Ann"]
+    assert table.client.get("/api/settle/Ann.jpg").status_code == 200
+    assert_error(table.client.get("/api/settle/Bob.jpg"), 404)
     response = table.client.post("/api/referee/reread", json={"seat": "Ann"},
                                  headers=table.auth("referee"))
     assert response.status_code == 200, response.get_json()
-    assert table.state()["seats"][0]["needs_look"] is False
-    assert table.state()["to_act"] == "Bob"
+    assert table.state()["settling"] == []
+    last = table.controller.log.entries(table.state()["game_id"])[-1].text
+    assert last.startswith("Ann settle ") and last.endswith(" by camera")
+    assert_error(table.client.get("/api/settle/Ann.jpg"), 404)
 
 
 @pytest.mark.parametrize("body", ["[" * 30000 + "]" * 30000,

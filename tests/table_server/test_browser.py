@@ -10,9 +10,6 @@ from pathlib import Path
 
 import pytest
 
-from firmware.server_settings import ServerSettings
-from table_server.server import Dashboard
-
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_MS = 10_000
 
@@ -20,15 +17,8 @@ pytestmark = [pytest.mark.browser]
 
 
 @pytest.fixture
-def served(table_factory):
-    t = table_factory(seed=4)
-    settings = ServerSettings(port=0, referee_token="r" * 20, referee_pin="482913",
-                              keepalive=1.0)
-    d = Dashboard(t.controller, settings).start()
-    try:
-        yield t, d
-    finally:
-        d.stop()
+def served(served_table):
+    return served_table(seed=4)
 
 
 def wait_version(page, version: int) -> None:

@@ -237,16 +237,19 @@ def test_a_new_game_with_more_players_than_camera_zones_is_refused_up_front(
     assert no_traceback(caplog, capfd)
 
 
-def test_a_throw_refused_for_a_seat_without_a_zone_logs_no_traceback(served, caplog, capfd):
+def test_a_throw_of_a_seat_without_a_zone_counts_with_values_pending_and_logs_no_traceback(
+        served, caplog, capfd):
     t, d = served
     status, _ = referee_json(d.port, "/api/referee/correct", {
         "kind": "new-game", "why": "new names", "variant": "two-hand", "players": ["Cy", "Di"]})
     assert status == 200
     with caplog.at_level(logging.ERROR):
-        for _ in range(3):
-            status, answer = referee_json(d.port, "/api/act", {"seat": "Cy", "action": "roll"})
-            assert status == 409, answer
-            assert "Cy has no camera zone" in answer["error"], answer
+        for seat in ("Cy", "Di"):
+            status, answer = referee_json(d.port, "/api/act", {"seat": seat, "action": "roll"})
+            assert status == 200, answer
+        referee = t.controller.referee_state()
+        assert "Cy has no camera zone" in referee["needs_look"][0]["reason"], referee
+        assert referee["expects"] == "settle"  # both dice shown, neither read: the table says
     assert no_traceback(caplog, capfd)
 
 

@@ -21,16 +21,38 @@ from engine.ranking import throw_name
 
 
 def concealed_now(table) -> dict[str, tuple[int, ...]]:
-    """Each seat's dice thrown this hand, under its cup and not shown by the rules."""
+    """Each seat's dice thrown this hand, under its cup and not shown by the rules; for a
+    throw whose values are pending, the dice the simulated table really shows there."""
     game = table.controller.game
     views = {v.name: v for v in game.views()}
     out = {}
     for player in game.players:
         dice = game.concealed_dice(player)
         view = views[player]
-        if dice and len(dice) == 3 and view.throws > 0 and view.exposed is None:
+        if game.values_pending(player) and not view.unsettled and view.throws > 0:
+            out[player] = tuple(table.sim.camera.dice()[player])
+        elif dice and len(dice) == 3 and view.throws > 0 and view.exposed is None:
             out[player] = tuple(dice)
     return out
+
+
+def check_settle_prompt(table) -> int:
+    """D-S2, D-S4: the settle prompt and the settle picture are there only for exposed dice
+    whose values the table is settling; a concealed throw's pending values show nowhere.
+    Returns how many concealed throws had values pending."""
+    game = table.controller.game
+    state = table.client.get("/api/state").get_json()
+    settling = {s["seat"] for s in state["settling"]}
+    assert settling == set(game.unsettled())
+    pending = 0
+    for seat in state["seats"]:
+        name = seat["name"]
+        assert seat["unsettled"] == (name in settling)
+        picture = table.client.get(f"/api/settle/{name}.jpg")
+        assert (picture.status_code == 200) == (name in settling), name
+        if game.values_pending(name) and name not in settling:
+            pending += 1
+    return pending
 
 
 def exposed_now(table) -> list[tuple[int, ...]]:
@@ -74,7 +96,10 @@ def leaks(text: str, concealed: dict[str, tuple[int, ...]], exposed: list[tuple[
     except ValueError:
         return found
     for path, dice in dice_lists(document):
-        if not path.endswith(".exposed") and ignore is None:
+        # exposed dice, and the values said of exposed dice while the table settles them
+        # (check_settle_prompt: only exposed seats are ever in "settling")
+        settling = path.startswith(".settling[")
+        if not path.endswith(".exposed") and not settling and ignore is None:
             found.append(f"dice {dice} at {path}")
     return found
 
@@ -133,7 +158,7 @@ def play_and_check(table, seed: int, max_actions: int) -> tuple[int, int]:
     times dice were exposed)."""
     rng = random.Random(seed)
     stream = Stream(table.client)
-    checked = exposures = 0
+    checked = exposures = pending = 0
     shown_before: list[tuple[int, ...]] = []  # earlier showdowns stay in the event sentences
     try:
         for _ in range(max_actions):
@@ -144,6 +169,7 @@ def play_and_check(table, seed: int, max_actions: int) -> tuple[int, int]:
                 assert response.status_code == 200, response.get_json()
                 continue
             concealed = concealed_now(table)
+            pending += check_settle_prompt(table)
             exposures += bool(exposed_now(table))
             shown_before += exposed_now(table)
             exposed = list(shown_before)
@@ -158,15 +184,19 @@ def play_and_check(table, seed: int, max_actions: int) -> tuple[int, int]:
                     mine = [concealed[seat]] if seat in concealed else []
                     assert not leaks(own.get_data(as_text=True), concealed, exposed + mine,
                                      ignore=seat), seat
-                    if seat in concealed:
+                    if seat in concealed and not table.controller.game.values_pending(seat):
                         # the search finds dice where they really are: it cannot false-pass
                         assert leaks(json.dumps(own.get_json()["dice"]), concealed, [])
                         assert leaks(own.get_data(as_text=True), concealed, [])
+                known = {s: d for s, d in concealed.items()
+                         if not table.controller.game.values_pending(s)}
                 referee = table.client.get("/api/referee/state", headers=table.auth("referee"))
-                assert leaks(referee.get_data(as_text=True), concealed, exposed)
+                if known:
+                    assert leaks(referee.get_data(as_text=True), known, exposed)
             table.play_one(rng)
     finally:
         stream.close()
+    table.pending_seen = pending
     return checked, exposures
 
 
@@ -181,6 +211,18 @@ def test_three_seat_games_show_no_concealed_die(table_factory, variant) -> None:
     t = table_factory(variant=variant, players=("Ann", "Bob", "Cy"), seed=5)
     checked, exposures = play_and_check(t, seed=5, max_actions=90)
     assert checked >= 15 and exposures >= 1
+
+
+@pytest.mark.parametrize("variant,players", [("two-hand", ("Ann", "Bob")),
+                                             ("multi-hand", ("Ann", "Bob", "Cy"))])
+def test_D_S2_throws_with_values_pending_show_nothing_and_the_prompt_only_at_exposure(
+        table_factory, variant, players) -> None:
+    t = table_factory(variant=variant, players=players, seed=13, unsure=0.3)
+    checked, exposures = play_and_check(t, seed=13, max_actions=120)
+    assert checked >= 15 and exposures >= 1
+    assert t.pending_seen >= 5  # throws with values pending were there to leak
+    assert any(e.text.startswith(tuple(f"{p} settle" for p in players))
+               for e in t.controller.log.entries(1))  # and some were settled at exposure
 
 
 def test_the_search_finds_a_planted_leak() -> None:

@@ -175,4 +175,4 @@ def test_read_again_from_the_console(table) -> None:
     response = table.client.post("/referee/reread", data={"seat": "Ann", "csrf": table.csrf()})
     assert response.status_code == 303
     page = table.client.get("/referee").get_data(as_text=True)
-    assert "Ann has nothing waiting to be read" in page
+    assert "Ann has no exposed dice waiting to be read" in page
