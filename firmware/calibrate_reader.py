@@ -152,9 +152,7 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
         "and the rule reader.")
     try:
         result = adapt.calibrate(items, settings, seed=request.seed,
-                                 progress=lambda step, steps: tell(
-                                     "reading the pictures with the learned reader", step,
-                                     steps))
+                                 progress=lambda step, steps: _reading(tell, step, steps))
         start = time.monotonic()
         left_out = set(result.left_out)
         read = [item for item in items if item.name not in left_out]
@@ -173,6 +171,13 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
     done.status = _judge(done, request, say)
     tell("done", 1, 1)
     return done
+
+
+def _reading(tell: Progress, step: int, steps: int) -> None:
+    """The learned reader's reading of the pictures; the fit follows the last one."""
+    tell("reading the pictures with the learned reader", step, steps)
+    if step == steps:
+        tell("fitting the table's own head and checking it on the throws held back", 0, 1)
 
 
 def _failed(done: Calibration, sentence: str, status: int) -> Calibration:

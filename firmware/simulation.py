@@ -33,10 +33,11 @@ class SimulatedDice:
     """The simulated camera and the RNG that decides each throw."""
 
     def __init__(self, zones: Iterable[Zone], *, seed: int | None = None,
-                 size: tuple[int, int] = FRAME_SIZE, bottom_faces: bool = False) -> None:
+                 size: tuple[int, int] = FRAME_SIZE, bottom_faces: bool = False,
+                 look: str = "white") -> None:
         self.rng = random.Random(seed)
         self.camera = SimulatedCamera(list(zones), size, seed=self.rng.randrange(1 << 30),
-                                      bottom_faces=bottom_faces)
+                                      bottom_faces=bottom_faces, dice=look)
         self.thrown: list[tuple[str, str, tuple[int, ...]]] = []
 
     def before_read(self, seat: str, kind: str, again: bool = False) -> None:

@@ -13,6 +13,8 @@ gets is decided by the ``[camera]`` table of the config::
     settle_frames = 30    # picamera: frames before exposure is locked
     loop = true           # folder/video: start again after the last frame
     seed = 0              # simulated: scene seed
+    dice = "white"        # simulated: the dice's look (DICE_LOOKS); "red-green" (red dice,
+                          # green pips as bright as the body) the rule reader reads poorly
 
 Heavy or Pi-only modules (picamera2, the renderer) are imported only when chosen.
 """
@@ -27,13 +29,17 @@ from hardware.cameras.base import FrameSource, check_frame
 from vision.zones import Zone
 
 __all__ = [
-    "KINDS", "CameraSettings", "FrameSource", "check_frame", "open_camera", "parse_camera",
+    "DICE_LOOKS", "KINDS", "CameraSettings", "FrameSource", "check_frame", "open_camera",
+    "parse_camera",
 ]
 
 #: The camera kinds ``[camera] kind`` accepts.
 KINDS: tuple[str, ...] = ("picamera", "usb", "folder", "video", "simulated")
 
-_KEYS = ("kind", "device", "width", "height", "bottom_faces", "settle_frames", "loop", "seed")
+_KEYS = ("kind", "device", "width", "height", "bottom_faces", "settle_frames", "loop", "seed",
+         "dice")
+#: the looks of the simulated camera's dice (``[camera] dice``), as the renderer names them
+DICE_LOOKS: tuple[str, ...] = ("white", "ivory", "blue", "red", "green", "black", "red-green")
 
 
 @dataclass(frozen=True)
@@ -48,6 +54,7 @@ class CameraSettings:
     settle_frames: int = 30
     loop: bool = True
     seed: int = 0
+    dice: str = "white"
 
     @property
     def size(self) -> tuple[int, int]:
@@ -94,6 +101,10 @@ def parse_camera(section: Mapping[str, object] | None) -> CameraSettings:
                               'a camera index (0, 1...) or a path like "/dev/video0"')
     elif kind == "simulated" and device is not None:
         raise ConfigError("camera.device", device, "nothing: the simulated camera has no device")
+    dice = section.get("dice", "white")
+    if dice not in DICE_LOOKS:
+        raise ConfigError("camera.dice", dice, f"one of {', '.join(DICE_LOOKS)} (the simulated "
+                          "camera's dice)")
     return CameraSettings(
         kind=kind,
         device=device,
@@ -103,6 +114,7 @@ def parse_camera(section: Mapping[str, object] | None) -> CameraSettings:
         settle_frames=_whole("settle_frames", section.get("settle_frames", 30), 0, 600),
         loop=_flag("loop", section.get("loop", True)),
         seed=_whole("seed", section.get("seed", 0), 0, 2**31 - 1),
+        dice=str(dice),
     )
 
 
@@ -139,4 +151,4 @@ def open_camera(settings: CameraSettings, *, zones: Iterable[Zone] = ()) -> Fram
         raise ValueError("the simulated camera needs the seat zones: pass zones= (for example "
                          "vision.zones.default_zones(seats, width, height))")
     return SimulatedCamera(zones, settings.size, settings.seed,
-                           bottom_faces=settings.bottom_faces)
+                           bottom_faces=settings.bottom_faces, dice=settings.dice)

@@ -28,12 +28,14 @@ class SimulatedCamera(BaseSource):
     """
 
     def __init__(self, zones: Iterable[Zone], size: tuple[int, int] = (640, 480),
-                 seed: int = 0, *, surface: str = "felt", bottom_faces: bool = False) -> None:
+                 seed: int = 0, *, surface: str = "felt", bottom_faces: bool = False,
+                 dice: str = "white") -> None:
         self.zones = tuple(zones)
         self.size = size
         self.seed = seed
         self.surface = surface
         self.bottom_faces = bottom_faces
+        self.look = dice  # the dice's colours, as the renderer names them
         self.name = "simulated"
         self._lock = threading.Lock()
         self._dice: dict[str, tuple[int, ...]] = {}
@@ -102,7 +104,7 @@ class SimulatedCamera(BaseSource):
             return check_frame(self.name, np.zeros((height, width, 3), np.uint8))
         if frame is None:
             frame = render_table(self.zones, dice, seed, self.size, surface=self.surface,
-                                 bottom_faces=self.bottom_faces)
+                                 colour=self.look, bottom_faces=self.bottom_faces)
             with self._lock:
                 if self._throws + self.seed == seed and self._dice == dice:
                     self._frame = frame

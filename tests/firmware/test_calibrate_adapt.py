@@ -172,7 +172,8 @@ def test_a_config_s_reader_stays_when_it_reads_the_throws_better_and_the_head_is
     config.write_text(ONLY_TABLE + '\n[vision]\nreader = "rules"  # for now\n')
     poor = dataclasses.replace(kept(six_head()), now=Tally(dice=71, right=60, extra=2,
                                                                     pictures=32))
-    monkeypatch.setattr(calibrate_reader.adapt, "calibrate", lambda known, settings, seed=0, progress=None: poor)
+    monkeypatch.setattr(calibrate_reader.adapt, "calibrate",
+                        lambda known, settings, seed=0, progress=None: poor)
     assert main(["calibrate", "--config", str(config), "--known-throws", str(throws)]) == 0
     out = capsys.readouterr().out
     assert "The rule reader, the table's now, reads them better" in out
@@ -344,7 +345,8 @@ def test_a_head_fitted_for_another_face_network_is_refused_with_a_sentence(
         config, throws, monkeypatch, capsys) -> None:
     """A model update changes the features a head reads: the old head would read noise."""
     monkeypatch.setattr(calibrate_reader.adapt, "calibrate",
-                        lambda known, settings, seed=0, progress=None: kept(six_head(), network="0123"))
+                        lambda known, settings, seed=0, progress=None: kept(six_head(),
+                                                                            network="0123"))
     assert main(["calibrate", "--config", str(config), "--known-throws", str(throws)]) == 0
     capsys.readouterr()
     assert main(["read-dice", "--config", str(config), str(PHOTOS / "valid_45.jpg")]) == 2
