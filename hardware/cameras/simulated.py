@@ -16,7 +16,8 @@ import numpy as np
 from engine.actions import is_die
 from engine.errors import CameraError
 from hardware.cameras.base import BaseSource, check_frame
-from vision.table_scenes import render_table
+from vision.render import top_face_box
+from vision.table_scenes import render_table, table_scene
 from vision.zones import Zone
 
 
@@ -73,6 +74,18 @@ class SimulatedCamera(BaseSource):
         """What is on the table now, seat -> values."""
         with self._lock:
             return dict(self._dice)
+
+    def truth(self) -> list[tuple[str, int, tuple[int, int, int, int]]]:
+        """Where each die is drawn now: (seat, value on top, box of its top face in the
+        frame), what a test checks a known throw or a read against."""
+        with self._lock:
+            dice, seed = dict(self._dice), self.seed + self._throws
+        spec = table_scene(self.zones, dice, seed, self.size, surface=self.surface,
+                           colour=self.look, bottom_faces=self.bottom_faces)
+        seats = [seat for seat, values in dice.items() for _ in values]
+        values = [v for values in dice.values() for v in values]
+        return [(seat, value, top_face_box(die))
+                for seat, value, die in zip(seats, values, spec.dice, strict=True)]
 
     def unplug(self) -> None:
         """From now on ``read()`` fails as an unplugged camera does, until :meth:`replug`."""

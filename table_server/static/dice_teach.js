@@ -28,12 +28,14 @@
     const out = s.outcome;
     $("learn-outcome").hidden = !(out && out.before);
     if (out && out.before) {
+      row("figures-rules", out.rules);
+      row("figures-learned", out.learned);
       row("figures-before", out.before);
       row("figures-after", out.after);
       const said = [];
-      said.push(out.head_kept ? "The adapted reader reads the held-back throws better."
-                              : "The adapted reader does not read the held-back throws better.");
-      if (out.reader_changed) said.push(`The ${out.reader === "learned" ? "learned" : "rule"} reader reads every known throw better.`);
+      if (out.reader_changed) said.push(`The ${out.reader === "learned" ? "learned" : "rule"} reader reads the known throws better than the table's reader now.`);
+      said.push(out.head_kept ? "Adapted to these dice, the learned reader reads the throws held back from its fit better."
+                              : "Adapting the learned reader to these dice does not read the throws held back from its fit better.");
       said.push(out.changes ? "Keep it to read with it from the next throw."
                             : "Nothing to keep: the table reads as well without it.");
       $("learn-verdict").textContent = said.join(" ");
