@@ -36,6 +36,7 @@ from firmware.log import GameLog
 from firmware.photo_upload import checked_photo
 from firmware.reader_keeping import ReaderFiles
 from firmware.throws import DiceWatcher
+from vision.reader import Reader, rule_reader
 from vision.reading import Reading
 from vision.zones import Zone
 
@@ -120,7 +121,7 @@ class DiceTeacher:
         """A photo from the phone (checked, :mod:`firmware.photo_upload`), read whole."""
         self._folder()
         image = checked_photo(data)
-        reader = self.watcher.reader if self.watcher is not None else _rule_reader()
+        reader = self.watcher.reader if self.watcher is not None else rule_reader()
         try:
             reading = reader(image)
         except VisionError as exc:
@@ -128,11 +129,9 @@ class DiceTeacher:
         return self._draft(None, image, reading, None)
 
     @staticmethod
-    def _read(frame: np.ndarray, zone: Zone, reader: Any) -> Reading:
-        read_zone = getattr(reader, "read_zone", None)
+    def _read(frame: np.ndarray, zone: Zone, reader: Reader) -> Reading:
         try:
-            reading: Reading = (read_zone(frame, zone, DICE_PER_THROW) if read_zone is not None
-                                else reader(frame))
+            reading: Reading = reader.read_zone(frame, zone, DICE_PER_THROW)
         except VisionError:
             return Reading()
         return reading
@@ -280,13 +279,6 @@ def checked_places(places: Any, width: int, height: int) -> list[Marked]:
                              "page and try again.")
         marked.append(Marked((box[0], box[1], box[2], box[3]), value))
     return marked
-
-
-def _rule_reader() -> Callable[[np.ndarray], Reading]:
-    # lazy: a table with a camera reads with its own reader; only a camera-less one needs this
-    from vision.reader import read_dice
-
-    return read_dice
 
 
 def simulated_throw(camera: Any, seed: int | None = None) -> Callable[[str], None]:

@@ -1,8 +1,8 @@
 """The table's folder of known throws: pictures of its own dice with their values, and a tally.
 
 Why a folder beside the log: ``bidou-table calibrate --known-throws DIR`` already reads this
-format (:mod:`vision.known`: ``NAME.jpg`` and ``NAME.txt`` holding the values), so a throw the
-referee teaches from the console is a known throw for the command too, and the console's
+format (:mod:`vision.calibrate.known`: ``NAME.jpg`` and ``NAME.txt`` holding the values), so a
+throw the referee teaches from the console is a known throw for the command too, and the console's
 "Learn these dice" runs the same calibration on the same folder. Each throw also has
 ``NAME.json``: every die's box and value (``{"box": [x, y, w, h], "value": v}``, v 1-6, or 0
 for a place the reader took for a die that is none), which the calibration uses where present.
@@ -28,7 +28,7 @@ from datetime import UTC, datetime
 import cv2
 import numpy as np
 
-from vision.known import SUFFIXES, KnownThrowsError, parse_values
+from vision.calibrate.known import SUFFIXES, KnownThrowsError, parse_values
 
 #: the folder's name, beside the table's log
 FOLDER = "known-throws"

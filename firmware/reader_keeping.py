@@ -19,16 +19,13 @@ import json
 import os
 import pathlib
 import shutil
-from collections.abc import Callable
-from typing import Any
 
 from firmware.calibrate_reader import Calibration, save_calibration
 from hardware.config_edit import save_vision
-from vision import adapt, face_reader
+from vision.calibrate import adapt
+from vision.learned import face_reader
+from vision.reader import Reader, config_vision, head_file, open_reader
 from vision.settings import VisionSettings
-from vision.table_reader import config_vision, head_file, table_reader
-
-Reader = Callable[[Any], Any]
 
 
 class ReaderFiles:
@@ -53,7 +50,7 @@ class ReaderFiles:
     def open(self) -> Reader:
         """The reader ``[vision]`` names now (VisionError naming a file that cannot be used)."""
         face_reader.load.cache_clear()  # a head file at the same path may be another now
-        return table_reader(self.vision(), self.config)
+        return open_reader(self.vision(), self.config)
 
     def keep(self, done: Calibration) -> list[pathlib.Path]:
         """Put the reader now aside, then save ``done``; the files written. ConfigError or

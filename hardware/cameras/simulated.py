@@ -16,8 +16,8 @@ import numpy as np
 from engine.actions import is_die
 from engine.errors import CameraError
 from hardware.cameras.base import BaseSource, check_frame
-from vision.render import top_face_box
-from vision.table_scenes import render_table, table_scene
+from simulator.render import top_face_box
+from simulator.table_scenes import render_table, table_scene
 from vision.zones import Zone
 
 

@@ -12,7 +12,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.zone_reader import ZoneReader
+from vision.learned.zone_reader import ZoneReader
 
 from .teach_table import PIN, TOKEN, places_json, teach, teach_table
 
