@@ -41,7 +41,10 @@
       b.style.top = `${(100 * p.box[1]) / h}%`;
       b.style.width = `${(100 * p.box[2]) / w}%`;
       b.style.height = `${(100 * p.box[3]) / h}%`;
-      b.textContent = label(p);
+      const tag = document.createElement("span");
+      tag.className = "tag";
+      tag.textContent = label(p);
+      b.appendChild(tag);
       b.setAttribute("aria-label", `die ${i + 1}: ${state === "undecided" ? "not sure" : label(p)}`);
       if (!readonly) b.addEventListener("click", (e) => { e.stopPropagation(); choose(i); });
       picture.appendChild(b);

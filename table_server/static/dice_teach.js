@@ -8,7 +8,7 @@
 
   function row(id, figures) {
     const cells = $(id).querySelectorAll("td");
-    FIGURES.forEach((k, i) => { cells[i].textContent = figures ? `${figures[k]} of ${figures.dice}` : "–"; });
+    FIGURES.forEach((k, i) => { cells[i].textContent = figures ? String(figures[k]) : "–"; });
   }
 
   function show(s) {
@@ -28,6 +28,8 @@
     const out = s.outcome;
     $("learn-outcome").hidden = !(out && out.before);
     if (out && out.before) {
+      $("figures-all").textContent = `Every known throw (${out.rules.dice} dice, ${out.rules.pictures} pictures)`;
+      $("figures-held").textContent = `Held back from the fit (${out.before.dice} dice, ${out.before.pictures} pictures)`;
       row("figures-rules", out.rules);
       row("figures-learned", out.learned);
       row("figures-before", out.before);

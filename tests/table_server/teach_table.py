@@ -32,8 +32,11 @@ token = "{TOKEN}"
 """
 
 
-def teach_table(folder: pathlib.Path, seed: int = 3) -> tuple[House, DiceTeacher, Any]:
-    """The house, its teacher and its dashboard app (not served)."""
+SETTINGS = ServerSettings(port=0, referee_token=TOKEN, referee_pin=PIN, keepalive=0.5)
+
+
+def teach_house(folder: pathlib.Path, seed: int = 3) -> tuple[House, DiceTeacher, Changes]:
+    """The house and its teacher, built from ``folder``/pub.toml with its log beside it."""
     config = folder / "pub.toml"
     config.write_text(CONFIG)
     house = build_house(load_config(str(config), environ={}), db=str(folder / "table.db"),
@@ -42,10 +45,15 @@ def teach_table(folder: pathlib.Path, seed: int = 3) -> tuple[House, DiceTeacher
     changes = Changes()
     teacher = DiceTeacher(house.log, house.watcher, str(config),
                           throw=simulated_throw(house.dice.camera, seed), changed=changes)
-    app = create_app(house.controller, ServerSettings(referee_token=TOKEN, referee_pin=PIN,
-                                                      keepalive=0.5))
-    install(app, teacher, changes)
     house.add("dice teacher", teacher.stop)
+    return house, teacher, changes
+
+
+def teach_table(folder: pathlib.Path, seed: int = 3) -> tuple[House, DiceTeacher, Any]:
+    """The house, its teacher and its dashboard app (not served)."""
+    house, teacher, changes = teach_house(folder, seed)
+    app = create_app(house.controller, SETTINGS)
+    install(app, teacher, changes)
     return house, teacher, app
 
 
