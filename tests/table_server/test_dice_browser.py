@@ -121,7 +121,8 @@ def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_th
     for got, want in zip(marked, true_places(house, "Bob"), strict=True):
         assert got["value"] == want["value"]
         assert abs(centre(got["box"]) - centre(want["box"])) < 3  # where it was tapped
-    assert "Take 10 more throws for a good calibration." in page.locator("#tally-needs").inner_text()
+    needs = page.locator("#tally-needs").inner_text()
+    assert "Take 10 more throws for a good calibration." in needs
 
     before = (teacher.files.config).read_text()
     page.click("#learn-button")
