@@ -92,6 +92,8 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         limit = app.config["MAX_CONTENT_LENGTH"]
         if request.path == dice_teach.UPLOAD_PATH:  # a phone's photo: its own bound
             limit = request.max_content_length = dice_teach.UPLOAD_BODY
+            if (request.content_length or 0) > limit:
+                dice_teach.drain(request.environ["wsgi.input"], request.content_length or 0)
         if too_large or (request.content_length or 0) > limit:
             raise RequestEntityTooLarge()
         malformed = request.environ.get(MALFORMED)

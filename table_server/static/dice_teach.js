@@ -53,6 +53,18 @@
     $("back-form").hidden = !(out || s.previous) || p.running;
   }
 
+  // a photo too large is said before minutes of sending it over the pub's Wi-Fi
+  const photo = $("upload-photo");
+  photo.addEventListener("change", () => {
+    const file = photo.files[0];
+    const most = Number(photo.dataset.most);
+    const tooLarge = file && file.size > most;
+    $("upload-refusal").textContent = tooLarge
+      ? `That photo is ${(file.size / 1e6).toFixed(1)} MB; the table takes photos of at most ${Math.round(most / 1048576)} MB: send a smaller one.`
+      : "";
+    $("upload-button").disabled = Boolean(tooLarge);
+  });
+
   const source = new EventSource("/referee/dice/progress");
   source.addEventListener("progress", (e) => show(JSON.parse(e.data)));
 })();

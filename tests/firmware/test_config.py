@@ -145,3 +145,9 @@ def test_a_zone_must_lie_inside_the_camera_frame():
         build_config(data, environ={})
     assert e.value.key == "zones.Ann.w"
     assert "inside the 640x480 frame" in str(e.value)
+
+
+def test_the_teach_table_s_config_loads_with_dice_the_rule_reader_misses() -> None:
+    """`make teach` runs firmware/table.teach.toml: a simulated table with red-green dice."""
+    config = load_config(str(EXAMPLE.with_name("table.teach.toml")), environ={})
+    assert config.camera.kind == "simulated" and config.camera.dice == "red-green"

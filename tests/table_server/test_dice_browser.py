@@ -12,6 +12,8 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import cv2
+import numpy as np
 import pytest
 
 from table_server.dice_teach import install
@@ -55,6 +57,30 @@ def add_die(page, box, value: int) -> None:
     x, y, w, h = box
     img.click(position={"x": (x + w / 2) * scale, "y": (y + h / 2) * scale})
     page.click(f"#chooser button[data-value='{value}']")
+
+
+def upload(page, url: str, data: bytes) -> tuple[int, str]:
+    """Send ``data`` as the upload form's photo with ``page``'s session, past its script."""
+    boundary = "----dice"
+    csrf = page.locator("#upload-form input[name=csrf]").get_attribute("value")
+    body = (f'--{boundary}\r\nContent-Disposition: form-data; name="csrf"\r\n\r\n{csrf}\r\n'
+            f'--{boundary}\r\nContent-Disposition: form-data; name="photo"; '
+            f'filename="big.jpg"\r\nContent-Type: image/jpeg\r\n\r\n').encode() + data + \
+        f"\r\n--{boundary}--\r\n".encode()
+    cookie = "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
+    request = urllib.request.Request(
+        f"{url.rstrip('/')}/referee/dice/upload", data=body,
+        headers={"Content-Type": f"multipart/form-data; boundary={boundary}", "Cookie": cookie})
+    try:
+        with urllib.request.urlopen(request, timeout=60) as answer:
+            return answer.status, answer.read().decode()
+    except urllib.error.HTTPError as e:
+        return e.code, e.read().decode()
+
+
+def noise(height: int, width: int):
+    """A phone's sensor noise, so the photo's JPEG is megabytes as a phone's is."""
+    return np.random.default_rng(0).integers(0, 12, (height, width, 3), dtype=np.uint8)
 
 
 def centre(box) -> complex:
@@ -157,6 +183,28 @@ def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_th
     page.goto(d.referee_url)
     page.locator(f"#log li:has-text('action {seat} roll {rolled[0]} (by web)')").wait_for(
         timeout=WAIT_MS)
+    # a phone's photo through the real server: a large one is refused with the sentence,
+    # one within the bound is read whole
+    frame = house.dice.camera.read()
+    photo = cv2.imencode(".jpg", cv2.resize(frame, (3200, 2400)) + noise(2400, 3200),
+                         [cv2.IMWRITE_JPEG_QUALITY, 95])[1].tobytes()
+    assert 1024 * 1024 < len(photo) < 12 * 1024 * 1024  # past cheroot's 1 MiB backstop
+    phone.goto(f"{d.url.rstrip('/')}/referee/dice")
+    phone.set_input_files("#upload-photo", files=[{"name": "big.jpg", "mimeType": "image/jpeg",
+                                                   "buffer": photo + bytes(12 * 1024 * 1024)}])
+    phone.locator("#upload-refusal:has-text('the table takes photos of at most 12 MB')"
+                  ).wait_for(timeout=WAIT_MS)
+    assert phone.locator("#upload-button").is_disabled()  # said before it is sent
+    # ... and by the server, to a phone that sends it all the same
+    status, said = upload(phone, d.url, photo + bytes(12 * 1024 * 1024))
+    assert status == 413 and "larger than the 12 MB the table takes" in said
+    phone.goto(f"{d.url.rstrip('/')}/referee/dice")
+    phone.set_input_files("#upload-photo", files=[{"name": "dice.jpg", "mimeType": "image/jpeg",
+                                                   "buffer": photo}])
+    phone.click("#upload-button")
+    phone.wait_for_selector(".place.sure", timeout=WAIT_MS)
+    assert phone.locator("h1").inner_text() == "The photo"
+
     # and a known throw taken now is read by it: each die boxed with its value
     phone.goto(f"{d.url.rstrip('/')}/referee/dice")
     phone.select_option("#take-seat", "Bob")
