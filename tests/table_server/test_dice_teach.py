@@ -184,3 +184,24 @@ def test_learning_is_one_at_a_time_holds_new_games_and_is_kept_and_undone_live(t
     assert client.post("/referee/dice/go-back", data={"csrf": csrf}).status_code == 303
     assert 'reader = "rules"' in (folder / "pub.toml").read_text()
     assert not isinstance(house.watcher.reader, ZoneReader)
+
+
+def test_the_referee_s_dice_entered_in_play_count_in_the_tally(taught) -> None:
+    """A throw the camera could not read and the referee entered keeps the camera's picture
+    in the log: a known throw for the calibration (``--from-log``), counted on the page."""
+    house, teacher, app, folder = taught
+    client, csrf, _ = login(app)
+    seat = house.controller.public_state()["to_act"]
+    referee = {"Authorization": f"Bearer {TOKEN}"}
+    token = app.extensions["bidou"].tokens.token_for(seat)
+    rolled = client.post("/api/act", json={"seat": seat, "action": "roll"},
+                         headers={"Authorization": f"Bearer {token}"})
+    assert rolled.status_code == 409  # red-green dice: the rule reader sees none
+    value = house.dice.thrown[-1][2][0]
+    entered = client.post("/api/referee/dice", json={"seat": seat, "values": [value]},
+                          headers=referee)
+    assert entered.status_code == 200, entered.get_json()
+    tally = teacher.tally()
+    assert (tally.corrections, tally.correction_dice, tally.per_value[value]) == (1, 1, 1)
+    page = " ".join(client.get("/referee/dice").get_data(as_text=True).split())
+    assert "1 in 1 correction made in play" in page
