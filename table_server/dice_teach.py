@@ -17,7 +17,7 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import (
@@ -233,19 +233,20 @@ def learn() -> Any:
 @referee_required
 @csrf_protected
 def keep() -> Any:
-    try:
-        flash(teacher().keep(), "ok")
-    except TeachError as exc:
-        return _refused(exc, 409)
-    return redirect(url_for("dice.page"), code=303)
+    return _reader_change(lambda t: t.keep())
 
 
 @bp.post("/go-back")
 @referee_required
 @csrf_protected
 def go_back() -> Any:
+    return _reader_change(lambda t: t.go_back())
+
+
+def _reader_change(change: Callable[[DiceTeacher], str]) -> Any:
+    """Keep, or go back: its sentence on the page, or the refusal's (409)."""
     try:
-        flash(teacher().go_back(), "ok")
+        flash(change(teacher()), "ok")
     except TeachError as exc:
         return _refused(exc, 409)
     return redirect(url_for("dice.page"), code=303)
