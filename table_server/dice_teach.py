@@ -269,16 +269,15 @@ def progress() -> Any:
 
     def events() -> Iterator[str]:
         yield RETRY
-        seen = -1
-        while not stopping.is_set():
-            now = changes.version
-            if now != seen or t.learning.running:
-                seen = now
+        seen, said = -1, time.monotonic()
+        while not stopping.is_set():  # looked at every second: a stopping table ends it
+            if changes.version != seen or t.learning.running:  # its seconds move on their own
+                seen, said = changes.version, time.monotonic()
                 yield format_event(status_of(t), "progress")
-            if t.learning.running:
-                changes.wait(seen, 1.0)  # the seconds and time left move on their own
-            elif changes.wait(seen, keepalive) == seen:
+            elif time.monotonic() - said >= keepalive:
+                said = time.monotonic()
                 yield KEEP_ALIVE
+            changes.wait(seen, 1.0)
 
     return Response(stream_with_context(events()), mimetype="text/event-stream",
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

@@ -177,6 +177,14 @@ def test_learning_is_one_at_a_time_holds_new_games_and_is_kept_and_undone_live(t
     assert outcome["rules"]["right"] == 0 and outcome["learned"]["right"] >= 30
     assert outcome["reader"] == "learned" and outcome["changes"]
     assert (folder / "pub.toml").read_text() == config_before  # nothing kept yet
+    stream = client.get("/referee/dice/progress", buffered=False)
+    assert stream.mimetype == "text/event-stream"
+    chunks = iter(stream.response)
+    assert next(chunks).startswith(b"retry:")
+    event = next(chunks).decode()
+    assert event.startswith("event: progress\ndata: ")
+    assert json.loads(event.split("data: ", 1)[1])["progress"]["stage"] == "done"
+    stream.close()
     assert client.post("/referee/dice/keep", data={"csrf": csrf}).status_code == 303
     assert 'reader = "learned"' in (folder / "pub.toml").read_text()
     assert isinstance(house.watcher.reader, ZoneReader)
