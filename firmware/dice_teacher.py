@@ -78,7 +78,8 @@ class DiceTeacher:
         self.throw = throw
         where = pathlib.Path(log.path).resolve().parent if log.path != ":memory:" else None
         self.folder = KnownFolder(where / FOLDER) if where is not None else None
-        own = (where or pathlib.Path.cwd()) / f"{pathlib.Path(log.path).stem or 'table'}.toml"
+        # not NAME.toml: a config of that name beside the log must never be written over
+        own = (where or pathlib.Path.cwd()) / f"{pathlib.Path(log.path).stem}-kept.toml"
         self.files = ReaderFiles(pathlib.Path(config) if config else None, own) \
             if where is not None else None
         self.learning = Learning(changed)

@@ -9,8 +9,9 @@ put aside stays on disk until the next calibration is kept. Both take effect at 
 without a restart (``DiceWatcher.set_reader``).
 
 A table started without ``--config`` has no file to keep its reader in: its reader is kept in
-a file of its own beside the log (``NAME.toml`` holding only ``[vision]``, written afresh at
-every start, so it says what this run reads with), and lasts until the table stops.
+a file of its own beside the log (``NAME-kept.toml`` for the log ``NAME.db``, holding only
+``[vision]``, written afresh at every start, so it says what this run reads with), and lasts
+until the table stops.
 """
 
 from __future__ import annotations

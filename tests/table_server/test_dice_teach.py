@@ -213,3 +213,29 @@ def test_the_referee_s_dice_entered_in_play_count_in_the_tally(taught) -> None:
     assert (tally.corrections, tally.correction_dice, tally.per_value[value]) == (1, 1, 1)
     page = " ".join(client.get("/referee/dice").get_data(as_text=True).split())
     assert "1 in 1 correction made in play" in page
+
+
+def test_a_table_started_without_a_config_keeps_its_reader_beside_its_log(tmp_path) -> None:
+    """`make run` has no config file: a kept reader is written in a file of the table's own
+    (never over a config of the log's name) and read with at once."""
+    from firmware.config import build_config
+    from firmware.dice_teacher import DiceTeacher, simulated_throw
+    from firmware.house import build_house
+
+    (tmp_path / "table.toml").write_text("# the pub's own config, not given to run\n")
+    config = build_config({"table": {"players": ["Ann", "Bob"]},
+                           "camera": {"dice": "red-green"}}, environ={})
+    house = build_house(config, db=str(tmp_path / "table.db"), seed=3, panels=False)
+    try:
+        teacher = DiceTeacher(house.log, house.watcher, None,
+                              throw=simulated_throw(house.dice.camera, 3))
+        teach(house, teacher, 11)
+        assert teacher.learn() is None and teacher.learning.wait(300)
+        assert teacher.keep().startswith("Kept")
+        assert isinstance(house.watcher.reader, ZoneReader)
+        assert 'reader = "learned"' in (tmp_path / "table-kept.toml").read_text()
+        assert (tmp_path / "table.toml").read_text() == "# the pub's own config, not given to run\n"
+        teacher.go_back()
+        assert not isinstance(house.watcher.reader, ZoneReader)
+    finally:
+        house.close()
