@@ -214,3 +214,16 @@ def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_th
     shown = sorted(int(v) for v in phone.locator(".place").all_inner_texts())
     assert shown == truth
     shoot(phone, "screenshot-dice-throw-390.png", shot)
+
+    # a mistake undone: a known throw opened, checked and deleted
+    page.goto(f"{d.url.rstrip('/')}/referee/dice")
+    newest = teacher.folder.throws()[0]
+    page.click(f".knownthrow[data-name='{newest.name}']")
+    page.locator(".place").nth(2).wait_for(timeout=WAIT_MS)
+    shown = sorted(int(v) for v in page.locator(".place").all_inner_texts())
+    assert shown == sorted(newest.values)
+    shot(page, "dice-known-throw.png")
+    page.click("#delete-button")
+    page.locator(f".flash.ok:has-text('Deleted the known throw {newest.name}')").wait_for(
+        timeout=WAIT_MS)
+    assert tally(page) == "27" and teacher.folder.throw(newest.name) is None
