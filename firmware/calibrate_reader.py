@@ -23,6 +23,12 @@ prints. A config with only its ``[table]`` section is enough: no zones or camera
 
 Here rather than in ``hardware/`` because ``--from-log`` reads the controller's log.
 
+One calibration, two callers: the command and the referee console's "Learn these dice"
+(:mod:`firmware.learning`) both call :func:`calibrate`, which says its findings through
+``say`` (the command prints them), its stages through ``progress`` (the console's progress
+bar), and returns a :class:`Calibration`; the console holds it (mode ``"hold"``) until the
+referee keeps it (:func:`save_calibration`, which the command's ``"save"`` mode calls too).
+
 Exit 0 when the reader changed or the head was kept (and saved, unless ``--dry-run``); 1 when
 neither (nothing changed), or the config, the model or the log cannot be read, or the files
 cannot be saved; 2 for known throws that cannot be used (each case one sentence naming the
