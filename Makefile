@@ -11,7 +11,7 @@ PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 TRAIN_VENV ?= .venv-train
 SETS ?= ../shared/dice
 
-.PHONY: run test test-fast bench lint clean train-venv train venue pi-check
+.PHONY: run teach test test-fast bench lint clean train-venv train venue pi-check
 
 # What the table needs, and no more: a pub's Pi gets no test tools.
 $(VENV)/.installed: pyproject.toml
@@ -39,6 +39,14 @@ venue: $(VENV)/.installed-venue
 
 run: $(VENV)/.installed
 	$(VENV)/bin/bidou-table run $(ARGS)
+
+# The simulated table with dice the rule reader cannot read (red, green pips), to teach it on
+# the referee console's Dice page (docs/table-adaptation.md); its config, log and known throws
+# stay in teach-table/ (a copy of firmware/table.teach.toml, which a kept calibration edits).
+teach: $(VENV)/.installed
+	mkdir -p teach-table
+	test -e teach-table/table.toml || cp firmware/table.teach.toml teach-table/table.toml
+	$(VENV)/bin/bidou-table run --config teach-table/table.toml --db teach-table/table.db $(ARGS)
 
 test: $(VENV)/.installed-test
 	$(PY) -m pytest $(PYTEST_ARGS)

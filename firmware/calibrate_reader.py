@@ -23,6 +23,12 @@ prints. A config with only its ``[table]`` section is enough: no zones or camera
 
 Here rather than in ``hardware/`` because ``--from-log`` reads the controller's log.
 
+One calibration, two callers: the command and the referee console's "Learn these dice"
+(:mod:`firmware.learning`) both call :func:`calibrate`, which says its findings through
+``say`` (the command prints them), its stages through ``progress`` (the console's progress
+bar), and returns a :class:`Calibration`; the console holds it (mode ``"hold"``) until the
+referee keeps it (:func:`save_calibration`, which the command's ``"save"`` mode calls too).
+
 Exit 0 when the reader changed or the head was kept (and saved, unless ``--dry-run``); 1 when
 neither (nothing changed), or the config, the model or the log cannot be read, or the files
 cannot be saved; 2 for known throws that cannot be used (each case one sentence naming the
@@ -36,6 +42,8 @@ import dataclasses
 import pathlib
 import sys
 import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from engine.errors import ConfigError, VisionError
 from firmware.correction_pictures import known_from_log
@@ -61,74 +69,156 @@ CHOICE_RULE = ("more dice right with no more wrong or extra, or as many right wi
                "wrong or extra")
 
 
+#: what a calibration is told as it goes: (stage in words, step, steps)
+Progress = Callable[[str, int, int], None]
+#: how a calibration's result is used: saved ("save"), only printed ("dry-run"), or held for
+#: the caller to save or drop (the referee console's "Keep", :func:`save_calibration`)
+MODES = ("save", "dry-run", "hold")
+
+
+@dataclass(frozen=True)
+class Request:
+    """One calibration: the table's config (None: a table started without one reads with the
+    defaults), where its known throws are, the seed of the held-back third, and ``mode``."""
+
+    config: pathlib.Path | None
+    known_throws: pathlib.Path | None = None
+    from_log: str | None = None
+    seed: int = 0
+    mode: str = "save"
+
+
+@dataclass
+class Calibration:
+    """What one calibration found and did: the command's exit status, the sentence it stopped
+    with (None when it ran to the end), both judgements, and the files it wrote."""
+
+    status: int = 1
+    error: str | None = None
+    result: adapt.Adaptation | None = None
+    choice: reader_choice.Choice | None = None
+    written: list[pathlib.Path] = field(default_factory=list)
+
+    @property
+    def changes(self) -> bool:
+        """Whether keeping it changes how the table reads (a head kept or the other reader)."""
+        return bool(self.result is not None and self.choice is not None
+                    and (self.result.kept or self.choice.changed))
+
+
+def _silent(line: str) -> None:
+    """The default ``say``: a calibration run by a program prints nothing."""
+
+
 def run_known_throws(args: argparse.Namespace) -> int:
-    """Adapt the reader and save it (the module docstring); the exit status."""
+    """The command: adapt the reader and save it (the module docstring); the exit status."""
     given = [flag for name, flag in ZONE_OPTIONS if getattr(args, name, None)]
     if given:
         return _stop("--known-throws and --from-log calibrate the dice reader, not the seat "
                      f"zones: leave out {', '.join(given)}", 2)
-    config = pathlib.Path(args.config)
+    request = Request(pathlib.Path(args.config),
+                      None if args.known_throws is None else pathlib.Path(args.known_throws),
+                      args.from_log, args.seed, "dry-run" if args.dry_run else "save")
+    done = calibrate(request, say=lambda line: print(line, flush=True))
+    if done.error is not None:
+        return _stop(done.error, done.status)
+    return done.status
+
+
+def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
+              progress: Progress | None = None) -> Calibration:
+    """The one calibration of the table's reader, for the command and the referee console:
+    reads the known throws with both readers, adapts the head, says each finding in
+    sentences through ``say`` and each stage through ``progress``, and saves what it kept
+    unless ``request.mode`` says otherwise. Never raises for bad input: the sentence and the
+    command's exit status are in the :class:`Calibration`."""
+    done = Calibration()
+    tell = progress or (lambda stage, step, steps: None)
+    config = request.config
+    tell("checking the known throws", 0, 1)
     try:
-        read_config(config)  # readable TOML, before minutes of reading pictures
+        if config is not None:
+            read_config(config)  # readable TOML, before minutes of reading pictures
         vision = config_vision(config)
     except ConfigError as exc:
-        return _stop(f"{config}: {exc}; fix the config and try again", 1)
+        return _failed(done, f"{config}: {exc}; fix the config and try again", 1)
     try:
-        items, where = _known(args)
+        items, where = _known(request)
     except KnownThrowsError as exc:
-        return _stop(str(exc), 2)
+        return _failed(done, str(exc), 2)
     except (LogError, OSError) as exc:
-        return _stop(f"cannot read the corrections in the log {args.from_log}: {exc}", 1)
+        return _failed(done, f"cannot read the corrections in the log {request.from_log}: "
+                             f"{exc}", 1)
     dice = sum(len(item.values) for item in items)
     try:
         adapt.check_enough(dice)
     except KnownThrowsError as exc:
-        return _stop(str(exc), 2)
+        return _failed(done, str(exc), 2)
     try:
-        settings = _settings_now(vision, config)
+        settings = _settings_now(vision, config, say)
     except VisionError as exc:  # the model itself
-        return _stop(str(exc), 1)
-    print(f"Reading {len(items)} known throws ({dice} dice) {where} with the learned reader "
-          "and the rule reader.", flush=True)
+        return _failed(done, str(exc), 1)
+    say(f"Reading {len(items)} known throws ({dice} dice) {where} with the learned reader "
+        "and the rule reader.")
     try:
-        result = adapt.calibrate(items, settings, seed=args.seed)
+        result = adapt.calibrate(items, settings, seed=request.seed,
+                                 progress=lambda step, steps: _reading(tell, step, steps))
         start = time.monotonic()
         left_out = set(result.left_out)
         read = [item for item in items if item.name not in left_out]
-        rules = reader_choice.rule_tally(read)
+        rules = Tally()
+        for step, item in enumerate(read, 1):
+            rules.add(reader_choice.rule_tally([item]))
+            tell("reading the pictures with the rule reader", step, len(read))
         result.seconds += time.monotonic() - start
     except KnownThrowsError as exc:
-        return _stop(str(exc), 2)
+        return _failed(done, str(exc), 2)
     except VisionError as exc:
-        return _stop(str(exc), 1)
+        return _failed(done, str(exc), 1)
     choice = reader_choice.choose(rules, result.now, vision.reader)
-    _report(result, settings, choice)
-    return _keep(result, args, config, choice)
+    done.result, done.choice = result, choice
+    _report(result, settings, choice, say)
+    done.status = _judge(done, request, say)
+    tell("done", 1, 1)
+    return done
 
 
-def _known(args: argparse.Namespace) -> tuple[list[adapt.Known], str]:
+def _reading(tell: Progress, step: int, steps: int) -> None:
+    """The learned reader's reading of the pictures; the fit follows the last one."""
+    tell("reading the pictures with the learned reader", step, steps)
+    if step == steps:
+        tell("fitting the table's own head and checking it on the throws held back", 0, 1)
+
+
+def _failed(done: Calibration, sentence: str, status: int) -> Calibration:
+    done.error, done.status = sentence, status
+    return done
+
+
+def _known(request: Request) -> tuple[list[adapt.Known], str]:
     """The known throws of the folder and of the log's corrections, and where they came from."""
     items: list[adapt.Known] = []
     where = []
-    if args.known_throws is not None:
-        folder = pathlib.Path(args.known_throws)
+    if request.known_throws is not None:
+        folder = request.known_throws
         for throw in known.find_throws(folder):
             items.append(adapt.Known(throw.path.name, throw.values,
                                      lambda path=throw.path: known.load_picture(path)))
         where.append(f"in {folder}")
-    if args.from_log is not None:
-        found = known_from_log(args.from_log)
+    if request.from_log is not None:
+        found = known_from_log(request.from_log)
         if not found:
-            raise KnownThrowsError(f"the log {args.from_log} holds no dice correction with its "
+            raise KnownThrowsError(f"the log {request.from_log} holds no dice correction with its "
                                    "picture: correct a misread throw from the referee console "
                                    "first, or give --known-throws DIR")
         items += found
         count = "1 correction" if len(found) == 1 else f"{len(found)} corrections"
-        where.append(f"from {count} in {args.from_log}")
+        where.append(f"from {count} in {request.from_log}")
     return items, " and ".join(where)
 
 
-def _settings_now(vision: VisionSettings, config: pathlib.Path) -> face_reader.Settings:
+def _settings_now(vision: VisionSettings, config: pathlib.Path | None,
+                  say: Callable[[str], None]) -> face_reader.Settings:
     """The learned reader as the table reads now; a table head that cannot be used is said,
     and the model's own head stands in for it (calibrating again is how to mend it)."""
     try:
@@ -138,90 +228,113 @@ def _settings_now(vision: VisionSettings, config: pathlib.Path) -> face_reader.S
     except VisionError as exc:
         if vision.head is None:
             raise
-        print(f"Note: {str(exc).rstrip('.')}. Comparing with the model's own head instead.")
+        say(f"Note: {str(exc).rstrip('.')}. Comparing with the model's own head instead.")
         settings = face_settings(dataclasses.replace(vision, head=None), config)
         check(settings)
         return settings
 
 
 def _report(result: adapt.Adaptation, settings: face_reader.Settings,
-            choice: reader_choice.Choice) -> None:
+            choice: reader_choice.Choice, say: Callable[[str], None]) -> None:
     """Both readers on every known throw and which the table reads with; the held-back
     throws before and after the head's adaptation; in sentences, and what it cost."""
     if result.left_out:
         shown = ", ".join(result.left_out[:NAMED]) + (", ..." if len(result.left_out) > NAMED
                                                       else "")
-        print(f"Left out {len(result.left_out)} pictures kept with corrections that cannot hold "
-              f"dice (blank or covered): {shown}.")
+        say(f"Left out {len(result.left_out)} pictures kept with corrections that cannot hold "
+            f"dice (blank or covered): {shown}.")
     own = (f"the table's own head {settings.head.name}" if settings.head
            else "the model's head")
-    print(f"Every known throw ({choice.rules.dice} dice), by the rule reader: "
-          f"{_reads(choice.rules)}.")
-    print(f"... by the learned reader ({own}): {_reads(choice.learned)}.")
+    say(f"Every known throw ({choice.rules.dice} dice), by the rule reader: "
+        f"{_reads(choice.rules)}.")
+    say(f"... by the learned reader ({own}): {_reads(choice.learned)}.")
     chosen = NAMES[choice.chosen]
     if choice.changed:
-        print(f"The {chosen} reader reads them better ({CHOICE_RULE}): the table reads with it "
-              "from now on.")
+        say(f"The {chosen} reader reads them better ({CHOICE_RULE}): the table reads with it "
+            "from now on.")
     elif choice.reads_better:
-        print(f"The {chosen} reader, the table's now, reads them better ({CHOICE_RULE}): it "
-              "stays.")
+        say(f"The {chosen} reader, the table's now, reads them better ({CHOICE_RULE}): it "
+            "stays.")
     else:
-        print(f"Neither reader reads them better ({CHOICE_RULE}): the table keeps the "
-              f"{chosen} reader.")
+        say(f"Neither reader reads them better ({CHOICE_RULE}): the table keeps the "
+            f"{chosen} reader.")
     fitted, held = len(result.fitted), len(result.held_back)
-    print(f"The learned reader's head, fitted on {fitted} of the pictures "
-          f"({result.examples_dice} dice matched, and {result.examples_not_dice} places that "
-          f"are no die), checked on the {held} held back ({result.before.dice} dice):")
-    print(f"Before, with {own}: {_reads(result.before)}.")
-    print(f"Adapted to this table: {_reads(result.after)}.")
-    print("(At the table a throw with anything unsure in its zone goes to the referee.)")
+    say(f"The learned reader's head, fitted on {fitted} of the pictures "
+        f"({result.examples_dice} dice matched, and {result.examples_not_dice} places that "
+        f"are no die), checked on the {held} held back ({result.before.dice} dice):")
+    say(f"Before, with {own}: {_reads(result.before)}.")
+    say(f"Adapted to this table: {_reads(result.after)}.")
+    say("(At the table a throw with anything unsure in its zone goes to the referee.)")
     if result.after.failures:
-        print("Not read exactly after the adaptation:")
+        say("Not read exactly after the adaptation:")
         for line in result.after.failures[:NAMED]:
-            print(f"  {line}")
+            say(f"  {line}")
         if len(result.after.failures) > NAMED:
-            print(f"  and {len(result.after.failures) - NAMED} more.")
-    print(f"The calibration took {result.seconds:.1f} seconds on this machine, reading the "
-          "pictures with both readers included.")
+            say(f"  and {len(result.after.failures) - NAMED} more.")
+    say(f"The calibration took {result.seconds:.1f} seconds on this machine, reading the "
+        "pictures with both readers included.")
 
 
-def _keep(result: adapt.Adaptation, args: argparse.Namespace, config: pathlib.Path,
-          choice: reader_choice.Choice) -> int:
-    """Save what was kept: the table's head when it reads the held-back throws better, the
-    reader when the other reads every known throw better; exit 1 when neither changed."""
-    if result.kept:
-        print(f"Kept: the adapted head reads the held-back throws better ({RULE}).")
+def _judge(done: Calibration, request: Request, say: Callable[[str], None]) -> int:
+    """Say whether the head was kept; save what was kept in ``"save"`` mode (the head when it
+    reads the held-back throws better, the reader when the other reads every known throw
+    better); the exit status: 1 when neither changed."""
+    assert done.result is not None and done.choice is not None
+    if done.result.kept:
+        say(f"Kept: the adapted head reads the held-back throws better ({RULE}).")
     else:
-        print(f"The adapted head is not kept: it does not read the held-back throws better "
-              f"({RULE}).")
-    if not result.kept and not choice.changed:
-        print("The table reads as before and the config was not changed; take more throws, "
-              "or check the values written for the pictures above.")
+        say(f"The adapted head is not kept: it does not read the held-back throws better "
+            f"({RULE}).")
+    if not done.changes:
+        say("The table reads as before and the config was not changed; take more throws, "
+            "or check the values written for the pictures above.")
         return 1
-    if args.dry_run:
-        print("Dry run: nothing was saved and the config was not changed.")
+    if request.mode == "dry-run":
+        say("Dry run: nothing was saved and the config was not changed.")
         return 0
-    keys: dict[str, str] = {"reader": choice.chosen} if choice.changed else {}
-    head = adapt.head_path(config)
+    if request.mode == "hold":
+        return 0
     try:
-        if result.kept:
-            head, own = adapt.save(result, head)
-            keys["head"] = head.name
-        save_vision(config, keys)
+        done.written = save_calibration(done, request.config, say)
     except (ConfigError, OSError) as exc:
-        return _stop(f"could not save the calibration: {exc}", 1)
-    if result.kept:
-        print(f"Saved the table's own head in {head} and its thresholds in {own}; "
-              f"head = \"{head.name}\" is under [vision] in {config}.")
-    if choice.changed:
-        print(f'reader = "{choice.chosen}" is under [vision] in {config}: the table reads with '
-              f'the {NAMES[choice.chosen]} reader from its next start (write reader = '
-              f'"{choice.current}" to go back).')
-    elif result.kept and choice.chosen != reader_choice.LEARNED:
-        print(f"The table still reads with the rule reader, which reads its known throws "
-              f'better: the head serves the learned reader (reader = "learned" under [vision] '
-              f"in {config}).")
+        done.error = f"could not save the calibration: {exc}"
+        return 1
     return 0
+
+
+def save_calibration(done: Calibration, config: pathlib.Path | None,
+                     say: Callable[[str], None] = _silent,
+                     head: pathlib.Path | None = None) -> list[pathlib.Path]:
+    """Save what ``done`` kept: the table's head (at ``head``, else beside the config) and
+    ``[vision]``'s keys in ``config`` (None: a table without a config file, whose reader
+    lasts until it stops); the files written. ConfigError or OSError when it cannot be."""
+    assert done.result is not None and done.choice is not None
+    result, choice = done.result, done.choice
+    keys: dict[str, str] = {"reader": choice.chosen} if choice.changed else {}
+    written: list[pathlib.Path] = []
+    if head is None:
+        assert config is not None, "a table without a config names where its head goes"
+        head = adapt.head_path(config)
+    if result.kept:
+        head, own = adapt.save(result, head)
+        keys["head"] = head.name
+        written += [head, own]
+    if config is not None:
+        save_vision(config, keys)
+        written.append(config)
+    where = f"in {config}" if config is not None else "(no config file: until the table stops)"
+    if result.kept:
+        say(f"Saved the table's own head in {head} and its thresholds in {own}; "
+            f"head = \"{head.name}\" is under [vision] {where}.")
+    if choice.changed:
+        say(f'reader = "{choice.chosen}" is under [vision] {where}: the table reads with '
+            f'the {NAMES[choice.chosen]} reader from its next start (write reader = '
+            f'"{choice.current}" to go back).')
+    elif result.kept and choice.chosen != reader_choice.LEARNED:
+        say(f"The table still reads with the rule reader, which reads its known throws "
+            f'better: the head serves the learned reader (reader = "learned" under [vision] '
+            f"{where}).")
+    return written
 
 
 def _stop(sentence: str, status: int) -> int:

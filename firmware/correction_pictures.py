@@ -31,6 +31,13 @@ def known_from_log(db: str) -> list[Known]:
         logged = log.pictures()
     finally:
         log.close()
+    return from_pictures(logged, db)
+
+
+def from_pictures(logged: list[LoggedPicture], db: str) -> list[Known]:
+    """The log's pictures kept with corrections (oldest first) as known throws: the newest
+    correction of each throw only (the console's tally counts them from the table's own
+    log)."""
     latest: dict[tuple[int, str], LoggedPicture] = {}
     for item in logged:
         position = (f"action {item.text.split(' ', 1)[0]}" if item.kind == "fix-dice"

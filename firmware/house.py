@@ -164,7 +164,8 @@ def _open(house: House, config: TableConfig, *, db: str, simulate: bool, seed: i
         if not simulate:
             say('[camera] kind is "simulated": the dice are rendered, not seen.')
         house.dice = SimulatedDice(zones, seed=seed, size=config.camera.size,
-                                   bottom_faces=config.camera.bottom_faces, unsure=unsure)
+                                   bottom_faces=config.camera.bottom_faces, unsure=unsure,
+                                   look=config.camera.dice)
         house.camera = house.dice.camera
     else:
         try:

@@ -43,12 +43,12 @@ class SimulatedDice:
 
     def __init__(self, zones: Iterable[Zone], *, seed: int | None = None,
                  size: tuple[int, int] = FRAME_SIZE, bottom_faces: bool = False,
-                 unsure: float = 0.0) -> None:
+                 unsure: float = 0.0, look: str = "white") -> None:
         if not 0.0 <= unsure <= 1.0:
             raise ValueError(f"the share of unsure dice is 0 to 1, not {unsure}")
         self.rng = random.Random(seed)
         self.camera = SimulatedCamera(list(zones), size, seed=self.rng.randrange(1 << 30),
-                                      bottom_faces=bottom_faces)
+                                      bottom_faces=bottom_faces, dice=look)
         self.thrown: list[tuple[str, str, tuple[int, ...]]] = []
         self.unsure = unsure
         #: seat -> how many of the dice it shows now the camera is unsure of

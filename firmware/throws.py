@@ -103,6 +103,23 @@ class DiceWatcher:
         if self.on_zones is not None:
             self.on_zones(list(zones))
 
+    @property
+    def reader(self) -> Reader:
+        """The dice reader the seats are read with now."""
+        return self._read
+
+    def set_reader(self, read: Reader) -> None:
+        """Read with ``read`` from the next read on (the referee kept a calibration): a read
+        in hand finishes with the reader it began with."""
+        with self._camera_lock:
+            self._read = read
+
+    def still_picture(self, seat: str) -> np.ndarray:
+        """A frame once ``seat``'s zone is still (a known throw is taught from it), between
+        the seats' reads; CameraError, TimeoutError as :meth:`still_frame`."""
+        with self._camera_lock:
+            return self.still_frame(seat)
+
     def snapshot(self) -> np.ndarray:
         """The last frame read, or a fresh one (CameraError if the camera fails)."""
         if self.last_frame is not None:
@@ -179,8 +196,9 @@ class DiceWatcher:
         return first
 
     def _read_frame(self, seat: str, count: int, frame: np.ndarray) -> SeatRead:
+        reader = self._read  # one reader for the whole read, if the referee swaps it meanwhile
         try:
-            reading = self._read.read_zone(frame, self.zones[seat], count)
+            reading = reader.read_zone(frame, self.zones[seat], count)
         except VisionError as e:
             return SeatRead(seat, None, f"the frame could not be read: {e}")
         self.last_reading = reading

@@ -88,17 +88,23 @@ def save_zones(config_path: str | os.PathLike[str], zones: Iterable[Zone]) -> No
 
 
 def save_vision(config_path: str | os.PathLike[str],
-                thresholds: Mapping[str, float | int | str]) -> None:
+                thresholds: Mapping[str, float | int | str],
+                remove: Iterable[str] = ()) -> None:
     """Write ``thresholds`` (keys of ``[vision]``: the table's head, its reader) into the
     config's ``[vision]`` table.
 
     A key already there keeps its place and its comment; a new one goes after the table's last
     key (not after the comments that end the table: they introduce the next section). The
     table's other keys (``reader``) and the rest of the file, comments included, are kept; the
-    file is replaced in one step, as by :func:`save_zones`.
+    file is replaced in one step, as by :func:`save_zones`. Keys in ``remove`` are taken out
+    (going back to a reader without the table's own head).
     """
     document = read_config(config_path)
     existing = document.get("vision")
+    if isinstance(existing, (tomlkit.items.Table, tomlkit.items.InlineTable)):
+        for key in remove:
+            if key in existing:
+                del existing[key]
     if isinstance(existing, tomlkit.items.Table):
         for key, value in thresholds.items():
             keys = [k for k, _ in existing.value.body if k is not None]

@@ -40,6 +40,8 @@ DICE_COLOURS: dict[str, tuple[Colour, Colour]] = {
     "red": ((40, 35, 185), (240, 240, 240)),
     "green": ((60, 135, 35), (240, 240, 240)),
     "black": ((32, 30, 30), (235, 235, 235)),
+    # as bright as its body: a reader that looks for dark or light pips sees none
+    "red-green": ((40, 40, 200), (40, 130, 40)),
 }
 
 #: pip centres in face units (-0.5..0.5 across the face), standard layouts; 6 is two columns.

@@ -36,6 +36,7 @@ from table_server.context import (
     finished_record,
     json_error,
 )
+from table_server.dice_teach import new_game_refusal
 from table_server.guards import Caller, caller, check_may_act, require_referee
 from table_server.present import decorate
 from table_server.press_gate import too_many_presses
@@ -319,4 +320,7 @@ def correct() -> Any:
     """``{"kind", "why", ...}``: undo, void a hand, fix a die or start a new game."""
     require_referee()
     data = json_body('{"kind": "undo", "why": "pressed by mistake"}')
+    refusal = new_game_refusal(data.get("kind"))
+    if refusal is not None:
+        raise Refused(409, refusal)
     return answer(ask(correction_from(data)))

@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
 
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
-from table_server import api, history, pages, referee, referee_pass
+from table_server import api, dice_teach, history, pages, referee, referee_pass
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.bodies import MALFORMED, TOO_LARGE, ChunkedBodyLimit
 from table_server.context import Context, error_page, json_error
@@ -64,7 +64,8 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         presses=presses or PressLimiter(),
     )
 
-    app.wsgi_app = ChunkedBodyLimit(app.wsgi_app, MAX_BODY)  # type: ignore[method-assign]
+    app.wsgi_app = ChunkedBodyLimit(  # type: ignore[method-assign]
+        app.wsgi_app, MAX_BODY, {dice_teach.UPLOAD_PATH: dice_teach.UPLOAD_BODY})
     context: Context = app.extensions["bidou"]
     app.wsgi_app = PressGate(  # type: ignore[method-assign]
         app.wsgi_app, lambda: (context.tokens, context.presses), hold_slots=hold_refusals)
@@ -88,7 +89,12 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         a declared length is compared; a chunked body was read up to the limit on its way
         in (``table_server.bodies``), and 400 saying what was wrong when it was malformed."""
         too_large = request.environ.get(TOO_LARGE)
-        if too_large or (request.content_length or 0) > app.config["MAX_CONTENT_LENGTH"]:
+        limit = app.config["MAX_CONTENT_LENGTH"]
+        if request.path == dice_teach.UPLOAD_PATH:  # a phone's photo: its own bound
+            limit = request.max_content_length = dice_teach.UPLOAD_BODY
+            if (request.content_length or 0) > limit:
+                dice_teach.drain(request.environ["wsgi.input"], request.content_length or 0)
+        if too_large or (request.content_length or 0) > limit:
             raise RequestEntityTooLarge()
         malformed = request.environ.get(MALFORMED)
         if malformed:
@@ -102,10 +108,13 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     app.register_blueprint(referee.bp)
     app.register_blueprint(referee_pass.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(dice_teach.bp)
 
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> Any:
         sentence = _HTTP_SENTENCES.get(e.code or 400, e.description or "The request failed.")
+        if e.code == 413 and request.path == dice_teach.UPLOAD_PATH:
+            sentence = dice_teach.UPLOAD_TOO_LARGE
         if request.path.startswith("/api/"):
             return json_error(e.code or 400, sentence)
         return error_page(e.code or 400, sentence)

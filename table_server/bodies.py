@@ -16,7 +16,7 @@ follows the bad chunk on the socket cannot be read as a request.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 #: The environ key set on a request whose chunked body was over the limit.
@@ -28,14 +28,17 @@ MALFORMED = "bidou.body_malformed"
 class ChunkedBodyLimit:
     """WSGI middleware: see the module docstring."""
 
-    def __init__(self, app: Callable[..., Iterable[bytes]], limit: int) -> None:
+    def __init__(self, app: Callable[..., Iterable[bytes]], limit: int,
+                 larger: Mapping[str, int] | None = None) -> None:
         self.app, self.limit = app, limit
+        self.larger = dict(larger or {})  # path -> its own limit (a photo's upload)
 
     def __call__(self, environ: dict[str, Any], start_response: Any) -> Iterable[bytes]:
         if "chunked" in environ.get("HTTP_TRANSFER_ENCODING", "").lower():
             body = b""
+            limit = self.larger.get(environ.get("PATH_INFO", ""), self.limit)
             try:
-                body = self._read(environ["wsgi.input"])
+                body = self._read(environ["wsgi.input"], limit)
             except ValueError as e:  # cheroot: a bad chunk size or a chunk without its CRLF
                 environ[MALFORMED] = (
                     f"The request body is not valid chunked transfer coding ({e}); send it "
@@ -43,7 +46,7 @@ class ChunkedBodyLimit:
                     "that many bytes and CRLF, ending with a chunk of size 0.")
             except OSError:  # cheroot: a chunk declared past its own limit
                 environ[TOO_LARGE] = True
-            if len(body) > self.limit:
+            if len(body) > limit:
                 environ[TOO_LARGE] = True
                 body = b""
             environ["wsgi.input"] = io.BytesIO(body)
@@ -51,11 +54,11 @@ class ChunkedBodyLimit:
             environ.pop("HTTP_TRANSFER_ENCODING", None)
         return self.app(environ, start_response)
 
-    def _read(self, stream: Any) -> bytes:
+    def _read(self, stream: Any, limit: int) -> bytes:
         """The body, up to ``limit`` + 1 bytes (one more than allowed says it is too large)."""
         body = b""
-        while len(body) <= self.limit:
-            chunk = stream.read(min(65536, self.limit + 1 - len(body)))
+        while len(body) <= limit:
+            chunk = stream.read(min(65536, limit + 1 - len(body)))
             if not chunk:
                 break
             body += chunk

@@ -25,6 +25,7 @@ from engine.errors import ConfigError, VisionError
 from firmware.commands import Correct
 from firmware.config import default_config, load_config
 from firmware.controller import TableController
+from firmware.dice_teacher import DiceTeacher, simulated_throw
 from firmware.house import House, build_house
 from firmware.log import LogError
 from firmware.machine import PI_DB, SIM_DB, default_db, on_raspberry_pi
@@ -37,6 +38,7 @@ from firmware.server_settings import (
     check_port,
 )
 from firmware.venue_settings import VenueSettings
+from table_server.dice_teach import Changes, install
 from table_server.server import Dashboard
 
 STOP_POLL = 0.1  # seconds between looks at the stop flag
@@ -143,6 +145,7 @@ def build(args: argparse.Namespace, simulate: bool) -> tuple[House, Dashboard]:
         house.close()
         raise
     house.add("dashboard", dashboard.stop)
+    start_teacher(house, dashboard, args)
     if config.venue is not None:
         start_forwarder(house, dashboard, config.venue)
     if getattr(args, "autoplay", None):
@@ -154,6 +157,16 @@ def build(args: argparse.Namespace, simulate: bool) -> tuple[House, Dashboard]:
         play.start()
         house.add("self-play", play.stop)
     return house, dashboard
+
+
+def start_teacher(house: House, dashboard: Dashboard, args: argparse.Namespace) -> None:
+    """The console's Dice page: known throws beside the log, and learning them in the
+    background (stopped before the dashboard and the log close)."""
+    changes = Changes()
+    throw = simulated_throw(house.dice.camera, args.seed) if house.dice is not None else None
+    teacher = DiceTeacher(house.log, house.watcher, args.config, throw=throw, changed=changes)
+    install(dashboard.app, teacher, changes)
+    house.add("dice teacher", teacher.stop)
 
 
 def start_forwarder(house: House, dashboard: Dashboard, settings: VenueSettings) -> None:

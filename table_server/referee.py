@@ -42,6 +42,7 @@ from table_server.context import (
     finished_games,
     finished_record,
 )
+from table_server.dice_teach import new_game_refusal
 from table_server.guards import (
     client_address,
     csrf_ok,
@@ -182,6 +183,10 @@ def _apply_form(command: Callable[[], Command]) -> Any:
 @referee_required
 @csrf_protected
 def correct() -> Any:
+    refusal = new_game_refusal(request.form.get("kind"))
+    if refusal is not None:
+        flash(refusal, "error")
+        return redirect(url_for("referee.console"), code=303)
     return _apply_form(lambda: correction_from(_form_to_correction()))
 
 

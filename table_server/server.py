@@ -22,8 +22,9 @@ from table_server.app import create_app
 from table_server.broadcast import Broadcaster
 from table_server.context import Context
 from table_server.descriptors import Bound, choose_bound
+from table_server.dice_teach import UPLOAD_BODY
 from table_server.present import decorate
-from table_server.wsgi_server import TableServer
+from table_server.wsgi_server import MAX_BODY_BACKSTOP, TableServer
 
 #: Worker threads for requests (event streams hold none: the broadcaster writes them).
 THREADS = 16
@@ -100,7 +101,8 @@ class Dashboard:
         sock = listening_socket(self.settings.host, self.settings.port)
         server = TableServer(sock, self.app, threads=THREADS, timeout=READ_TIMEOUT,
                              max_connections=self.bound.connections,
-                             per_address=self.bound.per_address)
+                             per_address=self.bound.per_address,
+                             max_body=max(MAX_BODY_BACKSTOP, 2 * UPLOAD_BODY))
         try:
             server.prepare()
         except BaseException:

@@ -33,7 +33,10 @@ from table_server.room import REFUSAL, BoundedConnections, TrackedConnection
 __all__ = ["HAND_OVER", "REFUSAL", "HandOver", "HandOverGateway", "TableServer"]
 
 #: Bodies past this are refused 413 by cheroot before the app sees them (the app's own limit,
-#: 64 KiB, answers with its sentence below it); a chunked body is counted as it is read.
+#: 64 KiB, answers with its sentence below it); a chunked body is counted as it is read. The
+#: dashboard raises it to twice the photo upload's bound (``table_server.dice_teach``), so a
+#: photo somewhat too large gets the app's sentence; the app checks that bound for that one
+#: address, and the page says a photo's size before it is sent.
 MAX_BODY_BACKSTOP = 1024 * 1024
 
 

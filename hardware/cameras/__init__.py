@@ -14,6 +14,8 @@ gets is decided by the ``[camera]`` table of the config::
     loop = true           # folder/video: start again after the last frame
     seed = 0              # simulated: scene seed
     unsure = 0.0          # simulated: the share of dice the camera is unsure of (0 to 1)
+    dice = "white"        # simulated: the dice's look (DICE_LOOKS); "red-green" (red dice,
+                          # green pips as bright as the body) the rule reader reads poorly
 
 Heavy or Pi-only modules (picamera2, the renderer) are imported only when chosen.
 """
@@ -28,14 +30,17 @@ from hardware.cameras.base import FrameSource, check_frame
 from vision.zones import Zone
 
 __all__ = [
-    "KINDS", "CameraSettings", "FrameSource", "check_frame", "open_camera", "parse_camera",
+    "DICE_LOOKS", "KINDS", "CameraSettings", "FrameSource", "check_frame", "open_camera",
+    "parse_camera",
 ]
 
 #: The camera kinds ``[camera] kind`` accepts.
 KINDS: tuple[str, ...] = ("picamera", "usb", "folder", "video", "simulated")
 
 _KEYS = ("kind", "device", "width", "height", "bottom_faces", "settle_frames", "loop", "seed",
-         "unsure")
+         "unsure", "dice")
+#: the looks of the simulated camera's dice (``[camera] dice``), as the renderer names them
+DICE_LOOKS: tuple[str, ...] = ("white", "ivory", "blue", "red", "green", "black", "red-green")
 
 
 @dataclass(frozen=True)
@@ -51,6 +56,7 @@ class CameraSettings:
     loop: bool = True
     seed: int = 0
     unsure: float = 0.0
+    dice: str = "white"
 
     @property
     def size(self) -> tuple[int, int]:
@@ -97,6 +103,10 @@ def parse_camera(section: Mapping[str, object] | None) -> CameraSettings:
                               'a camera index (0, 1...) or a path like "/dev/video0"')
     elif kind == "simulated" and device is not None:
         raise ConfigError("camera.device", device, "nothing: the simulated camera has no device")
+    dice = section.get("dice", "white")
+    if dice not in DICE_LOOKS:
+        raise ConfigError("camera.dice", dice, f"one of {', '.join(DICE_LOOKS)} (the simulated "
+                          "camera's dice)")
     return CameraSettings(
         kind=kind,
         device=device,
@@ -107,6 +117,7 @@ def parse_camera(section: Mapping[str, object] | None) -> CameraSettings:
         loop=_flag("loop", section.get("loop", True)),
         seed=_whole("seed", section.get("seed", 0), 0, 2**31 - 1),
         unsure=_share("unsure", section.get("unsure", 0.0)),
+        dice=str(dice),
     )
 
 
@@ -149,4 +160,4 @@ def open_camera(settings: CameraSettings, *, zones: Iterable[Zone] = ()) -> Fram
         raise ValueError("the simulated camera needs the seat zones: pass zones= (for example "
                          "vision.zones.default_zones(seats, width, height))")
     return SimulatedCamera(zones, settings.size, settings.seed,
-                           bottom_faces=settings.bottom_faces)
+                           bottom_faces=settings.bottom_faces, dice=settings.dice)

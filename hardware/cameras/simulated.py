@@ -16,7 +16,8 @@ import numpy as np
 from engine.actions import is_die
 from engine.errors import CameraError
 from hardware.cameras.base import BaseSource, check_frame
-from simulator.table_scenes import render_table
+from simulator.render import top_face_box
+from simulator.table_scenes import render_table, table_scene
 from vision.zones import Zone
 
 
@@ -28,12 +29,14 @@ class SimulatedCamera(BaseSource):
     """
 
     def __init__(self, zones: Iterable[Zone], size: tuple[int, int] = (640, 480),
-                 seed: int = 0, *, surface: str = "felt", bottom_faces: bool = False) -> None:
+                 seed: int = 0, *, surface: str = "felt", bottom_faces: bool = False,
+                 dice: str = "white") -> None:
         self.zones = tuple(zones)
         self.size = size
         self.seed = seed
         self.surface = surface
         self.bottom_faces = bottom_faces
+        self.look = dice  # the dice's colours, as the renderer names them
         self.name = "simulated"
         self._lock = threading.Lock()
         self._dice: dict[str, tuple[int, ...]] = {}
@@ -72,6 +75,18 @@ class SimulatedCamera(BaseSource):
         with self._lock:
             return dict(self._dice)
 
+    def truth(self) -> list[tuple[str, int, tuple[int, int, int, int]]]:
+        """Where each die is drawn now: (seat, value on top, box of its top face in the
+        frame), what a test checks a known throw or a read against."""
+        with self._lock:
+            dice, seed = dict(self._dice), self.seed + self._throws
+        spec = table_scene(self.zones, dice, seed, self.size, surface=self.surface,
+                           colour=self.look, bottom_faces=self.bottom_faces)
+        seats = [seat for seat, values in dice.items() for _ in values]
+        values = [v for values in dice.values() for v in values]
+        return [(seat, value, top_face_box(die))
+                for seat, value, die in zip(seats, values, spec.dice, strict=True)]
+
     def unplug(self) -> None:
         """From now on ``read()`` fails as an unplugged camera does, until :meth:`replug`."""
         with self._lock:
@@ -102,7 +117,7 @@ class SimulatedCamera(BaseSource):
             return check_frame(self.name, np.zeros((height, width, 3), np.uint8))
         if frame is None:
             frame = render_table(self.zones, dice, seed, self.size, surface=self.surface,
-                                 bottom_faces=self.bottom_faces)
+                                 colour=self.look, bottom_faces=self.bottom_faces)
             with self._lock:
                 if self._throws + self.seed == seed and self._dice == dice:
                     self._frame = frame

@@ -139,7 +139,7 @@ def test_the_reader_that_reads_the_known_throws_better_becomes_the_table_s(tmp_p
 def test_a_kept_adaptation_is_saved_beside_the_config_and_read_dice_config_reads_with_it(
         config, throws, monkeypatch, capsys) -> None:
     monkeypatch.setattr(calibrate_reader.adapt, "calibrate",
-                        lambda known, settings, seed=0: kept(six_head()))
+                        lambda known, settings, seed=0, progress=None: kept(six_head()))
     assert main(["calibrate", "--config", str(config), "--known-throws", str(throws)]) == 0
     out = capsys.readouterr().out
     head, own = config.parent / "pub.head.npz", config.parent / "pub.reader.json"
@@ -160,7 +160,7 @@ def test_a_kept_adaptation_is_saved_beside_the_config_and_read_dice_config_reads
 
 def test_dry_run_prints_and_saves_nothing(config, throws, monkeypatch, capsys) -> None:
     monkeypatch.setattr(calibrate_reader.adapt, "calibrate",
-                        lambda known, settings, seed=0: kept(six_head()))
+                        lambda known, settings, seed=0, progress=None: kept(six_head()))
     assert main(["calibrate", "--config", str(config), "--known-throws", str(throws),
                  "--dry-run"]) == 0
     assert "Dry run: nothing was saved and the config was not changed." in capsys.readouterr().out
@@ -172,7 +172,8 @@ def test_a_config_s_reader_stays_when_it_reads_the_throws_better_and_the_head_is
     config.write_text(ONLY_TABLE + '\n[vision]\nreader = "rules"  # for now\n')
     poor = dataclasses.replace(kept(six_head()), now=Tally(dice=71, right=60, extra=2,
                                                                     pictures=32))
-    monkeypatch.setattr(calibrate_reader.adapt, "calibrate", lambda known, settings, seed=0: poor)
+    monkeypatch.setattr(calibrate_reader.adapt, "calibrate",
+                        lambda known, settings, seed=0, progress=None: poor)
     assert main(["calibrate", "--config", str(config), "--known-throws", str(throws)]) == 0
     out = capsys.readouterr().out
     assert "The rule reader, the table's now, reads them better" in out
@@ -300,7 +301,7 @@ def test_from_log_and_known_throws_together_count_both(config, throws, tmp_path,
     log_of_corrections(db, sorted(PHOTOS.glob("*.jpg"))[:4])
     got = {}
 
-    def recording(known, settings, seed=0):
+    def recording(known, settings, seed=0, progress=None):
         got["names"] = [k.name for k in known]
         got["values"] = [k.values for k in known]
         got["pictures"] = [k.picture().shape for k in known]
@@ -332,7 +333,7 @@ def test_a_broken_saved_head_is_a_sentence_naming_it_for_read_dice_and_calibrate
     assert "calibrate the table again" in err
 
     monkeypatch.setattr(calibrate_reader.adapt, "calibrate",
-                        lambda known, settings, seed=0: kept(six_head()))
+                        lambda known, settings, seed=0, progress=None: kept(six_head()))
     assert main(["calibrate", "--config", str(config), "--known-throws", str(throws)]) == 0
     out = capsys.readouterr().out
     assert out.startswith(f"Note: {head} is not a dice reader head")
@@ -344,7 +345,8 @@ def test_a_head_fitted_for_another_face_network_is_refused_with_a_sentence(
         config, throws, monkeypatch, capsys) -> None:
     """A model update changes the features a head reads: the old head would read noise."""
     monkeypatch.setattr(calibrate_reader.adapt, "calibrate",
-                        lambda known, settings, seed=0: kept(six_head(), network="0123"))
+                        lambda known, settings, seed=0, progress=None: kept(six_head(),
+                                                                            network="0123"))
     assert main(["calibrate", "--config", str(config), "--known-throws", str(throws)]) == 0
     capsys.readouterr()
     assert main(["read-dice", "--config", str(config), str(PHOTOS / "valid_45.jpg")]) == 2

@@ -155,3 +155,7 @@ def test_the_simulated_cameras_share_of_unsure_dice_is_0_to_1():
         build_config({**_cfg(), "camera": {"unsure": 1.5}}, environ={})
     assert str(e.value) == ("camera.unsure = 1.5 is not allowed: a share from 0 to 1, such as "
                             "0.3")
+def test_the_teach_table_s_config_loads_with_dice_the_rule_reader_misses() -> None:
+    """`make teach` runs firmware/table.teach.toml: a simulated table with red-green dice."""
+    config = load_config(str(EXAMPLE.with_name("table.teach.toml")), environ={})
+    assert config.camera.kind == "simulated" and config.camera.dice == "red-green"

@@ -11,7 +11,14 @@ import numpy as np
 import pytest
 
 from engine.errors import CameraError, ConfigError
-from hardware.cameras import CameraSettings, FrameSource, check_frame, open_camera, parse_camera
+from hardware.cameras import (
+    DICE_LOOKS,
+    CameraSettings,
+    FrameSource,
+    check_frame,
+    open_camera,
+    parse_camera,
+)
 from hardware.cameras.files import FolderSource, VideoFileSource
 from hardware.cameras.picamera import PiCamera
 from hardware.cameras.simulated import SimulatedCamera
@@ -283,8 +290,11 @@ def test_parse_camera_defaults_to_the_simulator() -> None:
     ({"width": "640"}, "camera.width = '640' is not allowed: a whole number from 64 to 4056"),
     ({"bottom_faces": "yes"}, "camera.bottom_faces = 'yes' is not allowed: true or false"),
     ({"exposure": 5}, "camera.exposure = 5 is not allowed: no such key; [camera] takes kind, "
-                      "device, width, height, bottom_faces, settle_frames, loop, seed, unsure"),
+                      "device, width, height, bottom_faces, settle_frames, loop, seed, unsure, "
+                      "dice"),
     ({"unsure": True}, "camera.unsure = True is not allowed: a share from 0 to 1, such as 0.3"),
+    ({"dice": "tartan"}, "camera.dice = 'tartan' is not allowed: one of white, ivory, blue, red, "
+                         "green, black, red-green (the simulated camera's dice)"),
 ])
 def test_parse_camera_refuses_bad_values(section: dict, message: str) -> None:
     with pytest.raises(ConfigError) as caught:
@@ -316,3 +326,22 @@ def test_usb_camera_that_stops_giving_frames_says_unplugged(tmp_path) -> None:
         f"camera 'usb:{path}' at {path} stopped giving frames: camera unplugged? check the USB "
         "cable, then `v4l2-ctl --list-devices`"
     )
+
+
+def test_the_simulated_camera_s_dice_of_another_look_are_ones_the_rule_reader_misses() -> None:
+    """[camera] dice = "red-green": red dice whose green pips are as bright as the body, the
+    look a newcomer teaches the table (docs/table-adaptation.md, the Dice page)."""
+    from simulator.render import DICE_COLOURS
+    from vision.reader import rule_reader
+
+    assert set(DICE_LOOKS) <= set(DICE_COLOURS)
+    read = rule_reader()
+    seen = {}
+    for look in ("white", "red-green"):
+        camera = open_camera(parse_camera({"dice": look}), zones=ZONES)
+        found = 0
+        for n in range(4):
+            camera.set_dice(ZONES[0].seat, [1 + n, 6 - n, 3])
+            found += len(read(camera.read()).dice)
+        seen[look] = found
+    assert seen == {"white": 12, "red-green": 0}

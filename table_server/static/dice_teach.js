@@ -1,0 +1,70 @@
+/* The Dice page's live part: the calibration's progress bar (stage, step of steps, seconds so
+   far and left) and, once it has finished, the held-back throws before and after, from the
+   console's own event stream (/referee/dice/progress). */
+"use strict";
+(() => {
+  const $ = (id) => document.getElementById(id);
+  const FIGURES = ["right", "wrong", "unsure", "missed"];
+
+  function row(id, figures) {
+    const cells = $(id).querySelectorAll("td");
+    FIGURES.forEach((k, i) => { cells[i].textContent = figures ? String(figures[k]) : "–"; });
+  }
+
+  function show(s) {
+    const p = s.progress;
+    $("reader-now").textContent = s.reader;
+    const box = $("learn-progress");
+    if (p.running || s.outcome) box.hidden = false;
+    const bar = $("learn-bar");
+    bar.max = Math.max(1, p.steps);
+    bar.value = p.running ? p.step : bar.max;
+    const left = p.left === null || p.left === undefined ? "" : `, about ${Math.ceil(p.left)} s left in this stage`;
+    $("learn-stage").textContent = p.running
+      ? `${p.stage}: step ${p.step} of ${p.steps}, ${Math.round(p.elapsed)} s so far${left}`
+      : (s.outcome || s.failure ? `Finished in ${Math.round(p.elapsed)} s.` : "");
+    $("learn-button").disabled = p.running;
+    $("learn-failure").textContent = s.failure || (s.outcome && s.outcome.error) || "";
+    const out = s.outcome;
+    $("learn-outcome").hidden = !(out && out.before);
+    if (out && out.before) {
+      $("figures-all").textContent = `Every known throw (${out.rules.dice} dice, ${out.rules.pictures} pictures)`;
+      $("figures-held").textContent = `Held back from the fit (${out.before.dice} dice, ${out.before.pictures} pictures)`;
+      row("figures-rules", out.rules);
+      row("figures-learned", out.learned);
+      row("figures-before", out.before);
+      row("figures-after", out.after);
+      const said = [];
+      if (out.reader_changed) said.push(`The ${out.reader === "learned" ? "learned" : "rule"} reader reads the known throws better than the table's reader now.`);
+      said.push(out.head_kept ? "Adapted to these dice, the learned reader reads the throws held back from its fit better."
+                              : "Adapting the learned reader to these dice does not read the throws held back from its fit better.");
+      said.push(out.changes ? "Keep it to read with it from the next throw."
+                            : "Nothing to keep: the table reads as well without it.");
+      $("learn-verdict").textContent = said.join(" ");
+      const lines = $("learn-lines");
+      lines.textContent = "";
+      for (const line of out.lines || []) {
+        const li = document.createElement("li");
+        li.textContent = line;
+        lines.appendChild(li);
+      }
+    }
+    $("keep-form").hidden = !(out && out.changes) || p.running;
+    $("back-form").hidden = !(out || s.previous) || p.running;
+  }
+
+  // a photo too large is said before minutes of sending it over the pub's Wi-Fi
+  const photo = $("upload-photo");
+  photo.addEventListener("change", () => {
+    const file = photo.files[0];
+    const most = Number(photo.dataset.most);
+    const tooLarge = file && file.size > most;
+    $("upload-refusal").textContent = tooLarge
+      ? `That photo is ${(file.size / 1e6).toFixed(1)} MB; the table takes photos of at most ${Math.round(most / 1048576)} MB: send a smaller one.`
+      : "";
+    $("upload-button").disabled = Boolean(tooLarge);
+  });
+
+  const source = new EventSource("/referee/dice/progress");
+  source.addEventListener("progress", (e) => show(JSON.parse(e.data)));
+})();

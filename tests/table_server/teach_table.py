@@ -1,0 +1,80 @@
+"""A simulated table to teach its dice: a config file and a log file in a folder of the test's
+own, red dice with green pips (which the rule reader cannot read) on the simulated camera, the
+real readers, and the console's teacher installed as ``bidou-table run`` installs it."""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+from firmware.config import load_config
+from firmware.dice_teacher import DiceTeacher, simulated_throw
+from firmware.house import House, build_house
+from firmware.server_settings import ServerSettings
+from table_server.app import create_app
+from table_server.dice_teach import Changes, install
+
+PIN = "482913"
+TOKEN = "referee-token-for-tests-0123456789"
+CONFIG = f"""# a pub's table
+[table]
+variant = "two-hand"
+players = ["Ann", "Bob"]
+
+[camera]
+kind = "simulated"
+dice = "red-green"
+
+[referee]
+pin = "{PIN}"
+token = "{TOKEN}"
+"""
+
+
+SETTINGS = ServerSettings(port=0, referee_token=TOKEN, referee_pin=PIN, keepalive=0.5)
+
+
+def teach_house(folder: pathlib.Path, seed: int = 3) -> tuple[House, DiceTeacher, Changes]:
+    """The house and its teacher, built from ``folder``/pub.toml with its log beside it."""
+    config = folder / "pub.toml"
+    config.write_text(CONFIG)
+    house = build_house(load_config(str(config), environ={}), db=str(folder / "table.db"),
+                        seed=seed, panels=False, config_path=str(config))
+    assert house.dice is not None
+    changes = Changes()
+    teacher = DiceTeacher(house.log, house.watcher, str(config),
+                          throw=simulated_throw(house.dice.camera, seed), changed=changes)
+    house.add("dice teacher", teacher.stop)
+    return house, teacher, changes
+
+
+def teach_table(folder: pathlib.Path, seed: int = 3) -> tuple[House, DiceTeacher, Any]:
+    """The house, its teacher and its dashboard app (not served)."""
+    house, teacher, changes = teach_house(folder, seed)
+    app = create_app(house.controller, SETTINGS)
+    install(app, teacher, changes)
+    return house, teacher, app
+
+
+def true_places(house: House, seat: str) -> list[dict[str, Any]]:
+    """The dice the simulated camera drew in ``seat``'s zone, as the teach page's places
+    (boxes in the zone's picture)."""
+    assert house.watcher is not None and house.dice is not None
+    zone = house.watcher.zones[seat]
+    return [{"box": [x - zone.x, y - zone.y, w, h], "value": value}
+            for where, value, (x, y, w, h) in house.dice.camera.truth() if where == seat]
+
+
+def teach(house: House, teacher: DiceTeacher, throws: int) -> list[str]:
+    """``throws`` known throws taken at the seats in turn, saved with their true dice."""
+    names = []
+    for n in range(throws):
+        seat = ("Ann", "Bob")[n % 2]
+        draft = teacher.take(seat)
+        names.append(teacher.save(draft.id, true_places(house, seat)))
+    return names
+
+
+def places_json(house: House, seat: str) -> str:
+    return json.dumps(true_places(house, seat))
