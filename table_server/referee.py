@@ -31,7 +31,6 @@ from flask import (
 
 from engine.variants import OPTIONS, VARIANTS
 from firmware.commands import Command, EnterDice, Outcome, Reread
-from table_server.addresses import public_base
 from table_server.auth import new_csrf_token, same_secret
 from table_server.context import (
     Refused,
@@ -58,6 +57,7 @@ from table_server.validation import (
     form_number,
     form_numbers,
 )
+from web.addresses import public_base
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 

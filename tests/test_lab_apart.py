@@ -10,7 +10,8 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-PRODUCT = ("engine", "vision", "hardware", "firmware", "table_server", "venue", "venue_screen")
+PRODUCT = ("engine", "vision", "hardware", "firmware", "web", "table_server", "venue",
+           "venue_screen")
 
 
 def imported(path: pathlib.Path) -> list[tuple[int, str]]:
