@@ -21,6 +21,7 @@ from firmware.server_settings import ServerSettings
 from table_server import api, history, pages, referee, referee_pass
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.context import Context, error_page, json_error
+from table_server.devices import RefereeDevices, device_key
 from table_server.press_gate import PressGate
 from web.guard import guard
 from web.hosts import AllowedHosts
@@ -61,6 +62,8 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         settings=settings,
         tokens=tokens or SeatTokens(seats, key=controller.seat_key()),
         limiter=limiter or RateLimiter(max_failures=settings.max_failures),
+        devices=RefereeDevices(device_key(controller.seat_key()),
+                               max_failures=settings.max_failures),
         presses=presses or PressLimiter(),
     )
 
