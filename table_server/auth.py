@@ -80,6 +80,20 @@ def same_secret(given: str | None, secret: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
 
 
+def recent(attempts: dict[str, deque[float]], key: str, now: float,
+           window: float) -> deque[float]:
+    """``key``'s attempt times within ``window`` seconds of ``now``; a key with none left is
+    forgotten, so the table of addresses (or devices) stays small all evening."""
+    times = attempts.get(key)
+    if times is None:
+        return deque()
+    while times and now - times[0] >= window:
+        times.popleft()
+    if not times:
+        del attempts[key]
+    return times
+
+
 @dataclass(frozen=True)
 class Wait:
     """A refused attempt: the sentence, and the whole seconds to put in ``Retry-After``."""
@@ -126,16 +140,7 @@ class RateLimiter:
         return self.window / max(1, self.max_pin_attempts)
 
     def _recent(self, key: str, now: float) -> deque[float]:
-        """The key's attempts within the window; quiet keys are forgotten, so the table of
-        addresses stays small all evening."""
-        times = self._failures.get(key)
-        if times is None:
-            return deque()
-        while times and now - times[0] >= self.window:
-            times.popleft()
-        if not times:
-            del self._failures[key]
-        return times
+        return recent(self._failures, key, now, self.window)
 
     def retry_after(self, address: str) -> float:
         """Seconds until ``address`` may send a token again; 0 when it is not blocked."""

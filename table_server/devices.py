@@ -27,7 +27,7 @@ from collections.abc import Callable
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from table_server.auth import Wait
+from table_server.auth import Wait, recent
 
 #: The cookie's name and its life (400 days: the longest a browser keeps a cookie).
 COOKIE = "bidou_device"
@@ -89,11 +89,4 @@ class RefereeDevices:
                     del self._wrong[device]
 
     def _recent(self, device: str, now: float) -> deque[float]:
-        times = self._wrong.get(device)
-        if times is None:
-            return deque()
-        while times and now - times[0] >= self.window:
-            times.popleft()
-        if not times:
-            del self._wrong[device]
-        return times
+        return recent(self._wrong, device, now, self.window)

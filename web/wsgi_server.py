@@ -107,23 +107,20 @@ class LimitedRequest(server.HTTPRequest):
 
     def parse_request(self) -> None:
         self.rfile = server.SizeCheckWrapper(self.conn.rfile, MAX_HEAD_BYTES)
-        try:
-            if not self.read_request_line():
+        kib = MAX_HEAD_BYTES // 1024
+        for read, status, sentence in (
+                (self.read_request_line, "414 URI Too Long",
+                 f"The request line is longer than {kib} KiB; send a shorter address and "
+                 "query string."),
+                (self.read_request_headers, "431 Request Header Fields Too Large",
+                 f"The request's headers are larger than {kib} KiB together; send fewer or "
+                 "shorter headers (or clear this site's cookies).")):
+            try:
+                if not read():
+                    return
+            except errors.MaxSizeExceeded:
+                self._refuse(status, sentence)
                 return
-        except errors.MaxSizeExceeded:
-            self._refuse("414 URI Too Long",
-                         f"The request line is longer than {MAX_HEAD_BYTES // 1024} KiB; "
-                         "send a shorter address and query string.")
-            return
-        try:
-            if not self.read_request_headers():
-                return
-        except errors.MaxSizeExceeded:
-            self._refuse("431 Request Header Fields Too Large",
-                         f"The request's headers are larger than {MAX_HEAD_BYTES // 1024} KiB "
-                         "together; send fewer or shorter headers (or clear this site's "
-                         "cookies).")
-            return
         if len(self.inheaders) > MAX_HEADERS:
             self._refuse("431 Request Header Fields Too Large",
                          f"The request has {len(self.inheaders)} headers; at most "
