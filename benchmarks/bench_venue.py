@@ -81,7 +81,7 @@ def _code() -> str:
         head = subprocess.run(["git", "-C", str(here), "rev-parse", "--short", "HEAD"],
                               capture_output=True, text=True, timeout=10).stdout.strip()
         dirty = subprocess.run(["git", "-C", str(here), "status", "--porcelain", "--",
-                                "venue", "venue_screen", "firmware", "benchmarks/*.py"],
+                                "venue", "venue_screen", "web", "firmware", "benchmarks/*.py"],
                                capture_output=True, text=True, timeout=10).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "unknown"

@@ -49,7 +49,7 @@ from table_server.validation import (
     json_body,
     no_unknown_keys,
 )
-from table_server.wsgi_server import HAND_OVER
+from web.wsgi_server import HAND_OVER
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 

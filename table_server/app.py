@@ -14,20 +14,22 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask, request
-from werkzeug.exceptions import HTTPException, RequestEntityTooLarge
+from werkzeug.exceptions import HTTPException
 
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
 from table_server import api, dice_teach, history, pages, referee, referee_pass
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
-from table_server.bodies import MALFORMED, TOO_LARGE, ChunkedBodyLimit
 from table_server.context import Context, error_page, json_error
-from table_server.hosts import AllowedHosts
+from table_server.devices import RefereeDevices, device_key
 from table_server.press_gate import PressGate
-from table_server.secure_headers import PRIVATE_PREFIXES, SECURE_HEADERS
+from web.guard import guard
+from web.hosts import AllowedHosts
 
 #: The largest request body the dashboard reads (a press is a few dozen bytes).
 MAX_BODY = 64 * 1024
+#: Paths whose answers are never cached (they carry a seat's or the referee's view).
+PRIVATE_PREFIXES = ("/api/", "/seat/", "/referee")
 
 _HTTP_SENTENCES = {
     400: "The request is malformed; check its parameters and body.",
@@ -51,7 +53,6 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         SECRET_KEY=settings.secret_key,
         SESSION_COOKIE_HTTPONLY=True,
         SESSION_COOKIE_SAMESITE="Strict",
-        MAX_CONTENT_LENGTH=MAX_BODY,
         JSON_SORT_KEYS=False,
     )
     app.json.sort_keys = False  # type: ignore[attr-defined]
@@ -61,47 +62,24 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         settings=settings,
         tokens=tokens or SeatTokens(seats, key=controller.seat_key()),
         limiter=limiter or RateLimiter(max_failures=settings.max_failures),
+        devices=RefereeDevices(device_key(controller.seat_key()),
+                               max_failures=settings.max_failures),
         presses=presses or PressLimiter(),
     )
 
-    app.wsgi_app = ChunkedBodyLimit(  # type: ignore[method-assign]
-        app.wsgi_app, MAX_BODY, {dice_teach.UPLOAD_PATH: dice_teach.UPLOAD_BODY})
     context: Context = app.extensions["bidou"]
+
+    def refuse(status: int, sentence: str) -> Any:
+        if request.path.startswith("/api/"):
+            return json_error(status, sentence)
+        return error_page(status, sentence)
+
+    guard(app, AllowedHosts(public_url=settings.public_url, listen_host=settings.host), refuse,
+          who="This table", set_name="set [server] public_url", max_body=MAX_BODY,
+          private_prefixes=PRIVATE_PREFIXES,
+          larger={dice_teach.UPLOAD_PATH: dice_teach.UPLOAD_BODY})
     app.wsgi_app = PressGate(  # type: ignore[method-assign]
         app.wsgi_app, lambda: (context.tokens, context.presses), hold_slots=hold_refusals)
-    hosts = AllowedHosts(public_url=settings.public_url, listen_host=settings.host)
-
-    @app.before_request
-    def _only_our_names() -> Any:
-        """Refuse a request naming another Host (a forged link, DNS rebinding)."""
-        if hosts.admits(request.host):
-            return None
-        sentence = (f"This table answers to its own addresses only, and "
-                    f"{request.host[:80]!r} is not one of them; open it at its address "
-                    f"(such as {', '.join(hosts.names()[:3])}), or set [server] public_url.")
-        if request.path.startswith("/api/"):
-            return json_error(400, sentence)
-        return error_page(400, sentence)
-
-    @app.before_request
-    def _body_within_limit() -> Any:
-        """413 for a body over the limit before anything else is asked, whatever its encoding:
-        a declared length is compared; a chunked body was read up to the limit on its way
-        in (``table_server.bodies``), and 400 saying what was wrong when it was malformed."""
-        too_large = request.environ.get(TOO_LARGE)
-        limit = app.config["MAX_CONTENT_LENGTH"]
-        if request.path == dice_teach.UPLOAD_PATH:  # a phone's photo: its own bound
-            limit = request.max_content_length = dice_teach.UPLOAD_BODY
-            if (request.content_length or 0) > limit:
-                dice_teach.drain(request.environ["wsgi.input"], request.content_length or 0)
-        if too_large or (request.content_length or 0) > limit:
-            raise RequestEntityTooLarge()
-        malformed = request.environ.get(MALFORMED)
-        if malformed:
-            if request.path.startswith("/api/"):
-                return json_error(400, malformed)
-            return error_page(400, malformed)
-        return None
 
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
@@ -118,13 +96,5 @@ def create_app(controller: TableController, settings: ServerSettings, *,
         if request.path.startswith("/api/"):
             return json_error(e.code or 400, sentence)
         return error_page(e.code or 400, sentence)
-
-    @app.after_request
-    def _secure_headers(response: Any) -> Any:
-        for name, value in SECURE_HEADERS.items():
-            response.headers.setdefault(name, value)
-        if request.path.startswith(PRIVATE_PREFIXES):
-            response.headers.setdefault("Cache-Control", "no-store")
-        return response
 
     return app

@@ -80,6 +80,20 @@ def same_secret(given: str | None, secret: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
 
 
+def recent(attempts: dict[str, deque[float]], key: str, now: float,
+           window: float) -> deque[float]:
+    """``key``'s attempt times within ``window`` seconds of ``now``; a key with none left is
+    forgotten, so the table of addresses (or devices) stays small all evening."""
+    times = attempts.get(key)
+    if times is None:
+        return deque()
+    while times and now - times[0] >= window:
+        times.popleft()
+    if not times:
+        del attempts[key]
+    return times
+
+
 @dataclass(frozen=True)
 class Wait:
     """A refused attempt: the sentence, and the whole seconds to put in ``Retry-After``."""
@@ -98,10 +112,14 @@ class RateLimiter:
     after ``max_pin_attempts`` wrong PINs a window let any guest with a few addresses lock the
     referee out, again every minute. Past that many PIN attempts in a window (from any
     addresses), one PIN is compared every ``window / max_pin_attempts`` seconds across the
-    table and the others are answered 429 with the seconds to wait: guesses stay at
-    ``max_pin_attempts`` a window however many addresses send them (a 6-digit PIN then takes
-    weeks), and the referee's right PIN gets in after a few seconds' wait. ``clock`` is
-    injectable so tests can move time without sleeping.
+    table: guesses stay at ``max_pin_attempts`` a window however many addresses send them (a
+    6-digit PIN then takes weeks). Why turns (issue 47): a refused address is given the next
+    free turn, kept for it, and told its time in ``Retry-After``; coming back then, its PIN is
+    compared, whatever others sent meanwhile. Without turns the guests' threads took every
+    free moment first, and the referee, retrying when told, was refused again and again. An
+    address holds one turn at a time, so 40 guessing addresses make a new device wait about
+    40 turns; the referee's known devices are not paced at all (``table_server.devices``).
+    ``clock`` is injectable so tests can move time without sleeping.
     """
 
     def __init__(self, max_failures: int = 5, window: float = 60.0,
@@ -113,6 +131,8 @@ class RateLimiter:
         self.clock = clock
         self._lock = threading.Lock()
         self._failures: dict[str, deque[float]] = {}
+        self._turns: dict[str, float] = {}  # address -> the time of the turn kept for it
+        self._next_turn = float("-inf")  # the first time no turn is kept for
 
     @property
     def pace(self) -> float:
@@ -120,16 +140,7 @@ class RateLimiter:
         return self.window / max(1, self.max_pin_attempts)
 
     def _recent(self, key: str, now: float) -> deque[float]:
-        """The key's attempts within the window; quiet keys are forgotten, so the table of
-        addresses stays small all evening."""
-        times = self._failures.get(key)
-        if times is None:
-            return deque()
-        while times and now - times[0] >= self.window:
-            times.popleft()
-        if not times:
-            del self._failures[key]
-        return times
+        return recent(self._failures, key, now, self.window)
 
     def retry_after(self, address: str) -> float:
         """Seconds until ``address`` may send a token again; 0 when it is not blocked."""
@@ -160,14 +171,35 @@ class RateLimiter:
                 return Wait(f"Too many wrong PINs from this address; wait {int(wait) + 1} "
                             "seconds and try again.", int(wait) + 1)
             every = self._recent(_ALL, now)
-            if len(every) >= self.max_pin_attempts and now - every[-1] < self.pace:
-                wait = math.ceil(self.pace - (now - every[-1]))
-                return Wait(f"Many wrong PINs have been tried at this table in the last "
-                            f"minute, so a PIN is checked every {self.pace:g} seconds; wait "
-                            f"{wait} seconds and try again.", wait)
+            if len(every) >= self.max_pin_attempts:
+                turn = self._turn(address, now, every[-1])
+                if turn > now:
+                    wait = math.ceil(turn - now)
+                    return Wait(f"Many wrong PINs have been tried at this table in the last "
+                                f"minute, so a PIN is checked every {self.pace:g} seconds; "
+                                f"wait {wait} seconds and try again.", wait)
             self._failures.setdefault(_PIN + address, deque()).append(now)
             self._failures.setdefault(_ALL, deque()).append(now)
             return None
+
+    def _turn(self, address: str, now: float, last: float) -> float:
+        """When ``address``'s PIN may be compared while the table is paced (lock held): its
+        kept turn, else now if no turn is kept for now, else the next free turn, kept for it.
+        A turn is spent when it is used, and forgotten a window after its time."""
+        for who in [a for a, at in self._turns.items() if now - at >= self.window]:
+            del self._turns[who]
+        kept = self._turns.get(address)
+        if kept is not None:
+            if kept <= now:
+                del self._turns[address]
+            return kept
+        free = max(self._next_turn, last + self.pace)
+        if free <= now:
+            self._next_turn = now + self.pace
+            return now
+        self._turns[address] = free
+        self._next_turn = free + self.pace
+        return free
 
     def forgive(self, address: str) -> None:
         """Take back the attempt :meth:`attempt_pin` counted: the PIN was right."""

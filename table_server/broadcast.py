@@ -9,7 +9,7 @@ dropped (its browser reconnects and gets the current state first). Each stream i
 the newest state: a state is the whole table, so one a viewer never saw is not missed.
 
 cheroot hands a socket over once the app has answered ``GET /api/events`` with its headers
-(:mod:`table_server.wsgi_server`); from then on this module writes the body: ``retry``, the
+(:mod:`web.wsgi_server`); from then on this module writes the body: ``retry``, the
 current state, every change, and a keep-alive comment when nothing happens for ``keepalive``
 seconds (it keeps proxies from closing the stream).
 """

@@ -24,6 +24,7 @@ from table_server.auth import (
     SeatTokens,
 )
 from table_server.broadcast import Broadcaster
+from table_server.devices import RefereeDevices
 from table_server.sse import Streams
 
 #: How long a request waits for the table to apply its command.
@@ -40,6 +41,8 @@ class Context:
     settings: ServerSettings
     tokens: SeatTokens
     limiter: RateLimiter
+    #: the browsers the referee logged in from (their device cookies, ``devices``)
+    devices: RefereeDevices
     presses: PressLimiter = field(default_factory=PressLimiter)
     referee_sessions: RefereeSessions = field(default_factory=lambda: RefereeSessions())
     #: links with which a logged-in console logs in another device (``referee_pass``)

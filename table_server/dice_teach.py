@@ -47,17 +47,6 @@ UPLOAD_TOO_LARGE = (f"That photo is larger than the {MAX_BYTES // (1024 * 1024)}
                     "takes; send a smaller one (nothing was saved).")
 
 
-def drain(stream: Any, length: int) -> None:
-    """Read and drop a photo's body that is too large (cheroot bounds it): a browser still
-    sending it reads no answer, and the referee would see a broken connection instead of
-    the sentence."""
-    while length > 0:
-        chunk = stream.read(min(length, 1 << 16))
-        if not chunk:
-            return
-        length -= len(chunk)
-
-
 class Changes:
     """Wakes the progress streams when the calibration moves (``DiceTeacher``'s ``changed``)."""
 

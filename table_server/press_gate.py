@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from table_server.auth import PressLimiter, SeatTokens, bearer_token
-from table_server.secure_headers import SECURE_HEADERS
+from web.secure_headers import SECURE_HEADERS
 
 #: The endpoints where a seat token presses (``table_server.api``).
 PRESS_PATHS = frozenset({"/api/press", "/api/act"})

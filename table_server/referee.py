@@ -31,7 +31,6 @@ from flask import (
 
 from engine.variants import OPTIONS, VARIANTS
 from firmware.commands import Command, EnterDice, Outcome, Reread
-from table_server.addresses import public_base
 from table_server.auth import new_csrf_token, same_secret
 from table_server.context import (
     Refused,
@@ -42,6 +41,8 @@ from table_server.context import (
     finished_games,
     finished_record,
 )
+from table_server.devices import COOKIE as DEVICE_COOKIE
+from table_server.devices import COOKIE_AGE
 from table_server.dice_teach import new_game_refusal
 from table_server.guards import (
     client_address,
@@ -59,6 +60,7 @@ from table_server.validation import (
     form_number,
     form_numbers,
 )
+from web.addresses import public_base
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
 
@@ -113,22 +115,43 @@ def console() -> Any:
 
 @bp.post("/login")
 def login() -> Any:
+    """The PIN, counted before it is compared: per device for a browser that logged in
+    before (its device cookie, ``table_server.devices``), else per address and at the
+    table's pace (``auth.RateLimiter``)."""
     c = ctx()
     if not csrf_ok():
         return expired_form()
-    wait = c.limiter.attempt_pin(client_address())  # counted before it is compared
-    if wait is not None:
-        page, status = error_page(429, wait.sentence)
-        return page, status, {"Retry-After": str(wait.seconds)}
+    device = c.devices.device_of(request.cookies.get(DEVICE_COOKIE))
+    if device is not None and c.devices.attempt(device) is not None:
+        device = None  # past its own limit: an unknown device for the rest of the window
+    if device is None:
+        wait = c.limiter.attempt_pin(client_address())
+        if wait is not None:
+            page, status = error_page(429, wait.sentence)
+            return page, status, {"Retry-After": str(wait.seconds)}
     if not same_secret(request.form.get("pin", ""), c.settings.referee_pin):
         page = render_template("referee_login.html", csrf=csrf_token(),
                                error="That PIN is not right; try again.")
         return page, 401
-    c.limiter.forgive(client_address())
+    if device is None:
+        c.limiter.forgive(client_address())
+    else:
+        c.devices.forgive(device)
+    return log_in_here(device)
+
+
+def log_in_here(device: str | None) -> Any:
+    """This browser gets a console session (after the PIN or a one-time pass), and its device
+    cookie, kept or new, so its next login is this device's."""
+    c = ctx()
     session.clear()
     session["referee"] = c.referee_sessions.current
     session["csrf"] = new_csrf_token()
-    return redirect(url_for("referee.console"), code=303)
+    response = redirect(url_for("referee.console"), code=303)
+    _, cookie = c.devices.cookie(device)
+    response.set_cookie(DEVICE_COOKIE, cookie, max_age=COOKIE_AGE, path="/referee",
+                        httponly=True, samesite="Strict")
+    return response
 
 
 @bp.post("/logout")

@@ -15,10 +15,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, redirect, render_template, session, url_for
+from flask import Blueprint, render_template, request, url_for
 
-from table_server.auth import new_csrf_token
 from table_server.context import ctx, error_page
+from table_server.devices import COOKIE as DEVICE_COOKIE
 from table_server.guards import (
     client_address,
     csrf_ok,
@@ -27,7 +27,7 @@ from table_server.guards import (
     expired_form,
     referee_required,
 )
-from table_server.referee import base_url, qr_svg
+from table_server.referee import base_url, log_in_here, qr_svg
 
 bp = Blueprint("referee_pass", __name__, url_prefix="/referee/pass")
 
@@ -83,7 +83,4 @@ def use(secret: str) -> Any:
     c = ctx()
     if not c.passes.spend(secret, c.referee_sessions.current):  # another device was quicker
         return error_page(400, SPENT)
-    session.clear()
-    session["referee"] = c.referee_sessions.current
-    session["csrf"] = new_csrf_token()
-    return redirect(url_for("referee.console"), code=303)
+    return log_in_here(c.devices.device_of(request.cookies.get(DEVICE_COOKIE)))

@@ -1,5 +1,5 @@
 """``Dashboard``: the Flask app served by cheroot from a daemon thread inside the controller's
-process (``table_server.wsgi_server`` says why cheroot; docs/dashboard.md compares).
+process (``web.wsgi_server`` says why cheroot; docs/dashboard.md compares).
 
 Every client socket has a read timeout (an idle one is closed after it), the open connections
 are bounded (past the bound a client gets a one-line 503), event streams are bounded too and
@@ -10,71 +10,30 @@ cleanly and a test can start another dashboard on the same machine at once.
 
 from __future__ import annotations
 
-import errno
-import socket
 import threading
 from urllib.parse import quote
 
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
-from table_server.addresses import public_base
 from table_server.app import create_app
 from table_server.broadcast import Broadcaster
 from table_server.context import Context
-from table_server.descriptors import Bound, choose_bound
 from table_server.dice_teach import UPLOAD_BODY
 from table_server.present import decorate
-from table_server.wsgi_server import MAX_BODY_BACKSTOP, TableServer
+from web.addresses import public_base
+from web.descriptors import Bound, choose_bound
+from web.listen import listening_socket
+from web.wsgi_server import MAX_BODY_BACKSTOP, BoundedServer
 
 #: Worker threads for requests (event streams hold none: the broadcaster writes them).
 THREADS = 16
 #: Presses past their rate held at once until the seat may press (``press_gate``).
 HELD_REFUSALS = 4
 #: Open connections at most (idle or served), when the open-file limit allows as many
-#: (``table_server.descriptors`` sizes the bound); LimitNOFILE in the systemd unit is above it.
+#: (``web.descriptors`` sizes the bound); LimitNOFILE in the systemd unit is above it.
 MAX_CONNECTIONS = 2000
 #: Seconds a client may take to send its request, or stay idle between requests.
 READ_TIMEOUT = 10.0
-
-
-def listening_socket(host: str, port: int) -> socket.socket:
-    """A TCP socket listening on ``host``:``port``; OSError with a sentence that says what to
-    change when it cannot be (address taken, not this machine's, unknown name, privileged)."""
-    change = "with --host or [server] host"
-    try:
-        family = socket.AF_INET6 if ":" in host else socket.AF_INET
-        infos = socket.getaddrinfo(host, port, family, socket.SOCK_STREAM,
-                                   flags=socket.AI_PASSIVE)
-    except (socket.gaierror, UnicodeError):
-        raise OSError(errno.EADDRNOTAVAIL,
-                      f"The dashboard cannot listen on {host!r}: it is not an address or a "
-                      'name this machine knows; use "127.0.0.1" (this machine only) or '
-                      f'"0.0.0.0" (every network interface) {change}.') from None
-    family, kind, proto, _, address = infos[0]
-    sock = socket.socket(family, kind, proto)
-    try:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(address)
-        sock.listen(128)
-    except OSError as e:
-        sock.close()
-        if e.errno == errno.EADDRINUSE:
-            raise OSError(errno.EADDRINUSE,
-                          f"Port {port} on {host} is in use by another program; stop it, or "
-                          "choose a free port with --port or [server] port.") from None
-        if e.errno == errno.EADDRNOTAVAIL:
-            raise OSError(errno.EADDRNOTAVAIL,
-                          f"{host} is not an address of this machine, so the dashboard cannot "
-                          'listen on it; use "127.0.0.1" (this machine only) or "0.0.0.0" '
-                          f"(every network interface) {change}.") from None
-        if e.errno == errno.EACCES:
-            raise OSError(errno.EACCES,
-                          f"Port {port} is reserved for the system administrator (ports below "
-                          "1024 need root); choose a port from 1024 up with --port or "
-                          "[server] port.") from None
-        raise OSError(e.errno, f"The dashboard cannot listen on {host} port {port}: "
-                               f"{e.strerror}; check --host and --port, or [server].") from None
-    return sock
 
 
 class Dashboard:
@@ -84,9 +43,9 @@ class Dashboard:
         self.controller = controller
         self.settings = settings
         self.app = create_app(controller, settings, hold_refusals=HELD_REFUSALS)
-        self._server: TableServer | None = None
+        self._server: BoundedServer | None = None
         self._thread: threading.Thread | None = None
-        #: the connection bound chosen at start (``table_server.descriptors``)
+        #: the connection bound chosen at start (``web.descriptors``)
         self.bound: Bound | None = None
 
     @property
@@ -99,10 +58,10 @@ class Dashboard:
             return self
         self.bound = choose_bound(MAX_CONNECTIONS, self.context.streams.limit)
         sock = listening_socket(self.settings.host, self.settings.port)
-        server = TableServer(sock, self.app, threads=THREADS, timeout=READ_TIMEOUT,
-                             max_connections=self.bound.connections,
-                             per_address=self.bound.per_address,
-                             max_body=max(MAX_BODY_BACKSTOP, 2 * UPLOAD_BODY))
+        server = BoundedServer(sock, self.app, threads=THREADS, timeout=READ_TIMEOUT,
+                               max_connections=self.bound.connections,
+                               per_address=self.bound.per_address,
+                               max_body=max(MAX_BODY_BACKSTOP, 2 * UPLOAD_BODY))
         try:
             server.prepare()
         except BaseException:

@@ -23,8 +23,8 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-LAYERS = ("engine", "vision", "simulator", "hardware", "firmware", "venue", "table_server",
-          "venue_screen")
+LAYERS = ("engine", "vision", "simulator", "hardware", "firmware", "venue", "web",
+          "table_server", "venue_screen")
 RANK = {name: i for i, name in enumerate(LAYERS)}
 #: The packages beside the product, and what each may import besides itself.
 APART = {"vision_lab": ("engine", "vision", "simulator"),

@@ -19,6 +19,7 @@ from pathlib import Path
 from nats.js.api import StorageType, StreamConfig
 
 from venue.messages import ENTRY_STREAM, LIVE_STREAM
+from venue.private_file import write_private
 from venue.settings import VenueConfig
 
 DUPLICATE_WINDOW = 3600.0  # seconds JetStream remembers message ids: longer than a long cut
@@ -65,7 +66,7 @@ def start_hub(config: VenueConfig, folder: str, *, port: int | None = None,
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "nats.conf")
     store = os.path.join(folder, "jetstream")
-    Path(path).write_text(server_config(config, port=port, store_dir=store))
+    write_private(path, server_config(config, port=port, store_dir=store))  # passwords
     out = open(log or os.path.join(folder, "nats.log"), "ab")  # noqa: SIM115 -- the child's
     try:
         return subprocess.Popen([nats_server_binary(), "-c", path], stdout=out,

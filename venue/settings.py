@@ -46,6 +46,13 @@ class VenueConfig:
     #: the authority the venue's own clients (ingester, screen) check the hub's certificate
     #: against; None: the system's
     tls_ca: str | None = None
+    #: the screen's own DSN (a role that only reads); None: ``dsn``
+    screen_dsn: str | None = None
+
+    @property
+    def reader_dsn(self) -> str:
+        """What the screen reads the store with."""
+        return self.screen_dsn or self.dsn
 
     @property
     def hub_url(self) -> str:
@@ -93,7 +100,7 @@ def build_venue_config(data: dict[str, Any]) -> VenueConfig:
                                      "admin_password", "tls_cert", "tls_key", "tls_ca"),
                         verb="has")
     reject_unknown_keys("database", db, ("dsn",), verb="has")
-    reject_unknown_keys("screen", screen, ("host", "port"), verb="has")
+    reject_unknown_keys("screen", screen, ("host", "port", "dsn"), verb="has")
     name = venue.get("name", "pub")
     if not isinstance(name, str) or not NAME.match(name):
         raise ConfigError("venue.name", name, NAME_ALLOWED)
@@ -116,7 +123,8 @@ def build_venue_config(data: dict[str, Any]) -> VenueConfig:
         admin_password=_text(hub, "admin_password", "hub"),
         dsn=_text(db, "dsn", "database"),
         screen_host=_text(screen, "host", "screen", "127.0.0.1"),
-        screen_port=_port(screen.get("port", 8090), "screen.port"), tables=tables, **tls)
+        screen_port=_port(screen.get("port", 8090), "screen.port"), tables=tables,
+        screen_dsn=_text(screen, "dsn", "screen") if "dsn" in screen else None, **tls)
 
 
 def _tls(hub: dict[str, Any]) -> dict[str, str | None]:

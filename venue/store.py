@@ -54,10 +54,14 @@ CREATE TABLE IF NOT EXISTS problems (
 
 
 def connect(dsn: str) -> psycopg.Connection[Any]:
-    """A connection with the schema in place."""
+    """A connection with the schema in place: made here when the role may (the owner), else
+    made by the owner before (``make venue``'s ingester role may not create, ``venue.pgroles``)."""
     db = psycopg.connect(dsn, connect_timeout=5)
-    with db.transaction():
-        db.execute(SCHEMA)
+    try:
+        with db.transaction():
+            db.execute(SCHEMA)
+    except psycopg.errors.InsufficientPrivilege:
+        pass  # rolled back; the tables are the owner's
     return db
 
 

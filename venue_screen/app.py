@@ -17,16 +17,21 @@ from typing import Any
 
 import psycopg
 from flask import Flask, Response, jsonify, render_template, stream_with_context
+from werkzeug.exceptions import HTTPException
 
 from venue.settings import VenueConfig
 from venue.store import archived_of
 from venue_screen import data
 from venue_screen.live import CLOSING, Live
+from web.guard import guard
+from web.hosts import AllowedHosts
 
 MAX_STREAMS = 16  # open event streams at once; more are answered 503 (bounded threads)
 STREAM_LIFE = 300.0  # seconds before a stream ends and the browser reconnects
 KEEPALIVE = 15.0
 EVENTS_PER_WRITE = 200
+#: The largest request body read (the screen takes none: every route is a GET).
+MAX_BODY = 64 * 1024
 
 
 def _iso(t: float | datetime | None) -> str | None:
@@ -74,6 +79,17 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
     """The screen for ``config``'s venue, fed by ``live``."""
     app = Flask(__name__, static_folder="static")
     streams = threading.BoundedSemaphore(MAX_STREAMS)
+
+    def refuse(status: int, sentence: str) -> Any:
+        return jsonify(error=sentence), status
+
+    guard(app, AllowedHosts(public_url=None, listen_host=config.screen_host), refuse,
+          who="This venue screen", set_name="set [screen] host to the name it is opened by",
+          max_body=MAX_BODY, private_prefixes=("/api/",))
+
+    @app.errorhandler(HTTPException)
+    def http_error(e: HTTPException) -> Any:
+        return refuse(e.code or 400, e.description or "The request failed.")
 
     @app.errorhandler(psycopg.OperationalError)
     def database_away(e: Exception) -> Any:

@@ -6,6 +6,11 @@ unprivileged user, ``venue.pgcluster``), the NATS hub, the ingester, the screen 
 and config, playing random legal play by itself at a person's pace. It prints
 ``Venue screen: URL`` and one ``Table NAME: URL`` per table, and on Ctrl-C (or SIGTERM)
 stops every part it started, tables first, the database last.
+
+As a pub's install has it (issue 47): PostgreSQL asks every connection a password, the
+ingester and the screen connect with roles of their own (``venue.pgroles``: the screen only
+reads), the files holding passwords are 0600, and a part that stops is started again after a
+short pause (``venue_screen.supervise``), so the tables never stop because a venue part did.
 """
 
 from __future__ import annotations
@@ -23,7 +28,10 @@ from pathlib import Path
 
 from venue.hub import start_hub
 from venue.pgcluster import PgCluster
+from venue.pgroles import INGESTER, SCREEN, set_up_roles
+from venue.private_file import write_private
 from venue.settings import load_venue_config
+from venue_screen.supervise import Supervisor
 
 VARIANTS = (("montevideo", 3), ("multi-hand", 3), ("two-hand", 2))
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou")
@@ -55,26 +63,28 @@ def _wait_port(port: int, timeout: float) -> bool:
     return False
 
 
-def write_configs(folder: Path, tables: int, pg_dsn: str, hub_port: int,
+def write_configs(folder: Path, tables: int, dsns: dict[str, str], hub_port: int,
                   screen_port: int) -> dict[str, Path]:
-    """The venue config and one table config per table (fresh passwords every start)."""
+    """The venue config and one table config per table (fresh passwords every start, each
+    file 0600): the ingester's DSN in ``[database]``, the screen's in ``[screen]``."""
     names = [f"t{i + 1}" for i in range(tables)]
     passwords = {n: secrets.token_urlsafe(12) for n in names}
     venue = [
         '[venue]\nname = "pub"',
         f'[hub]\nport = {hub_port}\nstore_dir = "{folder / "hub" / "jetstream"}"\n'
         f'admin_password = "{secrets.token_urlsafe(12)}"',
-        f'[database]\ndsn = "{pg_dsn}"', f"[screen]\nport = {screen_port}",
+        f'[database]\ndsn = "{dsns[INGESTER]}"',
+        f'[screen]\nport = {screen_port}\ndsn = "{dsns[SCREEN]}"',
     ] + [f'[tables.{n}]\npassword = "{p}"' for n, p in passwords.items()]
-    (folder / "venue.toml").write_text("\n".join(venue) + "\n")
+    write_private(folder / "venue.toml", "\n".join(venue) + "\n")
     out = {}
     for i, name in enumerate(names):
         variant, seats = VARIANTS[i % len(VARIANTS)]
         players = [NAMES[(i * 2 + k) % len(NAMES)] for k in range(seats)]
         path = folder / f"{name}.toml"
-        path.write_text(f'[table]\nvariant = "{variant}"\nplayers = {json.dumps(players)}\n'
-                        f'[venue]\nurl = "nats://127.0.0.1:{hub_port}"\nvenue = "pub"\n'
-                        f'table = "{name}"\npassword = "{passwords[name]}"\n')
+        write_private(path, f'[table]\nvariant = "{variant}"\nplayers = {json.dumps(players)}\n'
+                            f'[venue]\nurl = "nats://127.0.0.1:{hub_port}"\nvenue = "pub"\n'
+                            f'table = "{name}"\npassword = "{passwords[name]}"\n')
         out[name] = path
     return out
 
@@ -89,22 +99,27 @@ def run(args: argparse.Namespace) -> int:
     stop: list[int] = []
     for s in (signal.SIGTERM, signal.SIGINT):
         signal.signal(s, lambda signum, frame: stop.append(signum))
-    children: list[tuple[str, subprocess.Popen[bytes]]] = []
+    parts = Supervisor(lambda line: print(line, flush=True))
     pg = PgCluster(str(folder / "pg"), _free_port())
     try:
         pg.init()
         pg.start()
         hub_port, screen_port = _free_port(), _free_port()
-        tables = write_configs(folder, args.tables, pg.dsn, hub_port, screen_port)
+        tables = write_configs(folder, args.tables, set_up_roles(pg.dsn), hub_port,
+                               screen_port)
         config = load_venue_config(str(folder / "venue.toml"))
-        children.append(("hub", start_hub(config, str(folder / "hub"))))
+        parts.add("hub", lambda: start_hub(config, str(folder / "hub")),
+                  folder / "hub" / "nats.log")
         if not _wait_port(hub_port, 20):
             raise RuntimeError(f"the hub did not start; see {folder / 'hub' / 'nats.log'}")
 
-        def spawn(name: str, cmd: list[str]) -> None:
-            with open(folder / f"{name}.log", "ab") as log:
-                children.append((name, subprocess.Popen(
-                    cmd, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)))
+        def spawn(name: str, cmd: list[str], label: str | None = None) -> None:
+            def start() -> subprocess.Popen[bytes]:
+                with open(folder / f"{name}.log", "ab") as log:
+                    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
+                                            start_new_session=True)
+
+            parts.add(label or name, start, folder / f"{name}.log")
 
         spawn("ingester", [sys.executable, "-m", "venue.cli", "ingest", "--config",
                            str(folder / "venue.toml")])
@@ -116,7 +131,7 @@ def run(args: argparse.Namespace) -> int:
             ports[name] = _free_port()
             spawn(name, [bidou, "run", "--config", str(cfg), "--db", str(folder / f"{name}.db"),
                          "--port", str(ports[name]), "--autoplay", str(args.pace), "--seed",
-                         str(i + 1)])
+                         str(i + 1)], label=f"table {name}")
         if not _wait_port(screen_port, 60):
             raise RuntimeError(f"the screen did not start; see {folder / 'screen.log'}")
         print(f"Venue screen: http://127.0.0.1:{screen_port}/", flush=True)
@@ -126,25 +141,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"Table {name}: http://127.0.0.1:{port}/", flush=True)
         print(f"Logs and data in {folder}. Press Ctrl-C to stop everything.", flush=True)
         while not stop:
-            for name, proc in children:
-                if proc.poll() is not None:
-                    raise RuntimeError(f"{name} stopped (exit {proc.returncode}); see "
-                                       f"{folder / name}.log")
+            parts.watch()
             time.sleep(0.5)
         return 0
     except (RuntimeError, OSError) as e:
         print(f"bidou-venue up: {e}", file=sys.stderr)
         return 1
     finally:
-        for _, proc in reversed(children):  # tables first, the hub last
-            if proc.poll() is None:
-                proc.terminate()
-        for _, proc in reversed(children):
-            try:
-                proc.wait(30)
-            except subprocess.TimeoutExpired:
-                proc.kill()
-                proc.wait(5)
+        parts.stop_all()  # tables first, the hub last
         pg.stop()
         print("Venue stopped: every table, the screen, the ingester, the hub and PostgreSQL.",
               flush=True)

@@ -126,7 +126,7 @@ class Live:
         """Start from the store: the seqs it holds per game, each table's log id and newest
         entry (blocking: run in a thread). Raises while PostgreSQL is away."""
         c = self.config
-        with psycopg.connect(c.dsn, connect_timeout=3) as db:
+        with psycopg.connect(c.reader_dsn, connect_timeout=3) as db:
             held = db.execute("SELECT table_name, game, MAX(seq) FROM events WHERE venue = %s "
                               "GROUP BY table_name, game", (c.name,)).fetchall()
             logs = db.execute("SELECT table_name, log_id FROM tables WHERE venue = %s",

@@ -6,6 +6,7 @@ for its keep-alive."""
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import json
 import select
@@ -17,7 +18,7 @@ import pytest
 from firmware.server_settings import ServerSettings
 from table_server import server as server_module
 from table_server.server import Dashboard
-from table_server.wsgi_server import REFUSAL
+from web.wsgi_server import REFUSAL
 
 
 def start(table, monkeypatch, *, connections: int = 2000, timeout: float = 10.0,
@@ -227,5 +228,45 @@ def test_the_listening_socket_sends_small_writes_at_once(table, monkeypatch):
     d = start(table, monkeypatch)
     try:
         assert d._server.socket.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+    finally:
+        d.stop()
+
+
+def head_answer(port: int, request: bytes) -> bytes:
+    """The answer to ``request`` sent as written (b"" if the server closed without one)."""
+    with socket.create_connection(("127.0.0.1", port), timeout=10) as s:
+        with contextlib.suppress(OSError):  # refused part-way: the server stopped reading
+            s.sendall(request)
+        said = b""
+        with contextlib.suppress(OSError):
+            while chunk := s.recv(65536):
+                said += chunk
+        return said
+
+
+def test_request_heads_past_the_limits_get_a_sentence_and_a_closed_connection(
+        table, monkeypatch):
+    """The server shared with the venue screen (``web.wsgi_server``) reads at most 16 KiB of
+    request line and headers, and 100 headers (issue 47, finding 8)."""
+    d = start(table, monkeypatch)
+    head = "Host: 127.0.0.1\r\nConnection: close\r\n"
+    try:
+        long_line = head_answer(d.port, f"GET /api/state?q={'a' * 20_000} HTTP/1.1\r\n{head}"
+                                        "\r\n".encode())
+        assert long_line.startswith(b"HTTP/1.1 414 URI Too Long\r\n"), long_line[:100]
+        assert b"The request line is longer than 16 KiB" in long_line
+        big = head_answer(d.port, f"GET /api/state HTTP/1.1\r\n{head}X-Big: {'a' * 20_000}"
+                                  "\r\n\r\n".encode())
+        assert big.startswith(b"HTTP/1.1 431 Request Header Fields Too Large\r\n"), big[:100]
+        assert b"larger than 16 KiB together" in big and b"Connection: close" in big
+        many = head_answer(d.port, (f"GET /api/state HTTP/1.1\r\n{head}"
+                                    + "".join(f"X-{i}: 1\r\n" for i in range(101))
+                                    + "\r\n").encode())
+        assert many.startswith(b"HTTP/1.1 431"), many[:100]
+        assert b"The request has 103 headers; at most 100 are read" in many
+        fine = head_answer(d.port, (f"GET /api/state HTTP/1.1\r\n{head}"
+                                    + "".join(f"X-{i}: 1\r\n" for i in range(90))
+                                    + "\r\n").encode())
+        assert fine.startswith(b"HTTP/1.1 200 OK"), fine[:100]
     finally:
         d.stop()

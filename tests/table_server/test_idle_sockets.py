@@ -221,7 +221,7 @@ def test_3000_silent_sockets_from_one_address_leave_room_for_a_second(
 
 
 def test_the_descriptor_count_is_of_this_process() -> None:
-    from table_server.descriptors import descriptors_in_use
+    from web.descriptors import descriptors_in_use
 
     before = descriptors_in_use()
     extra = [os.open(os.devnull, os.O_RDONLY) for _ in range(5)]

@@ -12,8 +12,9 @@ import pytest
 
 from engine.errors import ConfigError
 from firmware.server_settings import ServerSettings, check_port, parse_server_settings
-from table_server import server as server_module
-from table_server.server import Dashboard, listening_socket
+from table_server.server import Dashboard
+from web import listen as listen_module
+from web.listen import listening_socket
 
 
 def settings(host: str = "127.0.0.1", port: int = 0) -> ServerSettings:
@@ -36,7 +37,7 @@ def test_a_host_name_nobody_knows_says_what_to_use(table, capfd, monkeypatch) ->
     def no_such_name(*args, **kwargs):
         raise socket.gaierror(socket.EAI_NONAME, "Name or service not known")
 
-    monkeypatch.setattr(server_module.socket, "getaddrinfo", no_such_name)
+    monkeypatch.setattr(listen_module.socket, "getaddrinfo", no_such_name)
     with pytest.raises(OSError) as e:
         Dashboard(table.controller, settings(host="tabel.local")).start()
     assert e.value.strerror == (

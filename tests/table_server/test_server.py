@@ -156,7 +156,7 @@ def test_one_thread_writes_every_stream(dashboard, table) -> None:
 
 
 def test_links_for_phones_never_say_loopback_when_listening_everywhere() -> None:
-    from table_server.addresses import lan_address, public_base
+    from web.addresses import lan_address, public_base
 
     assert public_base("http://pub.lan:8080/", "0.0.0.0", 8080) == "http://pub.lan:8080"
     assert public_base(None, "127.0.0.1", 8080) == "http://127.0.0.1:8080"

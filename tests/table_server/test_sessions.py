@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 
 from table_server.auth import OneTimePasses, RateLimiter
-from table_server.hosts import AllowedHosts, host_name
+from web.hosts import AllowedHosts, host_name
 
 
 def test_400_concurrent_pin_attempts_from_one_address_get_5_comparisons(clock) -> None:

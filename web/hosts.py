@@ -24,7 +24,7 @@ import time
 from collections.abc import Callable
 from urllib.parse import urlsplit
 
-from table_server.addresses import ANY_HOSTS, LOOPBACK, lan_address
+from web.addresses import ANY_HOSTS, LOOPBACK, lan_address
 
 #: Seconds between two looks at the machine's addresses.
 REFRESH = 30.0

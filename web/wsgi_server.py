@@ -1,4 +1,5 @@
-"""The production HTTP server of the dashboard: cheroot, inside the table's process.
+"""The production HTTP server of the table's dashboard and of the venue screen: cheroot,
+inside the serving process.
 
 Why cheroot (docs/dashboard.md compares it with waitress and gunicorn): it runs in a thread of
 our own process (the controller, its lock and the GPIO pins stay in one process); it writes
@@ -15,8 +16,14 @@ from it nor closes it.
 
 Nor does it bound the open connections, make room for a client that sends a request when
 the bound is reached, or keep a new client off the worker threads until it sends something:
-:class:`table_server.room.BoundedConnections` does, with a bound sized from the descriptors
-the process has (``table_server.descriptors``).
+:class:`web.room.BoundedConnections` does, with a bound sized from the descriptors
+the process has (``web.descriptors``).
+
+Nor does it bound a request's head: by default it reads a request line and headers of any
+size and number (a 2 MB query string, a 200 KB header and 2000 headers were each answered
+200, issue 47). :class:`LimitedRequest` reads at most ``MAX_HEAD_BYTES`` of request line and
+headers together and at most ``MAX_HEADERS`` headers, and answers past them with 414 or 431
+and a sentence, then closes the connection.
 """
 
 from __future__ import annotations
@@ -25,12 +32,18 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from cheroot import wsgi
+from cheroot import errors, server, wsgi
 
-from table_server.bodies import MALFORMED
-from table_server.room import REFUSAL, BoundedConnections, TrackedConnection
+from web.bodies import MALFORMED
+from web.room import REFUSAL, BoundedConnections, TrackedConnection, refusal
 
-__all__ = ["HAND_OVER", "REFUSAL", "HandOver", "HandOverGateway", "TableServer"]
+__all__ = ["HAND_OVER", "REFUSAL", "BoundedServer", "HandOver", "HandOverGateway"]
+
+#: Bytes of request line and headers together read at most (nginx reads 4 x 8 KiB by
+#: default; a browser's request to either app is well under 2 KiB).
+MAX_HEAD_BYTES = 16 * 1024
+#: Headers read at most (Apache's LimitRequestFields default).
+MAX_HEADERS = 100
 
 #: Bodies past this are refused 413 by cheroot before the app sees them (the app's own limit,
 #: 64 KiB, answers with its sentence below it); a chunked body is counted as it is read. The
@@ -91,16 +104,63 @@ class HandOverGateway(wsgi.Gateway_10):
                 hand_over.abandon()
 
 
-class TableServer(wsgi.Server):
-    """cheroot's WSGI server on a socket already listening (``table_server.server`` makes it,
-    with sentences for every way binding fails), with a bounded connection count of which
-    one address holds ``per_address`` at most (``table_server.room``)."""
+class LimitedRequest(server.HTTPRequest):
+    """cheroot's request, reading at most ``MAX_HEAD_BYTES`` of head and ``MAX_HEADERS``
+    headers; past either, a one-line answer with a sentence, and the connection closed."""
 
-    ConnectionClass = TrackedConnection
+    def parse_request(self) -> None:
+        self.rfile = server.SizeCheckWrapper(self.conn.rfile, MAX_HEAD_BYTES)
+        kib = MAX_HEAD_BYTES // 1024
+        for read, status, sentence in (
+                (self.read_request_line, "414 URI Too Long",
+                 f"The request line is longer than {kib} KiB; send a shorter address and "
+                 "query string."),
+                (self.read_request_headers, "431 Request Header Fields Too Large",
+                 f"The request's headers are larger than {kib} KiB together; send fewer or "
+                 "shorter headers (or clear this site's cookies).")):
+            try:
+                if not read():
+                    return
+            except errors.MaxSizeExceeded:
+                self._refuse(status, sentence)
+                return
+        if len(self.inheaders) > MAX_HEADERS:
+            self._refuse("431 Request Header Fields Too Large",
+                         f"The request has {len(self.inheaders)} headers; at most "
+                         f"{MAX_HEADERS} are read. Send fewer.")
+            return
+        self.ready = True
+
+    def _refuse(self, status: str, sentence: str) -> None:
+        self.close_connection = True
+        body = sentence.encode() + b"\n"
+        head = (f"HTTP/1.1 {status}\r\nContent-Type: text/plain; charset=utf-8\r\n"
+                f"Content-Length: {len(body)}\r\nConnection: close\r\n\r\n").encode()
+        try:
+            self.conn.wfile.write(head + body)
+        except OSError as e:
+            if e.args[0] not in errors.socket_errors_to_ignore:
+                raise
+
+
+class LimitedConnection(TrackedConnection):
+    """A tracked connection (``web.room``) whose requests are :class:`LimitedRequest`."""
+
+    RequestHandlerClass = LimitedRequest
+
+
+class BoundedServer(wsgi.Server):
+    """cheroot's WSGI server on a socket already listening (``web.listen`` makes it, with
+    sentences for every way binding fails), with a bounded connection count of which one
+    address holds ``per_address`` at most (``web.room``), and bounded request heads
+    (:class:`LimitedRequest`). ``who`` names it in the 503 sent when every connection is
+    being served."""
+
+    ConnectionClass = LimitedConnection
 
     def __init__(self, sock: socket.socket, app: Any, *, threads: int, max_connections: int,
                  timeout: float, max_body: int = MAX_BODY_BACKSTOP,
-                 per_address: int | None = None) -> None:
+                 per_address: int | None = None, who: str = "The table") -> None:
         self._listening = sock
         super().__init__(sock.getsockname()[:2], app, numthreads=threads,
                          max=threads, timeout=timeout, shutdown_timeout=5,
@@ -109,6 +169,8 @@ class TableServer(wsgi.Server):
         self.per_address = per_address or max_connections
         self.keep_alive_conn_limit = max_connections
         self.max_request_body_size = max_body
+        self.max_request_header_size = MAX_HEAD_BYTES
+        self.refusal = refusal(who)
         self.gateway = HandOverGateway
 
     def bind(self, family: int, type: int, proto: int = 0) -> None:  # noqa: A002 (cheroot's)

@@ -1,5 +1,5 @@
-"""The headers every answer of the dashboard carries (``create_app``'s ``after_request`` adds
-them; the press gate, which answers before Flask, sends them too)."""
+"""The headers every answer of the dashboard and of the venue screen carries (``web.guard``
+adds them; the table's press gate, which answers before Flask, sends them too)."""
 
 from __future__ import annotations
 
@@ -11,5 +11,3 @@ SECURE_HEADERS: dict[str, str] = {
         "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
         "script-src 'self'; connect-src 'self'; frame-ancestors 'none'"),
 }
-#: Paths whose answers are never cached (they carry a seat's or the referee's view).
-PRIVATE_PREFIXES = ("/api/", "/seat/", "/referee")

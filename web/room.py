@@ -2,10 +2,11 @@
 
 cheroot's connection manager accepts every client and waits for its request in a selector;
 :class:`BoundedConnections` adds what a pub needs to it (issue 37: a device on the network
-held a thousand sockets open, and the pub's screen and phones got no answer):
+held a thousand sockets open, and the pub's screen and phones got no answer; the venue
+screen the same, issue 47):
 
 - a bound on the connections open at once, sized from the descriptors the process has
-  (``table_server.descriptors``), so ``accept`` never fails for want of a descriptor;
+  (``web.descriptors``), so ``accept`` never fails for want of a descriptor;
 - when the bound is reached, the connection silent longest (one that never sent a request,
   or an idle keep-alive one) is closed to make room for the newcomer; a connection being
   served is never closed, and only when every one is being served does a newcomer get the
@@ -35,12 +36,19 @@ from typing import Any
 
 from cheroot import connections, server
 
-#: Sent, then the socket closed, to a client when every open connection is being served.
-_REFUSAL_TEXT = (b"The table has too many open connections; close some pages and try again "
-                 b"in a moment.\n")
-REFUSAL = (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
-           b"Retry-After: 5\r\nConnection: close\r\nContent-Length: "
-           + str(len(_REFUSAL_TEXT)).encode() + b"\r\n\r\n" + _REFUSAL_TEXT)
+
+def refusal(who: str) -> bytes:
+    """The one-line 503 sent, then the socket closed, to a client when every open connection
+    is being served; ``who`` names the server ("The table", "The venue screen")."""
+    text = (f"{who} has too many open connections; close some pages and try again in a "
+            f"moment.\n").encode()
+    return (b"HTTP/1.1 503 Service Unavailable\r\nContent-Type: text/plain; charset=utf-8\r\n"
+            b"Retry-After: 5\r\nConnection: close\r\nContent-Length: "
+            + str(len(text)).encode() + b"\r\n\r\n" + text)
+
+
+#: The table's refusal (``refusal("The table")``).
+REFUSAL = refusal("The table")
 
 _Entry = tuple[int, "TrackedConnection"]
 
@@ -63,8 +71,8 @@ class BoundedConnections(connections.ConnectionManager):
     """cheroot's connection manager with the bound, the eviction and the per-address share
     of the module docstring (``server.max_connections``, ``server.per_address``)."""
 
-    def __init__(self, table_server: Any) -> None:
-        super().__init__(table_server)
+    def __init__(self, bounded_server: Any) -> None:
+        super().__init__(bounded_server)
         self._room = threading.Lock()
         self._open: dict[str, int] = {}  # address -> connections open (silent or served)
         self._total = 0
@@ -128,7 +136,7 @@ class BoundedConnections(connections.ConnectionManager):
         self.put(conn)
         return None
 
-    # --- the table's --------------------------------------------------------------------
+    # --- the server's -------------------------------------------------------------------
     def serving(self, conn: Any) -> None:
         """``conn`` goes to a worker thread: not silent, so never closed to make room."""
         with self._room:
@@ -190,7 +198,7 @@ class BoundedConnections(connections.ConnectionManager):
         self.refused += 1
         with contextlib.suppress(OSError):
             conn.socket.settimeout(1.0)
-            conn.socket.sendall(REFUSAL)
+            conn.socket.sendall(getattr(self.server, "refusal", REFUSAL))
         with contextlib.suppress(OSError):
             conn.close()
 

@@ -1,0 +1,63 @@
+"""The venue's database roles: each part connects with only what it needs (issue 47).
+
+The owner (``bidou``, ``venue.pgcluster``) makes the schema; then:
+
+- the ingester's role writes the store: inserts and updates ``events``, ``tables`` and
+  ``problems`` (it never deletes an event), and writes ``games``, ``results`` and ``players``,
+  which it derives from the events in the same transaction (``venue.store``);
+- the screen's role only reads.
+
+Neither is a superuser, owns a table, may create anything, or may run a program as the
+server (``COPY ... TO PROGRAM`` needs superuser or ``pg_execute_server_program``). Each gets a
+new random password every time this runs; the DSNs returned carry them (keep them in 0600
+files).
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from psycopg import sql
+
+from venue import store
+
+INGESTER = "bidou_ingest"
+SCREEN = "bidou_screen"
+#: what the ingester may insert and update (never delete)
+INGESTER_RECORDS = ("events", "tables", "problems")
+#: what the ingester derives from the events, and so may rewrite (``store.derive_many``,
+#: ``bidou-venue rebuild``)
+INGESTER_DERIVES = ("games", "results", "players")
+
+
+def set_up_roles(owner_dsn: str) -> dict[str, str]:
+    """Make (or update) the two roles with fresh passwords and their grants, in the database
+    of ``owner_dsn``; {role: its DSN}."""
+    passwords = {role: secrets.token_urlsafe(24) for role in (INGESTER, SCREEN)}
+    with store.connect(owner_dsn) as db, db.transaction():  # the schema, made by its owner
+        for role, password in passwords.items():
+            known = db.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+            db.execute(sql.SQL("{} ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
+                               "NOREPLICATION PASSWORD {}").format(
+                sql.SQL("ALTER" if known else "CREATE"), sql.Identifier(role),
+                sql.Literal(password)))
+        both = sql.SQL(", ").join(sql.Identifier(r) for r in passwords)
+        name = sql.Identifier(db.info.dbname)
+        for statement in (
+                "REVOKE ALL ON DATABASE {name} FROM PUBLIC",
+                "GRANT CONNECT ON DATABASE {name} TO {both}",
+                "REVOKE ALL ON SCHEMA public FROM PUBLIC",
+                "GRANT USAGE ON SCHEMA public TO {both}",
+                "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {both}",
+                "GRANT SELECT ON ALL TABLES IN SCHEMA public TO {both}",
+                "GRANT INSERT, UPDATE ON {records} TO {ingester}",
+                "GRANT INSERT, UPDATE, DELETE ON {derives} TO {ingester}",
+                "GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {ingester}"):
+            db.execute(sql.SQL(statement).format(
+                name=name, both=both, ingester=sql.Identifier(INGESTER),
+                records=sql.SQL(", ").join(map(sql.Identifier, INGESTER_RECORDS)),
+                derives=sql.SQL(", ").join(map(sql.Identifier, INGESTER_DERIVES))))
+        params = db.info.get_parameters()
+        host, port, dbname = params["host"], params["port"], params["dbname"]
+    return {role: f"host={host} port={port} user={role} dbname={dbname} password={password}"
+            for role, password in passwords.items()}
