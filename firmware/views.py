@@ -10,7 +10,7 @@ adds everything. Tests check the boundary by looking for dice values in the JSON
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, astuple
 from typing import Any
 
 from engine.actions import DICE_VERBS
@@ -88,12 +88,22 @@ def dice_in_text(text: str) -> list[str]:
     return found
 
 
-def entry_is_public(text: str, game_status: str) -> bool:
-    """Whether a log entry may leave the table now (the venue forwarder asks this): an entry
-    with no dice always; one with dice only once its game is over or abandoned, when the
-    table's own history page shows that game's whole record. Until then its dice may still
-    be under a cup (a dropped hand's dice are never shown at the table at all)."""
-    return game_status in SHOWN_STATUSES or not dice_in_text(text)
+def entry_dice(entry: Entry) -> list[str]:
+    """The dice named in every text field of ``entry`` (``text``, ``by``, ``why``, ``kind``,
+    ``at`` and any field added later): a die hidden in a correction's reason is a die."""
+    return [d for value in astuple(entry) if isinstance(value, str)
+            for d in dice_in_text(value)]
+
+
+def entry_is_public(entry: Entry | str, game_status: str) -> bool:
+    """Whether a log entry (or one text) may leave the table now (the venue forwarder asks
+    this): an entry with no dice in any of its texts always; one with dice only once its
+    game is over or abandoned, when the table's own history page shows that game's whole
+    record. Until then its dice may still be under a cup (a dropped hand's dice are never
+    shown at the table at all)."""
+    if game_status in SHOWN_STATUSES:
+        return True
+    return not (dice_in_text(entry) if isinstance(entry, str) else entry_dice(entry))
 
 
 def settled_fields(effect: Effect) -> dict[str, Any]:

@@ -23,8 +23,12 @@ from typing import Any
 
 import psycopg
 
+from firmware.log import Entry, GameLog
 from firmware.views import entry_is_public
+from venue import store
 from venue.hub import start_hub
+from venue.outbox import log_id as outbox_log_id
+from venue.settings import VenueConfig, load_venue_config
 
 PYTHON = sys.executable
 BIN = Path(sys.executable).parent
@@ -64,12 +68,13 @@ def expected_rows(db: Path) -> list[tuple[int, int, str]]:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         status = dict(con.execute("SELECT id, status FROM games"))
-        rows = con.execute("SELECT game, seq, text FROM entries ORDER BY id").fetchall()
+        rows = con.execute("SELECT game, seq, kind, text, by, why, at FROM entries ORDER BY "
+                           "id").fetchall()
     finally:
         con.close()
     out = []
-    for game, seq, text in rows:
-        if not entry_is_public(text, status[game]):
+    for game, seq, kind, text, by, why, at in rows:
+        if not entry_is_public(Entry(game, seq, kind, text, by, why, at), status[game]):
             break
         out.append((game, seq, text))
     return out
@@ -113,12 +118,12 @@ class Venue:
     def url(self) -> str:
         return f"{self.scheme}://127.0.0.1:{self.hub_port}"
 
+    def venue_config(self) -> VenueConfig:
+        return load_venue_config(str(self.config))
+
     # --- processes -------------------------------------------------------------------------
     def start_hub(self) -> None:
-        from venue.settings import load_venue_config  # lazy: the config is written first
-
-        self.procs["hub"] = start_hub(load_venue_config(str(self.config)),
-                                      str(self.folder / "hub"))
+        self.procs["hub"] = start_hub(self.venue_config(), str(self.folder / "hub"))
         wait_until(lambda: _listening(self.hub_port), 20, "the hub to listen")
 
     def start_ingester(self, env: dict[str, str] | None = None) -> None:
@@ -128,8 +133,26 @@ class Venue:
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         log.close()
 
+    def enroll(self, table: str, log_id: str | None = None) -> str:
+        """Enroll ``log_id`` (default: the table's own log's, made now if the log is new)
+        as the table's log at the venue, as ``bidou-venue accept-log`` does for a first log;
+        a table with a log enrolled keeps it. The log id enrolled."""
+        if log_id is None:
+            log = GameLog(str(self.db(table)))
+            try:
+                log_id = outbox_log_id(log)
+            finally:
+                log.close()
+        with store.connect(self.dsn) as db:
+            return store.enroll(db, self.name, table, log_id)
+
     def start_table(self, name: str, *, pace: float = 0.02, url: str | None = None,
-                    password: str | None = None, seed: int = 1, ca: Path | None = None) -> None:
+                    password: str | None = None, seed: int = 1, ca: Path | None = None,
+                    enroll: bool = True) -> None:
+        """Start a simulated table; ``enroll``: its log enrolled at the venue first (a table
+        with a log enrolled already keeps it: a replaced log is then refused)."""
+        if enroll:
+            self.enroll(name)
         cfg = self.folder / f"{name}.toml"
         cfg.write_text(table_toml(name, url or self.url,
                                   password if password is not None else self.passwords[name],
