@@ -10,7 +10,7 @@ adds everything. Tests check the boundary by looking for dice values in the JSON
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict, astuple
+from dataclasses import asdict, astuple, fields
 from typing import Any
 
 from engine.actions import DICE_VERBS
@@ -72,6 +72,7 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
 #: a game whose entries the table's own history shows whole, dice and all (table_server.history
 #: lists only these): its record holds no concealed throw any more
 SHOWN_STATUSES = ("over", "abandoned")
+_ENTRY_FIELDS = tuple(f.name for f in fields(Entry))
 
 
 def dice_in_text(text: str) -> list[str]:
@@ -88,11 +89,24 @@ def dice_in_text(text: str) -> list[str]:
     return found
 
 
+#: an entry's fields typed by a person (a correction's reason, who made it): any die value
+#: in them may be a die, whatever the words around it ("Bob hides 6 5 4")
+FREE_TEXT = ("by", "why")
+
+
 def entry_dice(entry: Entry) -> list[str]:
     """The dice named in every text field of ``entry`` (``text``, ``by``, ``why``, ``kind``,
-    ``at`` and any field added later): a die hidden in a correction's reason is a die."""
-    return [d for value in astuple(entry) if isinstance(value, str)
-            for d in dice_in_text(value)]
+    ``at`` and any field added later), and in a field a person typed (``FREE_TEXT``) every
+    word holding a die's value: a die hidden in a correction's reason is a die. Such an
+    entry only waits for its game's end; nothing is lost by reading too much."""
+    found: list[str] = []
+    for name, value in zip(_ENTRY_FIELDS, astuple(entry), strict=True):
+        if not isinstance(value, str):
+            continue
+        found += dice_in_text(value)
+        if name in FREE_TEXT:
+            found += [w for w in value.split() if any(c in "123456" for c in w)]
+    return list(dict.fromkeys(found))
 
 
 def entry_is_public(entry: Entry | str, game_status: str) -> bool:

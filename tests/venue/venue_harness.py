@@ -5,6 +5,7 @@ with: the venue's rows against the table's own SQLite log."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -21,12 +22,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import nats
 import psycopg
 
-from firmware.log import Entry, GameLog
+from firmware.log import Entry, GameLog, GameRow
 from firmware.views import entry_is_public
 from venue import store
 from venue.hub import start_hub
+from venue.messages import entry_message, inbox_prefix
 from venue.outbox import log_id as outbox_log_id
 from venue.settings import VenueConfig, load_venue_config
 
@@ -89,12 +92,24 @@ def finished_results(db: Path) -> dict[int, dict[str, int]]:
         con.close()
 
 
+def planted(table: str, game: int = 1, seq: int = 1, *, text: str = "Ann bet 1",
+            log_id: str = "LOGX", status: str = "playing", why: str = "", by: str = "web",
+            players: tuple[str, ...] = ("Ann", "Bob"), result: dict[str, Any] | None = None,
+            venue: str = "pub") -> bytes:
+    """A forged entry message, as one holding ``table``'s password could publish."""
+    row = GameRow(game, "two-hand", players, {}, "t0", None, status, result)
+    return entry_message(venue, table, log_id, Entry(game, seq, "action", text, by, why,
+                                                     "t1"), row).to_bytes()
+
+
 class Venue:
     """One venue under test: its config, its processes and its database."""
 
     def __init__(self, folder: Path, dsn: str, tables: tuple[str, ...] = ("t1", "t2"),
-                 venue: str = "pub", hub_tls: dict[str, Path] | None = None) -> None:
-        """``hub_tls``: ``[hub]``'s tls_cert, tls_key and tls_ca (the hub then speaks TLS)."""
+                 venue: str = "pub", hub_tls: dict[str, Path] | None = None,
+                 table_quota: int | None = None) -> None:
+        """``hub_tls``: ``[hub]``'s tls_cert, tls_key and tls_ca (the hub then speaks TLS);
+        ``table_quota``: ``[hub]``'s, entries the hub keeps per table."""
         self.folder = folder
         self.dsn = dsn
         self.name = venue
@@ -105,7 +120,8 @@ class Venue:
         lines = [f'[venue]\nname = "{venue}"', f"[hub]\nport = {self.hub_port}\n"
                  f'store_dir = "{folder / "hub" / "jetstream"}"\n'
                  f'admin_password = "{self.admin[1]}"'
-                 + "".join(f'\n{k} = "{v}"' for k, v in (hub_tls or {}).items()),
+                 + "".join(f'\n{k} = "{v}"' for k, v in (hub_tls or {}).items())
+                 + (f"\ntable_quota = {table_quota}" if table_quota else ""),
                  f'[database]\ndsn = "{dsn}"']
         self.scheme = "tls" if hub_tls else "nats"
         lines += [f'[tables.{t}]\npassword = "{p}"' for t, p in self.passwords.items()]
@@ -132,6 +148,16 @@ class Venue:
             [PYTHON, "-m", "venue.cli", "ingest", "--config", str(self.config)],
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         log.close()
+
+    def publish_all(self, user: str, items: list[tuple[str, bytes]],
+                    headers: bool = False) -> list[str | None]:
+        """Publish each (subject, payload) to JetStream as ``user`` (the venue's own user,
+        or a table's, with that table's inbox prefix), at once; per message, None when the
+        hub stored it, else the hub's words. ``headers``: with a message id from its
+        index."""
+        password = self.admin[1] if user == self.admin[0] else self.passwords[user]
+        prefix = None if user == self.admin[0] else inbox_prefix(self.name, user)
+        return asyncio.run(_publish_all(self.url, user, password, prefix, items, headers))
 
     def enroll(self, table: str, log_id: str | None = None) -> str:
         """Enroll ``log_id`` (default: the table's own log's, made now if the log is new)
@@ -329,6 +355,29 @@ class Venue:
                                      headers={"Authorization": f"Bearer {TOKEN}"})
         with urllib.request.urlopen(req, timeout=5) as r:
             return json.loads(r.read())
+
+
+async def _publish_all(url: str, user: str, password: str, prefix: str | None,
+                       items: list[tuple[str, bytes]], headers: bool) -> list[str | None]:
+    options: dict[str, Any] = {"inbox_prefix": prefix} if prefix else {}
+    nc = await nats.connect(url, user=user, password=password, connect_timeout=3,
+                            max_reconnect_attempts=0, **options)
+    out: list[str | None] = []
+    try:
+        js = nc.jetstream()
+        for start in range(0, len(items), 1000):
+            acks = [await js.publish_async(subject, payload, headers={
+                "Nats-Msg-Id": f"planted-{start + i}"} if headers else None)
+                for i, (subject, payload) in enumerate(items[start:start + 1000])]
+            for ack in acks:
+                try:
+                    await asyncio.wait_for(ack, 10)
+                    out.append(None)
+                except Exception as e:  # the hub's refusal: its words
+                    out.append(f"{type(e).__name__}: {e}")
+    finally:
+        await nc.close()
+    return out
 
 
 def _listening(port: int) -> bool:
