@@ -48,3 +48,13 @@ def log_id(log: GameLog) -> str:
     """This log's id: random, made once and kept in the log (``GameLog.key``), so a table
     whose log is replaced (game ids starting again) is told apart by the venue."""
     return log.key("venue-log-id")[:16]
+
+
+def log_id_of(path: str) -> str:
+    """The log id of the table's log file at ``path`` (the log made now if new), for the
+    venue config to enroll (``[tables.NAME] log_id``) before the table first runs."""
+    log = GameLog(path)
+    try:
+        return log_id(log)
+    finally:
+        log.close()

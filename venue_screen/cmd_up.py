@@ -21,9 +21,8 @@ import sys
 import time
 from pathlib import Path
 
-from firmware.log import GameLog
 from venue.hub import start_hub
-from venue.outbox import log_id
+from venue.outbox import log_id_of
 from venue.pgcluster import PgCluster
 from venue.settings import load_venue_config
 
@@ -57,16 +56,6 @@ def _wait_port(port: int, timeout: float) -> bool:
     return False
 
 
-def table_log_id(db: Path) -> str:
-    """The log id of the table's log at ``db`` (the log made now if new): the venue config
-    enrolls it, as a pub's operator does with ``bidou-venue accept-log``."""
-    log = GameLog(str(db))
-    try:
-        return log_id(log)
-    finally:
-        log.close()
-
-
 def write_configs(folder: Path, tables: int, pg_dsn: str, hub_port: int,
                   screen_port: int) -> dict[str, Path]:
     """The venue config and one table config per table (fresh passwords every start)."""
@@ -77,7 +66,7 @@ def write_configs(folder: Path, tables: int, pg_dsn: str, hub_port: int,
         f'[hub]\nport = {hub_port}\nstore_dir = "{folder / "hub" / "jetstream"}"\n'
         f'admin_password = "{secrets.token_urlsafe(12)}"',
         f'[database]\ndsn = "{pg_dsn}"', f"[screen]\nport = {screen_port}",
-    ] + [f'[tables.{n}]\npassword = "{p}"\nlog_id = "{table_log_id(folder / f"{n}.db")}"'
+    ] + [f'[tables.{n}]\npassword = "{p}"\nlog_id = "{log_id_of(str(folder / f"{n}.db"))}"'
          for n, p in passwords.items()]
     (folder / "venue.toml").write_text("\n".join(venue) + "\n")
     out = {}

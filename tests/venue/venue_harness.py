@@ -25,12 +25,12 @@ from typing import Any
 import nats
 import psycopg
 
-from firmware.log import Entry, GameLog, GameRow
+from firmware.log import Entry, GameRow
 from firmware.views import entry_is_public
 from venue import store
 from venue.hub import start_hub
 from venue.messages import entry_message, inbox_prefix
-from venue.outbox import log_id as outbox_log_id
+from venue.outbox import log_id_of
 from venue.settings import VenueConfig, load_venue_config
 
 PYTHON = sys.executable
@@ -164,11 +164,7 @@ class Venue:
         as the table's log at the venue, as ``bidou-venue accept-log`` does for a first log;
         a table with a log enrolled keeps it. The log id enrolled."""
         if log_id is None:
-            log = GameLog(str(self.db(table)))
-            try:
-                log_id = outbox_log_id(log)
-            finally:
-                log.close()
+            log_id = log_id_of(str(self.db(table)))
         with store.connect(self.dsn) as db:
             return store.enroll(db, self.name, table, log_id)
 
