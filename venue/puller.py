@@ -82,16 +82,22 @@ class Puller:
         """The durable consumer, made if the hub does not have it (first start, or a hub
         whose store was lost); the hub keeps it, with what was acknowledged, across
         restarts."""
+        made = True
         try:
             info = await self.js.consumer_info(ENTRY_STREAM, DURABLE)
             if info.config.max_deliver == MAX_DELIVER:
                 return
         except NotFoundError:
-            pass
-        await self.js.add_consumer(ENTRY_STREAM, ConsumerConfig(  # made, or brought up to date
-            durable_name=DURABLE, filter_subject=f"bidou.{self.venue}.*.entry",
-            ack_policy=AckPolicy.EXPLICIT, ack_wait=ACK_WAIT,
-            max_ack_pending=MAX_ACK_PENDING, max_deliver=MAX_DELIVER))
+            made = False
+        try:  # made, or an older one brought up to date (max_deliver is editable)
+            await self.js.add_consumer(ENTRY_STREAM, ConsumerConfig(
+                durable_name=DURABLE, filter_subject=f"bidou.{self.venue}.*.entry",
+                ack_policy=AckPolicy.EXPLICIT, ack_wait=ACK_WAIT,
+                max_ack_pending=MAX_ACK_PENDING, max_deliver=MAX_DELIVER))
+        except Exception as e:
+            if not made:
+                raise
+            say(f"the consumer keeps its older settings ({type(e).__name__}: {e})")
 
     async def renew(self, *, lost: bool = True) -> None:
         """Ask for another batch. ``lost``: the open requests are presumed gone (a

@@ -148,13 +148,13 @@ def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage],
             else:  # stored already after all (another writer): a repeat, never a double
                 outcomes[i] = Outcome("repeat")
         _hold(db, messages, early, outcomes, planned_top)
-        drained = _release_held(db, {k: stored_top[k] for k in newest})
+        drained, gapped = _release_held(db, {k: stored_top[k] for k in newest})
         for m in drained:
             newest[(m.venue, m.table, m.game)] = m  # released in seq order: the last wins
         if released is not None:
             released.extend(drained)
-        waiting = {(messages[i].venue, messages[i].table, messages[i].game) for i in early}
-        _note_gaps(db, [k for k in games if k in newest or k in waiting])
+        gapped |= {(messages[i].venue, messages[i].table, messages[i].game) for i in early}
+        _note_gaps(db, sorted(gapped))
         derive_many(db, [(*key, game_row(m), m.seq) for key, m in newest.items()])
     return [o if o is not None else Outcome("repeat") for o in outcomes]
 
@@ -204,19 +204,22 @@ def _hold(db: psycopg.Connection[Any], messages: Sequence[EntryMessage], early: 
 
 
 def _release_held(db: psycopg.Connection[Any], before: dict[tuple[str, str, int], int]
-                  ) -> list[EntryMessage]:
+                  ) -> tuple[list[EntryMessage], set[tuple[str, str, int]]]:
     """Store the held entries that now follow what is stored, for the games whose highest
-    seq moved (``before``: what it was), in seq order; the messages stored."""
+    seq moved (``before``: what it was), in seq order: the messages stored, and the games
+    that had entries held (their gap's problem to be said again). Without a gap, one
+    statement."""
     if not before:
-        return []
+        return [], set()
     rows = db.execute(
         "SELECT h.venue, h.table_name, h.game, h.seq, h.message FROM held h JOIN "
         "unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g) ON h.venue = k.v AND "
         "h.table_name = k.t AND h.game = k.g ORDER BY h.venue, h.table_name, h.game, h.seq",
         _columns(list(before))).fetchall()
     if not rows:
-        return []
-    tops = _highest_seqs(db, list(before))
+        return [], set()
+    gapped = {(v, t, g) for v, t, g, _, _ in rows}
+    tops = _highest_seqs(db, sorted(gapped))
     chain: list[EntryMessage] = []
     for v, t, g, seq, text in rows:
         if seq == tops[(v, t, g)] + 1:
@@ -226,7 +229,7 @@ def _release_held(db: psycopg.Connection[Any], before: dict[tuple[str, str, int]
     db.execute("DELETE FROM held h USING unnest(%s::text[], %s::text[], %s::int[], %s::int[]) "
                "AS k(v, t, g, top) WHERE h.venue = k.v AND h.table_name = k.t AND h.game = "
                "k.g AND h.seq <= k.top", _columns([(*k, top) for k, top in tops.items()]))
-    return [m for m in chain if (m.venue, m.table, m.game, m.seq) in inserted]
+    return [m for m in chain if (m.venue, m.table, m.game, m.seq) in inserted], gapped
 
 
 def _from_held(text: str) -> EntryMessage:
