@@ -1,12 +1,14 @@
 """How a set never trained on reads as a new table: its own known throws, then the rest.
 
 Why: a pub adapts the reader to its table from about 20 known throws
-(``bidou-table calibrate --known-throws``, :mod:`vision.adapt`). Each shared set left out of
+(``bidou-table calibrate --known-throws``, :mod:`vision.calibrate.adapt`). Each shared set left out
+of
 a model's training stands for such a table: pictures of that set holding about
 :data:`KNOWN_DICE` dice (drawn from its Train, seeded) are given to the same adaptation as
 known throws (values only, no boxes), and every other picture of the set, Train and Valid, is
 read before and after. As at the table (``bidou-table calibrate``), the table then reads with
-the reader that read the known throws better (:mod:`vision.reader_choice`), and the learned
+the reader that read the known throws better (:mod:`vision.calibrate.reader_choice`), and the
+learned
 one with its own head only where that read the throws it held back better. The rule reader
 was tuned on webcam-wood: for that set its figure is not a new table's.
 
@@ -24,10 +26,10 @@ import tempfile
 
 import cv2
 
-from vision import adapt, reader_choice
-from vision.face_reader import Settings, read_dice
-from vision.networks import MODELS
-from vision.reader import read_dice as rule_reader
+from vision.calibrate import adapt, reader_choice
+from vision.learned.face_reader import Settings, read_dice
+from vision.learned.networks import MODELS
+from vision.rules.reader import read_dice as rule_reader
 from vision_lab.evaluate import HEADER, SETS, Score, evaluate, load_labels, pictures, row
 
 #: about this many known dice (about 20 throws of three)
