@@ -294,8 +294,8 @@ class Forwarder:
         """Move the position past the acknowledged prefix of ``flight``; raise the first
         failure (a refusal, a publish cancelled as the link dropped, or no answer within
         ``PUBLISH_TIMEOUT``). Should one fail while a later one was stored, the ingester
-        holds the later one back until the earlier comes again (``venue.store.record``:
-        "early")."""
+        holds the later one back until the earlier comes again (``venue.store.record_many``:
+        "held")."""
         failure: BaseException | None = None
         acked = None
         while flight and flight[0].ack.done():
