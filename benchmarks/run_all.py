@@ -1,6 +1,7 @@
 """`make bench`: run every benchmarks/bench_*.py in turn; each prints its own figures, and each
 run is appended, dated and with the machine named, to benchmarks/results/FAMILY.md (``bench_engine``
--> ``engine.md``), so that the figures the docs quote can be traced to a run.
+-> ``engine.md``), so that the figures the docs quote can be traced to a run. A bench that keeps
+its own results file (``RESULTS``: bench_venue's table of runs) is left to write it.
 
 Benchmarks measure, they never assert: this machine is shared and noisy, so figures are
 medians or ratios, and a slow run is information, not a failure.
@@ -88,8 +89,15 @@ def main(argv: list[str] | None = None) -> int:
         tee = Tee(sys.stdout)
         with contextlib.redirect_stdout(tee):
             spec.loader.exec_module(module)
-            module.main()
-        if keep:
+            # a bench that keeps its own results file (bench_venue: RESULTS, main(record_to=))
+            own = getattr(module, "RESULTS", None)
+            if own is not None and not keep:
+                module.main(record_to=None)
+            else:
+                module.main()
+        if own is not None:
+            print(f"(its own results: {pathlib.Path(own).relative_to(HERE.parent)})")
+        elif keep:
             written = record(path.stem.removeprefix("bench_"), tee.kept.getvalue(), when, RESULTS)
             print(f"(appended to {written.relative_to(HERE.parent)})")
         print(flush=True)
