@@ -122,7 +122,7 @@ def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage],
         for i in accepted:
             m = messages[i]
             games.setdefault((m.venue, m.table, m.game), []).append(i)
-        stored_top = _highest_seqs(db, list(games))
+        stored_top, waiting = _highest_seqs(db, list(games))
         planned: list[int] = []
         early: list[int] = []
         planned_top: dict[tuple[str, str, int], int] = {}
@@ -148,7 +148,8 @@ def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage],
             else:  # stored already after all (another writer): a repeat, never a double
                 outcomes[i] = Outcome("repeat")
         _hold(db, messages, early, outcomes, planned_top)
-        drained, gapped = _release_held(db, {k: stored_top[k] for k in newest})
+        drained, gapped = _release_held(db, {k: stored_top[k] for k in newest
+                                             if k in waiting})
         for m in drained:
             newest[(m.venue, m.table, m.game)] = m  # released in seq order: the last wins
         if released is not None:
@@ -219,7 +220,7 @@ def _release_held(db: psycopg.Connection[Any], before: dict[tuple[str, str, int]
     if not rows:
         return [], set()
     gapped = {(v, t, g) for v, t, g, _, _ in rows}
-    tops = _highest_seqs(db, sorted(gapped))
+    tops, _ = _highest_seqs(db, sorted(gapped))
     chain: list[EntryMessage] = []
     for v, t, g, seq, text in rows:
         if seq == tops[(v, t, g)] + 1:
@@ -314,17 +315,21 @@ def _check_log_ids(db: psycopg.Connection[Any], messages: Sequence[EntryMessage]
 
 
 def _highest_seqs(db: psycopg.Connection[Any], keys: list[tuple[str, str, int]]
-                  ) -> dict[tuple[str, str, int], int]:
-    """The highest seq held of each game (0 for none), in one statement: the events of a
-    game are always 1..that, so it says which seqs are held."""
+                  ) -> tuple[dict[tuple[str, str, int], int], set[tuple[str, str, int]]]:
+    """The highest seq stored of each game (0 for none), in one statement: the events of a
+    game are always 1..that, so it says which seqs are stored. Games with entries in
+    ``held`` are returned beside, so a batch reads ``held`` only for a game that has some
+    (one statement fewer per batch, most of the time)."""
     if not keys:
-        return {}
+        return {}, set()
     rows = db.execute(
         "SELECT k.v, k.t, k.g, COALESCE((SELECT MAX(seq) FROM events e WHERE e.venue = k.v "
-        "AND e.table_name = k.t AND e.game = k.g), 0) "
+        "AND e.table_name = k.t AND e.game = k.g), 0), EXISTS (SELECT 1 FROM held h WHERE "
+        "h.venue = k.v AND h.table_name = k.t AND h.game = k.g) "
         "FROM unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g)",
         _columns(keys)).fetchall()
-    return {(v, t, g): top for v, t, g, top in rows}
+    return {(v, t, g): top for v, t, g, top, _ in rows}, {
+        (v, t, g) for v, t, g, _, waiting in rows if waiting}
 
 
 def _insert_events(db: psycopg.Connection[Any], messages: list[EntryMessage]
