@@ -35,7 +35,7 @@ from firmware.venue_settings import VenueSettings  # noqa: E402
 from venue.forwarder import Forwarder  # noqa: E402
 from venue.hub import ensure_streams, start_hub  # noqa: E402
 from venue.outbox import POSITION  # noqa: E402
-from venue.settings import load_venue_config  # noqa: E402
+from venue.settings import VenueConfig, load_venue_config  # noqa: E402
 
 
 def write_games(log: GameLog, entries: int, seed: int = 1) -> None:
@@ -52,10 +52,10 @@ def write_games(log: GameLog, entries: int, seed: int = 1) -> None:
             written += 1
 
 
-async def make_streams(url: str) -> None:
+async def make_streams(url: str, config: VenueConfig) -> None:
     """The streams, as the ingester makes them at a venue."""
     nc = await nats.connect(url, user="venue", password="bench")
-    await ensure_streams(nc.jetstream(), "pub")
+    await ensure_streams(nc.jetstream(), config)
     await nc.close()
 
 
@@ -75,12 +75,13 @@ def main() -> None:
         (top / "venue.toml").write_text(
             f'[venue]\nname = "pub"\n[hub]\nport = {port}\nadmin_password = "bench"\n'
             '[database]\ndsn = "host=127.0.0.1"\n[tables.t1]\npassword = "pw"\n')
-        hub = start_hub(load_venue_config(str(top / "venue.toml")), str(top / "hub"))
+        config = load_venue_config(str(top / "venue.toml"))
+        hub = start_hub(config, str(top / "hub"))
         log = GameLog(str(top / "t1.db"))
         write_games(log, args.entries)
         last = log.entries_after(0, 10**9)[-1][0]
         time.sleep(1)
-        asyncio.run(make_streams(f"nats://127.0.0.1:{port}"))
+        asyncio.run(make_streams(f"nats://127.0.0.1:{port}", config))
         forwarder = Forwarder(log, VenueSettings(f"nats://127.0.0.1:{port}", "pub", "t1", "t1",
                                                  "pw"), state=lambda: {"version": 0})
         c0, h0, t0 = cpu(), cpu_seconds(hub.pid), time.monotonic()

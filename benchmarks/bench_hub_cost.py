@@ -160,7 +160,8 @@ def main() -> None:
         (top / "venue.toml").write_text(
             f'[venue]\nname = "pub"\n[hub]\nport = {hub_port}\nadmin_password = "bench"\n'
             f'[database]\ndsn = "{pg.dsn}"\n[screen]\nport = {screen_port}\n'
-            + "".join(f'[tables.b{i + 1}]\npassword = "pw"\n' for i in range(TABLES)))
+            + "".join(f'[tables.b{i + 1}]\npassword = "pw"\nlog_id = "log-b{i + 1}"\n'
+                      for i in range(TABLES)))
         config = load_venue_config(str(top / "venue.toml"))
         for i in range(args.hogs):
             procs[f"hog{i}"] = subprocess.Popen(

@@ -52,6 +52,7 @@ from venue_meter import CpuMeter, children_of, entries_held, free_port, stop_pro
 from venue_tables import TableProcess, lower_priority  # noqa: E402
 
 from venue.hub import start_hub  # noqa: E402
+from venue.outbox import log_id_of  # noqa: E402
 from venue.pgcluster import PgCluster  # noqa: E402
 from venue.relay import Relay  # noqa: E402
 from venue.settings import load_venue_config  # noqa: E402
@@ -119,7 +120,8 @@ def main(latency_only: bool = False, record_to: Path | None = RESULTS) -> None:
         (top / "venue.toml").write_text(
             f'[venue]\nname = "pub"\n[hub]\nport = {hub_port}\nadmin_password = "bench"\n'
             f'[database]\ndsn = "{pg.dsn}"\n[screen]\nport = {screen_port}\n'
-            + "".join(f'[tables.{n}]\npassword = "pw-{n}"\n' for n in names))
+            + "".join(f'[tables.{n}]\npassword = "pw-{n}"\n'  # each table's log enrolled
+                      f'log_id = "{log_id_of(str(top / f"{n}.db"))}"\n' for n in names))
         config = load_venue_config(str(top / "venue.toml"))
         procs.append(start_hub(config, str(top / "hub")))
         time.sleep(1)

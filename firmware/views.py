@@ -12,7 +12,7 @@ adds everything. Tests check the boundary by looking for dice values in the JSON
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import asdict
+from dataclasses import asdict, astuple, fields
 from typing import Any
 
 from engine.actions import DICE_VERBS
@@ -76,6 +76,7 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
 #: a game whose entries the table's own history shows whole, dice and all (table_server.history
 #: lists only these): its record holds no concealed throw any more
 SHOWN_STATUSES = ("over", "abandoned")
+_ENTRY_FIELDS = tuple(f.name for f in fields(Entry))
 
 
 def dice_in_text(text: str) -> list[str]:
@@ -94,12 +95,35 @@ def dice_in_text(text: str) -> list[str]:
     return found
 
 
-def entry_is_public(text: str, game_status: str) -> bool:
-    """Whether a log entry may leave the table now (the venue forwarder asks this): an entry
-    with no dice always; one with dice only once its game is over or abandoned, when the
-    table's own history page shows that game's whole record. Until then its dice may still
-    be under a cup (a dropped hand's dice are never shown at the table at all)."""
-    return game_status in SHOWN_STATUSES or not dice_in_text(text)
+#: an entry's fields typed by a person (a correction's reason, who made it): any die value
+#: in them may be a die, whatever the words around it ("Bob hides 6 5 4")
+FREE_TEXT = ("by", "why")
+
+
+def entry_dice(entry: Entry) -> list[str]:
+    """The dice named in every text field of ``entry`` (``text``, ``by``, ``why``, ``kind``,
+    ``at`` and any field added later), and in a field a person typed (``FREE_TEXT``) every
+    word holding a die's value: a die hidden in a correction's reason is a die. Such an
+    entry only waits for its game's end; nothing is lost by reading too much."""
+    found: list[str] = []
+    for name, value in zip(_ENTRY_FIELDS, astuple(entry), strict=True):
+        if not isinstance(value, str):
+            continue
+        found += dice_in_text(value)
+        if name in FREE_TEXT:
+            found += [w for w in value.split() if any(c in "123456" for c in w)]
+    return list(dict.fromkeys(found))
+
+
+def entry_is_public(entry: Entry | str, game_status: str) -> bool:
+    """Whether a log entry (or one text) may leave the table now (the venue forwarder asks
+    this): an entry with no dice in any of its texts always; one with dice only once its
+    game is over or abandoned, when the table's own history page shows that game's whole
+    record. Until then its dice may still be under a cup (a dropped hand's dice are never
+    shown at the table at all)."""
+    if game_status in SHOWN_STATUSES:
+        return True
+    return not (dice_in_text(entry) if isinstance(entry, str) else entry_dice(entry))
 
 
 def settled_fields(effect: Effect) -> dict[str, Any]:

@@ -18,6 +18,9 @@ from table_server.context import Refused, ctx
 
 #: How many dice an entered list may hold: one (a captain roll) or three (a throw).
 DICE_COUNTS = tuple(sorted({dice_count(v) for v in DICE_VERBS}))
+#: a correction's reason, in characters: a sentence. It is kept in the log and sent to the venue,
+#: whose hub takes an entry of 8 KiB at most (``venue.hub.MAX_ENTRY_BYTES``)
+MAX_WHY = 300
 
 
 def json_body(example: str) -> dict[str, Any]:
@@ -99,6 +102,9 @@ def correction_from(data: dict[str, Any]) -> Correct:
     if not isinstance(why, str) or not why.strip():
         raise Refused(400, "Say why in \"why\": every correction is kept in the log with its "
                            "reason.")
+    if len(why) > MAX_WHY:
+        raise Refused(400, f"The reason in \"why\" has {len(why)} characters; say it in "
+                           f"{MAX_WHY} at most (it is kept in the log and sent to the venue).")
     known = {"fix-dice": ("position", "seat", "values"), "undo": (), "void-hand": (),
              "new-game": ("variant", "players", "options")}[kind]
     no_unknown_keys(data, ("kind", "why", *known))

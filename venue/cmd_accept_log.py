@@ -1,16 +1,20 @@
-"""`bidou-venue accept-log --config FILE TABLE`: take a table's replaced log as genuine.
+"""`bidou-venue accept-log --config FILE TABLE [--log ID]`: enroll a table's log at the venue.
 
-Why: a table whose SD card was replaced starts a new log (game ids from 1 again); the venue
-refuses it, since storing it over the old one would mix two tables' games under one id. When
-the operator knows the new log is genuine, this keeps the old log's rows under an archived
-name (``store.accept_log``), makes the new log the table's, and stores what the table has sent
-from it so far: those messages were refused, not lost (the entry stream keeps every message
-by limits; a refused one was terminated, not deleted), so they are read again from the
-stream, and each is stored once, in order, with the ingester's own ``record_many`` (a repeat
-is a no-op, so the ingester storing the newest ones meanwhile doubles nothing). The stream is
-read again AFTER the new log id is committed: a message the ingester refused between a first
-read and the acceptance is then still found, and one it gets after the acceptance it stores
-itself. The table itself is not touched and need not be restarted.
+Why: a table's log is enrolled by the venue, never claimed by a message (anyone holding a
+table's password could otherwise make their own log the table's first). A table's first log
+waits until enrolled, here (or by ``[tables.NAME] log_id`` in the venue config). A table
+whose SD card was replaced starts a new log (game ids from 1 again); the venue refuses it,
+since storing it over the old one would mix two tables' games under one id. When the
+operator knows the log is genuine (its table's referee console names it), this enrolls it: a
+replaced log's old rows are kept under an archived name (``store.accept_log``), the new log
+becomes the table's, and what the table has sent from it so far is stored: those messages
+were refused, not lost (the entry stream keeps every message by limits; a refused one was
+terminated, not deleted), so they are read again from the stream, and each is stored once,
+in order, with the ingester's own ``record_many`` (a repeat is a no-op, so the ingester
+storing the newest ones meanwhile doubles nothing). The stream is read again AFTER the new
+log id is committed: a message the ingester refused between a first read and the acceptance
+is then still found, and one it gets after the acceptance it stores itself. The table itself
+is not touched and need not be restarted.
 """
 
 from __future__ import annotations
@@ -19,6 +23,7 @@ import argparse
 import asyncio
 import contextlib
 import sys
+from collections import Counter
 from typing import Any, TextIO
 
 import nats
@@ -40,6 +45,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     """The config, as every subcommand, and the table named as configured."""
     add_config_argument(parser)
     parser.add_argument("table", help="the table whose new log to accept (its configured name)")
+    parser.add_argument("--log", default=None, metavar="ID",
+                        help="the log to enroll, as the table's referee console names it "
+                             "(default: the one log the table has sent from, or its newest)")
 
 
 async def sent_by(nc: Any, venue: str, table: str) -> list[EntryMessage]:
@@ -65,27 +73,40 @@ async def sent_by(nc: Any, venue: str, table: str) -> list[EntryMessage]:
 
 
 def store_in_order(db: psycopg.Connection[Any], messages: list[EntryMessage]) -> list[EntryMessage]:
-    """Store ``messages`` (one log's, in stream order) and return those stored. One that came
-    before its predecessor in the stream (a retried publish) is "early" in its batch and is
-    tried again once the rest is in, until a pass stores nothing more."""
+    """Store ``messages`` (one log's, in stream order) and return those stored, in the order
+    stored. One that came before its predecessor in the stream (a retried publish) is held
+    by the store and stored with its predecessor, in order (``store.record_many``)."""
     stored: list[EntryMessage] = []
-    todo = messages
-    while todo:
-        early: list[EntryMessage] = []
-        for start in range(0, len(todo), BATCH):
-            batch = todo[start:start + BATCH]
-            for m, outcome in zip(batch, store.record_many(db, batch), strict=True):
-                if outcome.kind == "stored":
-                    stored.append(m)
-                elif outcome.kind == "early":
-                    early.append(m)
-        if len(early) == len(todo):
-            break  # its predecessor is not in the stream yet: the ingester takes it later
-        todo = early
+    for start in range(0, len(messages), BATCH):
+        batch = messages[start:start + BATCH]
+        released: list[EntryMessage] = []
+        for m, outcome in zip(batch, store.record_many(db, batch, released), strict=True):
+            if outcome.kind == "stored":
+                stored.append(m)
+        stored += released
     return stored
 
 
-async def accept(config: VenueConfig, table: str) -> tuple[int, str, TextIO]:
+def _choose(table: str, sent: list[EntryMessage], held: str | None, named: str | None
+            ) -> tuple[str | None, str]:
+    """The log to enroll and, when none can be chosen, why. Named: that one. Otherwise a
+    table's first log only when it sent from exactly one; a replaced log: its newest."""
+    if named is not None:
+        return named, ""
+    if not sent:
+        return None, f"Table {table} has sent nothing to the hub: nothing to accept."
+    if held is not None:
+        return sent[-1].log_id, ""
+    logs = Counter(m.log_id for m in sent)
+    if len(logs) == 1:
+        return sent[-1].log_id, ""
+    seen = ", ".join(f"{log} ({n} entries)" for log, n in logs.items())
+    return None, (f"Table {table} has sent from {len(logs)} logs ({seen}); name the genuine "
+                  "one, as its referee console's Venue section shows it: --log ID.")
+
+
+async def accept(config: VenueConfig, table: str,
+                 named: str | None = None) -> tuple[int, str, TextIO]:
     """Exit status, the line to print and where (an error to stderr, the rest to stdout)."""
     try:
         nc = await nats.connect(config.hub_url, user=config.admin_user,
@@ -98,17 +119,22 @@ async def accept(config: VenueConfig, table: str) -> tuple[int, str, TextIO]:
                    "again."), sys.stderr
     try:
         sent = await sent_by(nc, config.name, table)
-        # the log the table sends from now: its newest message's (the stream also holds the
-        # old log's messages, which must never be taken back as new)
-        new_log = sent[-1].log_id if sent else None
         with store.connect(config.dsn) as db:
+            row = db.execute("SELECT log_id FROM tables WHERE venue = %s AND table_name = %s",
+                             (config.name, table)).fetchone()
+            # unnamed, the log the table sends from now: its newest message's (the stream
+            # also holds the old log's messages, which must never be taken back as new)
+            new_log, why = _choose(table, sent, row[0] if row else None, named)
             if new_log is None:
-                return 1, f"Table {table} has sent nothing to the hub: nothing to accept.", \
-                    sys.stdout
-            try:
-                archived = store.accept_log(db, config.name, table, new_log)
-            except store.Refused as e:
-                return 1, f"Table {table}: {e}", sys.stdout
+                return 1, why, sys.stdout
+            archived = None
+            if row is None:
+                store.enroll(db, config.name, table, new_log)
+            else:
+                try:
+                    archived = store.accept_log(db, config.name, table, new_log)
+                except store.Refused as e:
+                    return 1, f"Table {table}: {e}", sys.stdout
             # read again now that the new log is the table's (see the module's docstring)
             new = [m for m in await sent_by(nc, config.name, table) if m.log_id == new_log]
             stored = store_in_order(db, new)
@@ -119,9 +145,10 @@ async def accept(config: VenueConfig, table: str) -> tuple[int, str, TextIO]:
         await nc.flush()
     finally:
         await nc.close()
-    return 0, (f"Table {table}: log {new_log} accepted; the old log's games are kept as table "
-               f"{archived}; {len(stored)} entries of the new log stored from the hub's "
-               "stream, the rest come from the ingester."), sys.stdout
+    kept = (f"the old log's games are kept as table {archived}" if archived
+            else "it is the table's first log at the venue")
+    return 0, (f"Table {table}: log {new_log} accepted; {kept}; {len(stored)} entries of it "
+               "stored from the hub's stream, the rest come from the ingester."), sys.stdout
 
 
 def run(args: argparse.Namespace) -> int:
@@ -135,6 +162,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"bidou-venue accept-log: {table!r} is not a table of {args.config} "
               f"({', '.join(sorted(config.tables))}).", file=sys.stderr)
         return 2
-    status, line, out = asyncio.run(accept(config, table))
+    status, line, out = asyncio.run(accept(config, table, args.log))
     print(line, file=out)
     return status

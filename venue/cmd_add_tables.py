@@ -134,6 +134,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"\nTable {name}: put this in its config (e.g. /etc/bidou-table/table.toml) and "
               f"restart bidou-table there:\n"
               f"{table_section(url, config.name, name, password, bool(config.tls_cert))}")
+    print(f"\nOnce a table has started, its referee console's Venue section names its log; "
+          f"enroll it here, and the venue stores its entries: bidou-venue accept-log "
+          f"--config {path} NAME --log ID")
     if not made:
         print("\nRestart the hub, the ingester and the screen so they know the new tables: "
               "sudo systemctl restart bidou-venue-hub bidou-venue-ingest bidou-venue-screen")

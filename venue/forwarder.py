@@ -29,7 +29,7 @@ from nats.aio.client import Client
 
 from firmware.log import GameLog
 from firmware.venue_settings import VenueSettings
-from venue.messages import entry_message, entry_subject, state_subject
+from venue.messages import entry_message, entry_subject, inbox_prefix, state_subject
 from venue.outbox import POSITION, log_id, released
 
 HEARTBEAT = 3.0  # seconds between state messages when nothing changes: "online" at the venue
@@ -135,8 +135,9 @@ class Forwarder:
             waiting = 0
         s = self.settings
         if self.connected and self.problem is None:
-            sentence = (f"Venue {s.venue}: connected to {s.url} as table {s.table}; "
-                        f"{waiting} entries wait (dice are sent once their game is over).")
+            sentence = (f"Venue {s.venue}: connected to {s.url} as table {s.table} (log "
+                        f"{self.log_id}, the id the venue enrolls); {waiting} entries wait "
+                        "(dice are sent once their game is over).")
         else:
             sentence = (f"Venue {s.venue}: cannot reach the hub at {s.url} "
                         f"({self.problem or 'not connected yet'}); {waiting} entries wait and "
@@ -144,8 +145,8 @@ class Forwarder:
                         "password (and ca, for a tls:// hub) in the table's config, and that "
                         "the hub is running.")
         return {"connected": self.connected and self.problem is None, "url": s.url,
-                "table": s.table, "waiting": waiting, "problem": self.problem,
-                "sentence": sentence}
+                "table": s.table, "log_id": self.log_id, "waiting": waiting,
+                "problem": self.problem, "sentence": sentence}
 
     def _watch(self) -> None:
         assert self._subscribe is not None
@@ -204,7 +205,7 @@ class Forwarder:
         try:
             nc = await nats.connect(
                 s.url, user=s.user, password=s.password or None, name=f"table {s.table}",
-                tls=s.tls(),
+                tls=s.tls(), inbox_prefix=inbox_prefix(s.venue, s.table),
                 connect_timeout=2, reconnect_time_wait=RETRY, max_reconnect_attempts=-1,
                 allow_reconnect=True, error_cb=on_error, disconnected_cb=on_disconnect,
                 reconnected_cb=on_reconnect)
@@ -293,8 +294,8 @@ class Forwarder:
         """Move the position past the acknowledged prefix of ``flight``; raise the first
         failure (a refusal, a publish cancelled as the link dropped, or no answer within
         ``PUBLISH_TIMEOUT``). Should one fail while a later one was stored, the ingester
-        holds the later one back until the earlier comes again (``venue.store.record``:
-        "early")."""
+        holds the later one back until the earlier comes again (``venue.store.record_many``:
+        "held")."""
         failure: BaseException | None = None
         acked = None
         while flight and flight[0].ack.done():

@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from firmware.log import KINDS, Entry, GameRow
-from firmware.views import SHOWN_STATUSES, dice_in_text
+from firmware.views import SHOWN_STATUSES, entry_dice
 
 FORMAT = "bidou-venue/1"
 ENTRY_STREAM = "BIDOU_ENTRIES"
@@ -34,6 +34,13 @@ def entry_subject(venue: str, table: str) -> str:
 
 def state_subject(venue: str, table: str) -> str:
     return f"bidou.{venue}.{table}.state"
+
+
+def inbox_prefix(venue: str, table: str) -> str:
+    """The only reply subjects a table may subscribe to (``<prefix>.>``, the hub's
+    permission): its forwarder's JetStream acknowledgements. With the default ``_INBOX``,
+    one table could read every other client's answers."""
+    return f"_INBOX.{venue}.{table}"
 
 
 def msg_id(table: str, log_id: str, game: int, seq: int) -> str:
@@ -120,6 +127,7 @@ def parse_entry(subject: str, payload: bytes) -> EntryMessage:
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise BadMessage(f"the entry on {subject} has {key} = {value!r}; a table's entry "
                              f"has {key} of type {getattr(kind, '__name__', kind)}")
+    _check_game(subject, data)
     message = EntryMessage(**{k: data[k] for k in _FIELDS} | {"players": tuple(data["players"])})
     if (message.venue, message.table) != (parts[1], parts[2]):
         raise BadMessage(f"the entry on {subject} says it is from table {message.table!r} of "
@@ -140,6 +148,33 @@ def parse_entry(subject: str, payload: bytes) -> EntryMessage:
     if leak:
         raise BadMessage(leak)
     return message
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _check_game(subject: str, data: dict[str, Any]) -> None:
+    """The game row's inner values, as the store reads them: players are names, a result's
+    chips are whole numbers per name, its winner and loser names (or absent). A forged
+    ``{"chips": {"Ann": "lots"}}`` or ``players: [1, {"x": 2}]`` failed later, while
+    storing, and was delivered again forever."""
+    players = data["players"]
+    if not all(isinstance(p, str) and p for p in players) or len(set(players)) != len(players):
+        raise BadMessage(f"the entry on {subject} has players = {players!r}; a table's "
+                         "entry has a list of distinct, non-empty player names")
+    result = data["result"]
+    if result is None:
+        return
+    chips = result.get("chips", {})
+    if not isinstance(chips, dict) or not all(
+            isinstance(k, str) and _is_int(v) for k, v in chips.items()):
+        raise BadMessage(f"the entry on {subject} has result chips = {chips!r}; a table's "
+                         "entry has whole numbers of chips per player name")
+    for key in ("winner", "loser"):
+        if not isinstance(result.get(key), (str, type(None))):
+            raise BadMessage(f"the entry on {subject} has result {key} = "
+                             f"{result.get(key)!r}; a table's entry names a player there")
 
 
 def _may_hold_nul(payload: bytes) -> bool:
@@ -165,10 +200,13 @@ def _has_nul(value: Any) -> bool:
 
 def leaks(message: EntryMessage) -> str | None:
     """A sentence when ``message`` shows dice the table has not shown yet (its game is still
-    being played), else None: the venue's own check of the table's promise."""
+    being played) in any text of its entry (``text``, ``why``, ``by``...: the table's own
+    ``entry_dice``, so both sides judge alike), else None: the venue's own check of the
+    table's promise."""
     if message.status in SHOWN_STATUSES:
         return None
-    dice = dice_in_text(message.text)
+    dice = entry_dice(Entry(message.game, message.seq, message.kind, message.text,
+                            message.by, message.why, message.at))
     if not dice:
         return None
     return (f"table {message.table} sent game {message.game} entry {message.seq} with "

@@ -3,8 +3,8 @@
 Nothing is copied out of the log: the forwarder reads entries past its position (the last
 row id the hub acknowledged, kept in the log itself, ``GameLog.position``). It takes them in
 row-id order and stops at the first one that may not leave yet (``firmware.views.
-entry_is_public``: an entry with dice, while its game is played), so the venue always holds
-a gap-free prefix of every table's log, in order, and never a concealed die.
+entry_is_public``: an entry with dice in any of its texts, while its game is played), so
+the venue always holds a gap-free prefix of every table's log, in order, and never a concealed die.
 """
 
 from __future__ import annotations
@@ -38,7 +38,7 @@ def released(log: GameLog, after: int, limit: int = 100) -> list[Outgoing]:
         if entry.game not in games:
             games[entry.game] = log.game(entry.game)
         game = games[entry.game]
-        if game is None or not entry_is_public(entry.text, game.status):
+        if game is None or not entry_is_public(entry, game.status):
             break
         out.append(Outgoing(row, entry, game))
     return out
@@ -48,3 +48,13 @@ def log_id(log: GameLog) -> str:
     """This log's id: random, made once and kept in the log (``GameLog.key``), so a table
     whose log is replaced (game ids starting again) is told apart by the venue."""
     return log.key("venue-log-id")[:16]
+
+
+def log_id_of(path: str) -> str:
+    """The log id of the table's log file at ``path`` (the log made now if new), for the
+    venue config to enroll (``[tables.NAME] log_id``) before the table first runs."""
+    log = GameLog(path)
+    try:
+        return log_id(log)
+    finally:
+        log.close()

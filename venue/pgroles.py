@@ -28,6 +28,9 @@ INGESTER_RECORDS = ("events", "tables", "problems")
 #: what the ingester derives from the events, and so may rewrite (``store.derive_many``,
 #: ``bidou-venue rebuild``)
 INGESTER_DERIVES = ("games", "results", "players")
+#: where the ingester keeps a table's entries that wait for earlier ones, deleting each once
+#: it is stored (``store.py``'s ``held``)
+INGESTER_HOLDS = ("held",)
 
 
 def set_up_roles(owner_dsn: str) -> dict[str, str]:
@@ -52,11 +55,13 @@ def set_up_roles(owner_dsn: str) -> dict[str, str]:
                 "GRANT SELECT ON ALL TABLES IN SCHEMA public TO {both}",
                 "GRANT INSERT, UPDATE ON {records} TO {ingester}",
                 "GRANT INSERT, UPDATE, DELETE ON {derives} TO {ingester}",
+                "GRANT INSERT, DELETE ON {holds} TO {ingester}",
                 "GRANT USAGE ON ALL SEQUENCES IN SCHEMA public TO {ingester}"):
             db.execute(sql.SQL(statement).format(
                 name=name, both=both, ingester=sql.Identifier(INGESTER),
                 records=sql.SQL(", ").join(map(sql.Identifier, INGESTER_RECORDS)),
-                derives=sql.SQL(", ").join(map(sql.Identifier, INGESTER_DERIVES))))
+                derives=sql.SQL(", ").join(map(sql.Identifier, INGESTER_DERIVES)),
+                holds=sql.SQL(", ").join(map(sql.Identifier, INGESTER_HOLDS))))
         params = db.info.get_parameters()
         host, port, dbname = params["host"], params["port"], params["dbname"]
     return {role: f"host={host} port={port} user={role} dbname={dbname} password={password}"

@@ -11,7 +11,7 @@ import argparse
 import ssl
 import sys
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import ConfigError, reject_unknown_keys
@@ -24,11 +24,16 @@ from firmware.venue_settings import (
 )
 
 SECTIONS = ("venue", "hub", "database", "screen", "tables")
+#: entries the hub keeps per table (``[hub] table_quota``): a pub's week at a person's pace,
+#: an entry every 2 s for 12 hours a day, 7 days (151,200), and some room
+TABLE_QUOTA = 160_000
 
 
 @dataclass(frozen=True)
 class VenueConfig:
-    """A checked venue config. ``tables`` maps each table's name to its NATS password."""
+    """A checked venue config. ``tables`` maps each table's name to its NATS password;
+    ``logs`` a table's enrolled log id, where the config names one (``[tables.NAME]
+    log_id``: the venue takes that table's entries from that log only)."""
 
     name: str
     hub_host: str
@@ -40,6 +45,9 @@ class VenueConfig:
     screen_host: str
     screen_port: int
     tables: dict[str, str]
+    logs: dict[str, str] = field(default_factory=dict)
+    #: entries the entry stream keeps per table at most (``venue.hub.stream_configs``)
+    table_quota: int = TABLE_QUOTA
     #: the hub's certificate and key (PEM): with them the hub speaks only TLS
     tls_cert: str | None = None
     tls_key: str | None = None
@@ -97,21 +105,27 @@ def build_venue_config(data: dict[str, Any]) -> VenueConfig:
     venue, hub, db, screen = (_section(data, n) for n in ("venue", "hub", "database", "screen"))
     reject_unknown_keys("venue", venue, ("name",), verb="has")
     reject_unknown_keys("hub", hub, ("host", "port", "store_dir", "admin_user",
-                                     "admin_password", "tls_cert", "tls_key", "tls_ca"),
-                        verb="has")
+                                     "admin_password", "tls_cert", "tls_key", "tls_ca",
+                                     "table_quota"), verb="has")
     reject_unknown_keys("database", db, ("dsn",), verb="has")
     reject_unknown_keys("screen", screen, ("host", "port", "dsn"), verb="has")
     name = venue.get("name", "pub")
     if not isinstance(name, str) or not NAME.match(name):
         raise ConfigError("venue.name", name, NAME_ALLOWED)
     tables: dict[str, str] = {}
+    logs: dict[str, str] = {}
     for table, section in _section(data, "tables").items():
         if not NAME.match(table):
             raise ConfigError(f"tables.{table}", section, NAME_ALLOWED)
         if not isinstance(section, dict):
             raise ConfigError(f"tables.{table}", section, 'a table: password = "..."')
-        reject_unknown_keys(f"tables.{table}", section, ("password",), verb="has")
+        reject_unknown_keys(f"tables.{table}", section, ("password", "log_id"), verb="has")
         tables[table] = _text(section, "password", f"tables.{table}")
+        if "log_id" in section:
+            logs[table] = _text(section, "log_id", f"tables.{table}")
+    quota = hub.get("table_quota", TABLE_QUOTA)
+    if not isinstance(quota, int) or isinstance(quota, bool) or quota < 1:
+        raise ConfigError("hub.table_quota", quota, "a whole number of entries from 1")
     if not tables:
         raise ConfigError("tables", {}, "at least one [tables.NAME] with its password")
     tls = _tls(hub)
@@ -123,7 +137,8 @@ def build_venue_config(data: dict[str, Any]) -> VenueConfig:
         admin_password=_text(hub, "admin_password", "hub"),
         dsn=_text(db, "dsn", "database"),
         screen_host=_text(screen, "host", "screen", "127.0.0.1"),
-        screen_port=_port(screen.get("port", 8090), "screen.port"), tables=tables,
+        screen_port=_port(screen.get("port", 8090), "screen.port"), tables=tables, logs=logs,
+        table_quota=quota,
         screen_dsn=_text(screen, "dsn", "screen") if "dsn" in screen else None, **tls)
 
 

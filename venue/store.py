@@ -3,9 +3,11 @@
 ``events`` holds every entry once, keyed (venue, table, game, seq): a repeat is a no-op
 (``ON CONFLICT DO NOTHING``). ``games``, ``results`` and ``players`` are derived from the
 events alone and rebuilt by ``rebuild``; each message changes them in the same transaction
-as its event, so they never disagree. ``tables`` keeps the log id each table first sent
-(a replaced log is refused) and ``problems`` the venue's sentences about what it refused.
-The venue name is in every key, so a league can hold many venues in the same tables.
+as its event, so they never disagree. ``tables`` keeps each table's enrolled log id
+(``enroll``: by the venue config or ``bidou-venue accept-log``, never by a message; another
+log is refused), ``held`` the entries that came before one they follow (stored, in order,
+the moment it comes), and ``problems`` the venue's sentences about what it refused or waits
+for. The venue name is in every key, so a league can hold many venues in the same tables.
 """
 
 from __future__ import annotations
@@ -45,6 +47,11 @@ CREATE TABLE IF NOT EXISTS players (
     venue TEXT NOT NULL, player TEXT NOT NULL, played INTEGER NOT NULL, won INTEGER NOT NULL,
     lost INTEGER NOT NULL, chips INTEGER NOT NULL, PRIMARY KEY (venue, player)
 );
+CREATE TABLE IF NOT EXISTS held (
+    venue TEXT NOT NULL, table_name TEXT NOT NULL, game INTEGER NOT NULL, seq INTEGER NOT NULL,
+    message TEXT NOT NULL, held_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+    PRIMARY KEY (venue, table_name, game, seq)
+);
 CREATE TABLE IF NOT EXISTS problems (
     venue TEXT NOT NULL, table_name TEXT NOT NULL, sentence TEXT NOT NULL,
     first_at TIMESTAMPTZ NOT NULL DEFAULT now(), last_at TIMESTAMPTZ NOT NULL DEFAULT now(),
@@ -69,38 +76,49 @@ class Refused(Exception):
     """The message is valid but the venue will not store it; the sentence says why."""
 
 
+#: entries a table may have waiting in ``held`` for missing ones: ten times what its
+#: forwarder has in flight at once (``venue.forwarder.IN_FLIGHT``), the most a lost publish
+#: can leave waiting; past it a table's entries are refused, not kept without end
+HELD_MAX = 10_000
+
+
 class Outcome(NamedTuple):
-    """What became of one message of a batch: ``kind`` is "stored", "repeat" (already held),
-    "early" (an entry before it is still to come: hand it back) or "refused" (``sentence``
+    """What became of one message of a batch: ``kind`` is "stored", "repeat" (already in
+    the store), "held" (an entry before it is still to come: kept in ``held`` and stored the
+    moment that one comes; ``sentence`` says what is missing) or "refused" (``sentence``
     says why; nothing of it is stored)."""
 
     kind: str
     sentence: str = ""
 
 
-def record(db: psycopg.Connection[Any], m: EntryMessage) -> str:
-    """Store one message in ONE transaction: "stored", "repeat" or "early"; Refused when the
-    table's log id is not the one the venue knows. ``record_many`` of one message: the
+def record(db: psycopg.Connection[Any], m: EntryMessage,
+           released: list[EntryMessage] | None = None) -> str:
+    """Store one message in ONE transaction: "stored", "repeat" or "held"; Refused when the
+    table's log id is not the one the venue enrolled. ``record_many`` of one message: the
     same code the ingester runs, one entry at a time (the property test drives it)."""
-    (outcome,) = record_many(db, [m])
+    (outcome,) = record_many(db, [m], released)
     if outcome.kind == "refused":
         raise Refused(outcome.sentence)
     return outcome.kind
 
 
-def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage]) -> list[Outcome]:
+def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage],
+                released: list[EntryMessage] | None = None) -> list[Outcome]:
     """Store the messages a partition has waiting in ONE transaction (a savepoint when the
     caller has one open), in a handful of statements whatever their number: one log-id check
     for all their tables, one highest-seq read for all their games, one multi-row insert,
     one derive per batch. One statement per message cost seven round trips each, and the
     ingester fell behind twenty tables (docs/venue.md, Figures).
 
-    Each message gets the outcome it would have had alone: a table's first log id is the one
-    its first message here brings, a message of another log is refused; a game's entries are
-    taken in seq order from the highest seq held, so an entry already held is a repeat and
-    one whose predecessor is neither held nor here is early. So every game stays gap-free and
-    in order, and each entry is stored once (the key's ``ON CONFLICT DO NOTHING`` stays the
-    last word)."""
+    Each message gets the outcome it would have had alone: a message of a log the venue has
+    not enrolled for its table is refused; a game's entries are taken in seq order from the
+    highest seq stored, so an entry already stored is a repeat, and one whose predecessor is
+    neither stored nor here is held (``held``, acknowledged: it holds back nothing of the
+    hub's) until its predecessor comes, when it is stored with it, in order. Those entries,
+    stored from ``held``, are appended to ``released`` in the order stored. So every game
+    stays gap-free and in order, and each entry is stored once (the key's ``ON CONFLICT DO
+    NOTHING`` stays the last word)."""
     outcomes: list[Outcome | None] = [None] * len(messages)
     with db.transaction():
         accepted = _check_log_ids(db, messages, outcomes)
@@ -108,10 +126,12 @@ def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage]) -
         for i in accepted:
             m = messages[i]
             games.setdefault((m.venue, m.table, m.game), []).append(i)
-        held = _highest_seqs(db, list(games))
+        stored_top, waiting = _highest_seqs(db, list(games))
         planned: list[int] = []
+        early: list[int] = []
+        planned_top: dict[tuple[str, str, int], int] = {}
         for key, indexes in games.items():
-            top = held[key]
+            top = stored_top[key]
             for i in sorted(indexes, key=lambda i: messages[i].seq):  # stable: first wins
                 seq = messages[i].seq
                 if seq <= top:
@@ -120,7 +140,8 @@ def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage]) -
                     planned.append(i)
                     top = seq
                 else:
-                    outcomes[i] = Outcome("early")
+                    early.append(i)
+            planned_top[key] = top
         inserted = _insert_events(db, [messages[i] for i in planned])
         newest: dict[tuple[str, str, int], EntryMessage] = {}
         for i in planned:
@@ -128,15 +149,144 @@ def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage]) -
             if (m.venue, m.table, m.game, m.seq) in inserted:
                 outcomes[i] = Outcome("stored")
                 newest[(m.venue, m.table, m.game)] = m  # planned in seq order: the last wins
-            else:  # held already after all (another writer): a repeat, never a double
+            else:  # stored already after all (another writer): a repeat, never a double
                 outcomes[i] = Outcome("repeat")
+        _hold(db, messages, early, outcomes, planned_top)
+        drained, gapped = _release_held(db, {k: stored_top[k] for k in newest
+                                             if k in waiting})
+        for m in drained:
+            newest[(m.venue, m.table, m.game)] = m  # released in seq order: the last wins
+        if released is not None:
+            released.extend(drained)
+        gapped |= {(messages[i].venue, messages[i].table, messages[i].game) for i in early}
+        _note_gaps(db, sorted(gapped))
         derive_many(db, [(*key, game_row(m), m.seq) for key, m in newest.items()])
     return [o if o is not None else Outcome("repeat") for o in outcomes]
+
+
+def gap_sentence(table: str, game: int, missing: int, waiting: int | None = None) -> str:
+    """What the screen (with how many wait) and the ingester's log say of entries held for
+    a missing one."""
+    count = ("entries" if waiting is None else
+             f"{waiting} {'entry' if waiting == 1 else 'entries'}")
+    return (f"table {table} game {game}: entry {missing} has not come, and the {count} "
+            "after it wait for it (held by the "
+            "venue, stored in order the moment it comes; nothing else waits). If it never "
+            "comes, that table's forwarder lost it: see its referee console's Venue section.")
+
+
+def _hold(db: psycopg.Connection[Any], messages: Sequence[EntryMessage], early: list[int],
+          outcomes: list[Outcome | None], tops: dict[tuple[str, str, int], int]) -> None:
+    """Keep the early messages in ``held`` (a repeat of a held one is a no-op); a table past
+    ``HELD_MAX`` held entries has the rest refused with a sentence."""
+    if not early:
+        return
+    tables = sorted({(messages[i].venue, messages[i].table) for i in early})
+    counts = {(v, t): n for v, t, n in db.execute(
+        "SELECT venue, table_name, count(*) FROM held WHERE (venue, table_name) IN "
+        "(SELECT * FROM unnest(%s::text[], %s::text[])) GROUP BY venue, table_name",
+        _columns(tables)).fetchall()}
+    keep = []
+    for i in early:
+        m = messages[i]
+        if counts.get((m.venue, m.table), 0) >= HELD_MAX:
+            outcomes[i] = Outcome("refused", (
+                f"table {m.table} has {HELD_MAX} entries waiting for missing ones (held by "
+                f"the venue); game {m.game} entry {m.seq} is refused, not kept. Its "
+                "forwarder is sending entries that do not follow each other: check what "
+                "publishes on its subject."))
+            continue
+        counts[(m.venue, m.table)] = counts.get((m.venue, m.table), 0) + 1
+        keep.append(m)
+        top = tops[(m.venue, m.table, m.game)]
+        outcomes[i] = Outcome("held", gap_sentence(m.table, m.game, top + 1))
+    if keep:
+        db.execute("INSERT INTO held (venue, table_name, game, seq, message) SELECT e->>0, "
+                   "e->>1, (e->>2)::int, (e->>3)::int, e->>4 FROM json_array_elements(%s::json)"
+                   " AS u(e) ON CONFLICT DO NOTHING",
+                   (json.dumps([[m.venue, m.table, m.game, m.seq, m.to_bytes().decode()]
+                                for m in keep]),))
+
+
+def _release_held(db: psycopg.Connection[Any], before: dict[tuple[str, str, int], int]
+                  ) -> tuple[list[EntryMessage], set[tuple[str, str, int]]]:
+    """Store the held entries that now follow what is stored, for the games whose highest
+    seq moved (``before``: what it was), in seq order: the messages stored, and the games
+    that had entries held (their gap's problem to be said again). Without a gap, one
+    statement."""
+    if not before:
+        return [], set()
+    rows = db.execute(
+        "SELECT h.venue, h.table_name, h.game, h.seq, h.message FROM held h JOIN "
+        "unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g) ON h.venue = k.v AND "
+        "h.table_name = k.t AND h.game = k.g ORDER BY h.venue, h.table_name, h.game, h.seq",
+        _columns(list(before))).fetchall()
+    if not rows:
+        return [], set()
+    gapped = {(v, t, g) for v, t, g, _, _ in rows}
+    tops, _ = _highest_seqs(db, sorted(gapped))
+    chain: list[EntryMessage] = []
+    for v, t, g, seq, text in rows:
+        if seq == tops[(v, t, g)] + 1:
+            chain.append(_from_held(text))
+            tops[(v, t, g)] = seq
+    inserted = _insert_events(db, chain)
+    db.execute("DELETE FROM held h USING unnest(%s::text[], %s::text[], %s::int[], %s::int[]) "
+               "AS k(v, t, g, top) WHERE h.venue = k.v AND h.table_name = k.t AND h.game = "
+               "k.g AND h.seq <= k.top", _columns([(*k, top) for k, top in tops.items()]))
+    return [m for m in chain if (m.venue, m.table, m.game, m.seq) in inserted], gapped
+
+
+def _from_held(text: str) -> EntryMessage:
+    data = json.loads(text)
+    data.pop("format", None)
+    return EntryMessage(**data | {"players": tuple(data["players"])})
+
+
+def _note_gaps(db: psycopg.Connection[Any], keys: list[tuple[str, str, int]]) -> None:
+    """The ``problems`` row of each of these games' gap, as it now stands: one sentence per
+    game saying which entry is missing and how many wait (replacing the last one), none
+    once nothing waits."""
+    if not keys:
+        return
+    cols = _columns(keys)
+    db.execute("DELETE FROM problems p USING unnest(%s::text[], %s::text[], %s::int[]) AS "
+               "k(v, t, g) WHERE p.venue = k.v AND p.table_name = k.t AND starts_with("
+               "p.sentence, 'table ' || k.t || ' game ' || k.g || ': entry ')", cols)
+    waiting = db.execute(
+        "SELECT h.venue, h.table_name, h.game, count(*), COALESCE((SELECT MAX(seq) FROM "
+        "events e WHERE e.venue = h.venue AND e.table_name = h.table_name AND e.game = "
+        "h.game), 0) FROM held h JOIN unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, "
+        "g) ON h.venue = k.v AND h.table_name = k.t AND h.game = k.g GROUP BY h.venue, "
+        "h.table_name, h.game", cols).fetchall()
+    for v, t, g, n, top in waiting:
+        db.execute("INSERT INTO problems (venue, table_name, sentence, count) VALUES "
+                   "(%s, %s, %s, %s)", (v, t, gap_sentence(t, g, top + 1, n), n))
 
 
 def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
     """Rows as one list per column: the arrays an ``unnest(...)`` statement takes."""
     return [list(c) for c in zip(*rows, strict=True)]
+
+
+def _not_enrolled(m: EntryMessage) -> str:
+    return (f"table {m.table} sends from log {m.log_id}, which the venue has not enrolled: "
+            f"a table's log is enrolled at the venue, never taken from a message. Nothing of "
+            f"it is stored; it waits in the hub. If log {m.log_id} is table {m.table}'s (its "
+            f"referee console's Venue section names its log): bidou-venue accept-log "
+            f"--config FILE {m.table} --log {m.log_id}; else check who has its password.")
+
+
+def enroll(db: psycopg.Connection[Any], venue: str, table: str, log_id: str) -> str:
+    """Make ``log_id`` the table's log if the venue has none for it yet (its own
+    transaction); the log the venue holds for the table afterwards (another one already
+    enrolled stays: replacing it is ``accept_log``'s)."""
+    with db.transaction():
+        db.execute("INSERT INTO tables (venue, table_name, log_id) VALUES (%s, %s, %s) "
+                   "ON CONFLICT DO NOTHING", (venue, table, log_id))
+        (held,) = db.execute("SELECT log_id FROM tables WHERE venue = %s AND table_name = %s",
+                             (venue, table)).fetchone()
+    return str(held)
 
 
 def _replaced(m: EntryMessage, held: str) -> str:
@@ -148,44 +298,42 @@ def _replaced(m: EntryMessage, held: str) -> str:
 
 def _check_log_ids(db: psycopg.Connection[Any], messages: Sequence[EntryMessage],
                    outcomes: list[Outcome | None]) -> list[int]:
-    """The indexes of the messages whose table's log id is the venue's (a table new to the
-    venue takes its first message's); the others' outcomes are set to refused. One read
-    (locking the tables' rows) and at most one insert, for every table of the batch."""
+    """The indexes of the messages whose table's log id is the one the venue enrolled; the
+    others' outcomes are set to refused (a table with no enrolled log too: a message never
+    enrolls its own log). One read, locking the tables' rows, for every table of the
+    batch."""
     keys = sorted({(m.venue, m.table) for m in messages})
     ids = {(v, t): log_id for v, t, log_id in db.execute(
         "SELECT venue, table_name, log_id FROM tables WHERE (venue, table_name) IN "
         "(SELECT * FROM unnest(%s::text[], %s::text[])) FOR UPDATE",
         ([v for v, _ in keys], [t for _, t in keys])).fetchall()}
-    new: list[tuple[str, str, str]] = []
     accepted = []
     for i, m in enumerate(messages):
         held = ids.get((m.venue, m.table))
-        if held is None:
-            held = ids[(m.venue, m.table)] = m.log_id
-            new.append((m.venue, m.table, m.log_id))
         if held == m.log_id:
             accepted.append(i)
         else:
-            outcomes[i] = Outcome("refused", _replaced(m, held))
-    if new:
-        db.execute("INSERT INTO tables (venue, table_name, log_id) "
-                   "SELECT * FROM unnest(%s::text[], %s::text[], %s::text[])",
-                   _columns(new))
+            outcomes[i] = Outcome("refused", _not_enrolled(m) if held is None
+                                  else _replaced(m, held))
     return accepted
 
 
 def _highest_seqs(db: psycopg.Connection[Any], keys: list[tuple[str, str, int]]
-                  ) -> dict[tuple[str, str, int], int]:
-    """The highest seq held of each game (0 for none), in one statement: the events of a
-    game are always 1..that, so it says which seqs are held."""
+                  ) -> tuple[dict[tuple[str, str, int], int], set[tuple[str, str, int]]]:
+    """The highest seq stored of each game (0 for none), in one statement: the events of a
+    game are always 1..that, so it says which seqs are stored. Games with entries in
+    ``held`` are returned beside, so a batch reads ``held`` only for a game that has some
+    (one statement fewer per batch, most of the time)."""
     if not keys:
-        return {}
+        return {}, set()
     rows = db.execute(
         "SELECT k.v, k.t, k.g, COALESCE((SELECT MAX(seq) FROM events e WHERE e.venue = k.v "
-        "AND e.table_name = k.t AND e.game = k.g), 0) "
+        "AND e.table_name = k.t AND e.game = k.g), 0), EXISTS (SELECT 1 FROM held h WHERE "
+        "h.venue = k.v AND h.table_name = k.t AND h.game = k.g) "
         "FROM unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g)",
         _columns(keys)).fetchall()
-    return {(v, t, g): top for v, t, g, top in rows}
+    return {(v, t, g): top for v, t, g, top, _ in rows}, {
+        (v, t, g) for v, t, g, _, waiting in rows if waiting}
 
 
 def _insert_events(db: psycopg.Connection[Any], messages: list[EntryMessage]
@@ -329,15 +477,15 @@ def accept_log(db: psycopg.Connection[Any], venue: str, table: str, new_log: str
         row = db.execute("SELECT log_id FROM tables WHERE venue = %s AND table_name = %s "
                          "FOR UPDATE", (venue, table)).fetchone()
         if row is None:
-            raise Refused(f"the venue holds no log of table {table}: a table's first log is "
-                          "taken as it comes, nothing to accept.")
+            raise Refused(f"the venue holds no log of table {table} yet: enroll its first "
+                          "log instead (store.enroll), nothing to archive.")
         if row[0] == new_log:
             raise Refused(f"log {new_log} is table {table}'s already: nothing to accept.")
         (archives,) = db.execute(  # not LIKE: a name may hold "_", which LIKE takes as any
             "SELECT count(*) FROM tables WHERE venue = %s AND starts_with(table_name, %s)",
             (venue, f"{table}{ARCHIVED}")).fetchone()
         archived = f"{table}{ARCHIVED}{archives + 1}"
-        for name in ("events", "games", "results", "problems"):
+        for name in ("events", "games", "results", "problems", "held"):
             db.execute(f"UPDATE {name} SET table_name = %s "  # noqa: S608 -- our own names
                        "WHERE venue = %s AND table_name = %s", (archived, venue, table))
         db.execute("INSERT INTO tables (venue, table_name, log_id) VALUES (%s, %s, %s)",

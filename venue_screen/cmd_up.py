@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 from venue.hub import start_hub
+from venue.outbox import log_id_of
 from venue.pgcluster import PgCluster
 from venue.pgroles import INGESTER, SCREEN, set_up_roles
 from venue.private_file import write_private
@@ -75,7 +76,8 @@ def write_configs(folder: Path, tables: int, dsns: dict[str, str], hub_port: int
         f'admin_password = "{secrets.token_urlsafe(12)}"',
         f'[database]\ndsn = "{dsns[INGESTER]}"',
         f'[screen]\nport = {screen_port}\ndsn = "{dsns[SCREEN]}"',
-    ] + [f'[tables.{n}]\npassword = "{p}"' for n, p in passwords.items()]
+    ] + [f'[tables.{n}]\npassword = "{p}"\nlog_id = "{log_id_of(str(folder / f"{n}.db"))}"'
+         for n, p in passwords.items()]
     write_private(folder / "venue.toml", "\n".join(venue) + "\n")
     out = {}
     for i, name in enumerate(names):

@@ -13,7 +13,7 @@ import pytest
 from venue_harness import Venue, wait_until
 
 from firmware.log import Entry, GameRow
-from venue.messages import entry_message
+from venue.messages import entry_message, inbox_prefix
 
 pytestmark = pytest.mark.slow
 
@@ -21,8 +21,9 @@ pytestmark = pytest.mark.slow
 async def publish(venue: Venue, user: str, password: str, subject: str,
                   payload: bytes) -> Exception | None:
     """Publish to JetStream as ``user``; the exception the hub answers with, if any."""
+    prefix = {} if user == venue.admin[0] else {"inbox_prefix": inbox_prefix(venue.name, user)}
     nc = await nats.connect(venue.url, user=user, password=password, connect_timeout=3,
-                            max_reconnect_attempts=0)
+                            max_reconnect_attempts=0, **prefix)
     try:
         await nc.jetstream().publish(subject, payload, timeout=3)
         return None
@@ -32,9 +33,10 @@ async def publish(venue: Venue, user: str, password: str, subject: str,
         await nc.close()
 
 
-def planted(table: str, text: str, status: str = "playing", seq: int = 1) -> bytes:
+def planted(table: str, text: str, status: str = "playing", seq: int = 1, *,
+            why: str = "", by: str = "web") -> bytes:
     game = GameRow(1, "two-hand", ("Ann", "Bob"), {}, "t0", None, status, None)
-    return entry_message("pub", table, "LOGX", Entry(1, seq, "action", text, "web", "", "t1"),
+    return entry_message("pub", table, "LOGX", Entry(1, seq, "action", text, by, why, "t1"),
                          game).to_bytes()
 
 
@@ -52,6 +54,7 @@ def test_bad_messages_are_refused_with_a_line_and_stop_nothing(venue: Venue) -> 
     wait_until(lambda: "consuming" in venue.log_text("ingester"), 30,
                "the ingester to make the streams")  # before that, nothing stores a message
     admin = venue.admin
+    venue.enroll("t2", "LOGX")
     events = venue.screen_events()
     # t2's log is known to the store: its next entry would be shown live from the hub
     assert asyncio.run(publish(venue, *admin, "bidou.pub.t2.entry",
@@ -64,7 +67,12 @@ def test_bad_messages_are_refused_with_a_line_and_stop_nothing(venue: Venue) -> 
     bad = [("bidou.pub.t2.entry", b"hello, not an entry", "is not JSON"),
            ("bidou.pub.ghost.entry", planted("ghost", "Ann bet 1"),
             "'ghost' is not one of this venue's tables"),
-           ("bidou.pub.t2.entry", planted("t2", "Ann throw 6 5 4", seq=2), "concealed dice")]
+           ("bidou.pub.t2.entry", planted("t2", "Ann throw 6 5 4", seq=2), "concealed dice"),
+           # issue 47 (5): dice in the other texts of an entry are dice too
+           ("bidou.pub.t2.entry", planted("t2", "Ann bet 2", seq=2, why="Bob hides 6 5 4"),
+            "concealed dice (6, 5, 4)"),
+           ("bidou.pub.t2.entry", planted("t2", "Ann bet 2", seq=2, by="Bob throw 6 6 6"),
+            "concealed dice (throw 6 6 6")]
     for subject, payload, _ in bad:
         assert asyncio.run(publish(venue, *admin, subject, payload)) is None
     for _, _, words in bad:
@@ -77,6 +85,8 @@ def test_bad_messages_are_refused_with_a_line_and_stop_nothing(venue: Venue) -> 
     assert by_name["t2"]["last_entry"]["text"] == "Ann bet 1"
     shown = [(e["table"], e["seq"]) for kind, e in events() if kind == "entry"]
     assert ("t2", 2) not in shown and not any(t == "ghost" for t, _ in shown)
+    _, page = venue.get("/games/t2/1")
+    assert "Ann bet 1" in page and "6 5 4" not in page and "6 6 6" not in page
     assert "concealed dice" in by_name["t2"]["problem"] or "not JSON" in by_name["t2"]["problem"]
     assert by_name["ghost"]["configured"] is False
     # nothing else stopped: a real table's entries still arrive
@@ -90,6 +100,7 @@ def test_a_table_cannot_write_as_another(venue: Venue) -> None:
     venue.start_hub()
     venue.start_ingester()
     wait_until(lambda: "consuming" in venue.log_text("ingester"), 30, "the streams made")
+    venue.enroll("t1", "LOGX")
     refused = asyncio.run(publish(venue, "t1", venue.passwords["t1"], "bidou.pub.t2.entry",
                                   planted("t2", "Ann bet 1")))
     assert refused is not None, "the hub let t1 publish as t2"

@@ -25,7 +25,7 @@ from venue.forwarder import BATCH, POSITION_EVERY, Forwarder
 from venue.hub import ensure_streams, start_hub
 from venue.messages import ENTRY_STREAM
 from venue.outbox import POSITION
-from venue.settings import load_venue_config
+from venue.settings import build_venue_config, load_venue_config
 
 
 def play(log: GameLog, games: int, seed: int = 7) -> int:
@@ -47,7 +47,9 @@ async def held_by_hub(url: str, table: str) -> int:
     nc = await nats.connect(url, user="venue", password="admin")
     try:
         js = nc.jetstream()
-        await ensure_streams(js, "pub")
+        await ensure_streams(js, build_venue_config({
+            "hub": {"admin_password": "admin"}, "database": {"dsn": "host=127.0.0.1"},
+            "tables": {"t1": {"password": "pw"}}}))
         info = await js.stream_info(ENTRY_STREAM, subjects_filter=f"bidou.pub.{table}.entry")
         return sum((info.state.subjects or {}).values())
     finally:

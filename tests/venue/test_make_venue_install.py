@@ -31,7 +31,7 @@ from test_make_venue import alive, children_of
 from venue_harness import expected_rows, wait_until
 
 from venue import store
-from venue.pgroles import INGESTER_DERIVES, INGESTER_RECORDS
+from venue.pgroles import INGESTER_DERIVES, INGESTER_HOLDS, INGESTER_RECORDS
 
 pytestmark = pytest.mark.slow
 
@@ -198,4 +198,4 @@ def test_every_table_of_the_store_has_the_ingesters_grant_decided() -> None:
     """A new table in the store's schema must be named in ``venue.pgroles``: the ingester's
     role writes only what is listed there."""
     made = set(re.findall(r"CREATE TABLE IF NOT EXISTS (\w+)", store.SCHEMA))
-    assert made == set(INGESTER_RECORDS) | set(INGESTER_DERIVES), made
+    assert made == set(INGESTER_RECORDS) | set(INGESTER_DERIVES) | set(INGESTER_HOLDS), made

@@ -11,10 +11,11 @@ import tomllib
 
 import pytest
 
-from firmware.log import Entry, GameRow
+from firmware.log import Entry, GameLog, GameRow
 from firmware.venue_settings import parse_venue_settings
 from firmware.views import dice_in_text, entry_is_public
 from venue.messages import BadMessage, entry_message, leaks, msg_id, parse_entry
+from venue.outbox import released
 from venue.settings import build_venue_config
 
 SUBJECT = "bidou.pub.t1.entry"
@@ -161,3 +162,26 @@ def test_a_nul_is_found_in_any_json_encoding_and_a_written_backslash_u_is_not_on
     with pytest.raises(BadMessage, match="NUL"):
         parse_entry(SUBJECT, json.dumps(nul).encode("utf-16"))
     assert parse_entry(SUBJECT, message("Ann bet \\u0000")).text == "Ann bet \\u0000"
+
+
+@pytest.mark.parametrize("field", ["why", "by"])
+def test_dice_in_any_text_of_an_entry_are_concealed_on_both_sides(field: str) -> None:
+    """Issue 47 (5): ``why: "Bob hides 6 5 4"`` and ``by: "Bob throw 6 6 6"`` hide dice as
+    surely as ``text``. The table holds such an entry until its game ends; the venue
+    refuses it while the game is played, and takes it once over."""
+    value = {"why": "Bob hides 6 5 4", "by": "Bob throw 6 6 6"}[field]
+    with pytest.raises(BadMessage, match="concealed dice"):
+        parse_entry(SUBJECT, message(**{field: value}))
+    assert leaks(parse_entry(SUBJECT, message(status="over", **{field: value}))) is None
+    entry = Entry(1, 2, "undo", "Ann bet 1", "web", "pressed by mistake", "t1")
+    hidden = Entry(**{**entry.__dict__, field: value})
+    assert entry_is_public(entry, "playing") and not entry_is_public(hidden, "playing")
+    assert entry_is_public(hidden, "over")
+    log = GameLog(":memory:")
+    game = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
+    log.append(game, "action", "Ann bet 1", "web", "t1")
+    log.append(game, "undo", "Ann bet 1", hidden.by, "t2", why=hidden.why)
+    log.append(game, "action", "Bob bet 1", "web", "t3")
+    assert [o.entry.text for o in released(log, 0)] == ["Ann bet 1"]  # stops at the die
+    log.finish_game(game, "abandoned", None, "t4")
+    assert len(released(log, 0)) == 3

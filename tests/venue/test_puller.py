@@ -1,4 +1,4 @@
-"""The ingester's pull (``venue.ingester.Puller``) against a real hub: every message is
+"""The ingester's pull (``venue.puller.Puller``) against a real hub: every message is
 delivered across many batches, after its requests expired on a quiet hub, and after the hub
 was killed and restarted on its store (the case that stalled nats-py's ``fetch``). The
 request's life and heartbeat are shortened here so that expiry happens within the test."""
@@ -13,7 +13,7 @@ import nats
 import pytest
 from venue_harness import Venue
 
-from venue import ingester
+from venue import puller as ingester
 from venue.hub import ensure_streams
 
 pytestmark = pytest.mark.slow
@@ -48,7 +48,7 @@ def test_the_pull_delivers_everything_through_expiry_and_a_hub_restart(
                                 max_reconnect_attempts=-1, reconnect_time_wait=0.3,
                                 reconnected_cb=on_reconnect)
         js = nc.jetstream()
-        await ensure_streams(js, "pub")
+        await ensure_streams(js, venue.venue_config())
         puller = ingester.Puller(nc, js, "pub")
         await puller.ensure_consumer()
 

@@ -5,6 +5,7 @@ with: the venue's rows against the table's own SQLite log."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -21,10 +22,16 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import nats
 import psycopg
 
+from firmware.log import Entry, GameRow
 from firmware.views import entry_is_public
+from venue import store
 from venue.hub import start_hub
+from venue.messages import entry_message, inbox_prefix
+from venue.outbox import log_id_of
+from venue.settings import VenueConfig, load_venue_config
 
 PYTHON = sys.executable
 BIN = Path(sys.executable).parent
@@ -64,12 +71,13 @@ def expected_rows(db: Path) -> list[tuple[int, int, str]]:
     con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
     try:
         status = dict(con.execute("SELECT id, status FROM games"))
-        rows = con.execute("SELECT game, seq, text FROM entries ORDER BY id").fetchall()
+        rows = con.execute("SELECT game, seq, kind, text, by, why, at FROM entries ORDER BY "
+                           "id").fetchall()
     finally:
         con.close()
     out = []
-    for game, seq, text in rows:
-        if not entry_is_public(text, status[game]):
+    for game, seq, kind, text, by, why, at in rows:
+        if not entry_is_public(Entry(game, seq, kind, text, by, why, at), status[game]):
             break
         out.append((game, seq, text))
     return out
@@ -84,12 +92,24 @@ def finished_results(db: Path) -> dict[int, dict[str, int]]:
         con.close()
 
 
+def planted(table: str, game: int = 1, seq: int = 1, *, text: str = "Ann bet 1",
+            log_id: str = "LOGX", status: str = "playing", why: str = "", by: str = "web",
+            players: tuple[str, ...] = ("Ann", "Bob"), result: dict[str, Any] | None = None,
+            venue: str = "pub") -> bytes:
+    """A forged entry message, as one holding ``table``'s password could publish."""
+    row = GameRow(game, "two-hand", players, {}, "t0", None, status, result)
+    return entry_message(venue, table, log_id, Entry(game, seq, "action", text, by, why,
+                                                     "t1"), row).to_bytes()
+
+
 class Venue:
     """One venue under test: its config, its processes and its database."""
 
     def __init__(self, folder: Path, dsn: str, tables: tuple[str, ...] = ("t1", "t2"),
-                 venue: str = "pub", hub_tls: dict[str, Path] | None = None) -> None:
-        """``hub_tls``: ``[hub]``'s tls_cert, tls_key and tls_ca (the hub then speaks TLS)."""
+                 venue: str = "pub", hub_tls: dict[str, Path] | None = None,
+                 table_quota: int | None = None) -> None:
+        """``hub_tls``: ``[hub]``'s tls_cert, tls_key and tls_ca (the hub then speaks TLS);
+        ``table_quota``: ``[hub]``'s, entries the hub keeps per table."""
         self.folder = folder
         self.dsn = dsn
         self.name = venue
@@ -100,7 +120,8 @@ class Venue:
         lines = [f'[venue]\nname = "{venue}"', f"[hub]\nport = {self.hub_port}\n"
                  f'store_dir = "{folder / "hub" / "jetstream"}"\n'
                  f'admin_password = "{self.admin[1]}"'
-                 + "".join(f'\n{k} = "{v}"' for k, v in (hub_tls or {}).items()),
+                 + "".join(f'\n{k} = "{v}"' for k, v in (hub_tls or {}).items())
+                 + (f"\ntable_quota = {table_quota}" if table_quota else ""),
                  f'[database]\ndsn = "{dsn}"']
         self.scheme = "tls" if hub_tls else "nats"
         lines += [f'[tables.{t}]\npassword = "{p}"' for t, p in self.passwords.items()]
@@ -113,12 +134,12 @@ class Venue:
     def url(self) -> str:
         return f"{self.scheme}://127.0.0.1:{self.hub_port}"
 
+    def venue_config(self) -> VenueConfig:
+        return load_venue_config(str(self.config))
+
     # --- processes -------------------------------------------------------------------------
     def start_hub(self) -> None:
-        from venue.settings import load_venue_config  # lazy: the config is written first
-
-        self.procs["hub"] = start_hub(load_venue_config(str(self.config)),
-                                      str(self.folder / "hub"))
+        self.procs["hub"] = start_hub(self.venue_config(), str(self.folder / "hub"))
         wait_until(lambda: _listening(self.hub_port), 20, "the hub to listen")
 
     def start_ingester(self, env: dict[str, str] | None = None) -> None:
@@ -128,8 +149,32 @@ class Venue:
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         log.close()
 
+    def publish_all(self, user: str, items: list[tuple[str, bytes]],
+                    headers: bool = False) -> list[str | None]:
+        """Publish each (subject, payload) to JetStream as ``user`` (the venue's own user,
+        or a table's, with that table's inbox prefix), at once; per message, None when the
+        hub stored it, else the hub's words. ``headers``: with a message id from its
+        index."""
+        password = self.admin[1] if user == self.admin[0] else self.passwords[user]
+        prefix = None if user == self.admin[0] else inbox_prefix(self.name, user)
+        return asyncio.run(_publish_all(self.url, user, password, prefix, items, headers))
+
+    def enroll(self, table: str, log_id: str | None = None) -> str:
+        """Enroll ``log_id`` (default: the table's own log's, made now if the log is new)
+        as the table's log at the venue, as ``bidou-venue accept-log`` does for a first log;
+        a table with a log enrolled keeps it. The log id enrolled."""
+        if log_id is None:
+            log_id = log_id_of(str(self.db(table)))
+        with store.connect(self.dsn) as db:
+            return store.enroll(db, self.name, table, log_id)
+
     def start_table(self, name: str, *, pace: float = 0.02, url: str | None = None,
-                    password: str | None = None, seed: int = 1, ca: Path | None = None) -> None:
+                    password: str | None = None, seed: int = 1, ca: Path | None = None,
+                    enroll: bool = True) -> None:
+        """Start a simulated table; ``enroll``: its log enrolled at the venue first (a table
+        with a log enrolled already keeps it: a replaced log is then refused)."""
+        if enroll:
+            self.enroll(name)
         cfg = self.folder / f"{name}.toml"
         cfg.write_text(table_toml(name, url or self.url,
                                   password if password is not None else self.passwords[name],
@@ -306,6 +351,28 @@ class Venue:
                                      headers={"Authorization": f"Bearer {TOKEN}"})
         with urllib.request.urlopen(req, timeout=5) as r:
             return json.loads(r.read())
+
+
+async def _publish_all(url: str, user: str, password: str, prefix: str | None,
+                       items: list[tuple[str, bytes]], headers: bool) -> list[str | None]:
+    """One request each (not ``publish_async``: nats-py leaves its future unanswered when
+    the hub refuses, raising inside its own callback instead)."""
+    options: dict[str, Any] = {"inbox_prefix": prefix} if prefix else {}
+    nc = await nats.connect(url, user=user, password=password, connect_timeout=3,
+                            max_reconnect_attempts=0, **options)
+    out: list[str | None] = []
+    try:
+        js = nc.jetstream()
+        for i, (subject, payload) in enumerate(items):
+            try:
+                await js.publish(subject, payload, timeout=5, headers={
+                    "Nats-Msg-Id": f"planted-{i}"} if headers else None)
+                out.append(None)
+            except Exception as e:  # the hub's refusal: its words
+                out.append(f"{type(e).__name__}: {e}")
+    finally:
+        await nc.close()
+    return out
 
 
 def _listening(port: int) -> bool:
