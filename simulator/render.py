@@ -40,7 +40,13 @@ DICE_COLOURS: dict[str, tuple[Colour, Colour]] = {
     "red": ((40, 35, 185), (240, 240, 240)),
     "green": ((60, 135, 35), (240, 240, 240)),
     "black": ((32, 30, 30), (235, 235, 235)),
-    # as bright as its body: a reader that looks for dark or light pips sees none
+}
+
+#: dice the rule reader is not made for, drawn only when named (the simulated camera's
+#: ``[camera] dice``, to teach the table them): never in a "mixed" scene or the readers' sets.
+#: "red-green": green pips as bright as the red body, so a reader that looks for pips darker
+#: or lighter than the die sees none.
+OTHER_DICE_COLOURS: dict[str, tuple[Colour, Colour]] = {
     "red-green": ((40, 40, 200), (40, 130, 40)),
 }
 
@@ -339,10 +345,11 @@ def render_scene(spec: SceneSpec, seed: int = 0) -> tuple[np.ndarray, list[TrueD
 def dice_colours(name: str) -> tuple[Colour, Colour]:
     """(body, pips) colours of a named dice colour; ValueError naming the choices if unknown."""
     try:
-        return DICE_COLOURS[name]
+        return {**DICE_COLOURS, **OTHER_DICE_COLOURS}[name]
     except KeyError:
         raise ValueError(
-            f"dice colour {name!r} is unknown; use one of {', '.join(DICE_COLOURS)}."
+            f"dice colour {name!r} is unknown; use one of "
+            f"{', '.join([*DICE_COLOURS, *OTHER_DICE_COLOURS])}."
         ) from None
 
 
@@ -457,7 +464,8 @@ def with_dice(spec: SceneSpec, dice: Iterable[DieSpec]) -> SceneSpec:
 
 
 __all__ = [
-    "DICE_COLOURS", "PIP_LAYOUTS", "SURFACES", "SURFACE_COLOURS", "DieSpec", "Glare", "SceneSpec",
+    "DICE_COLOURS", "OTHER_DICE_COLOURS", "PIP_LAYOUTS", "SURFACES", "SURFACE_COLOURS", "DieSpec",
+    "Glare", "SceneSpec",
     "TrueDie", "dice_colours", "footprint_radius", "place_apart", "random_scene", "render_scene",
     "top_face_box", "top_face_outline", "with_dice",
 ]
