@@ -85,16 +85,23 @@
   /* Exposed dice whose values are pending: one line per seat this player settles (his own, or
      shown beside his), three choosers set to what the owner said (else what the camera is
      sure of), and a button: "These are my dice" for the owner, "Agree" for the others. */
+  // the values this player chose for a seat's dice, kept while that seat is being settled: the
+  // rows are drawn again at every change of the table, and a choice must not be lost to it
+  const picked = {};
+
   function settle(state) {
     const mine = (state.settling || []).filter(
       (s) => s.seat === seat || (s.witnesses || []).includes(seat));
+    for (const owner of Object.keys(picked)) {
+      if (!mine.some((s) => s.seat === owner)) delete picked[owner];
+    }
     const box = document.getElementById("settle-box");
     box.hidden = !token || mine.length === 0;
     const list = clear(document.getElementById("settle"));
     for (const s of mine) {
       const row = el("div", { class: "settlerow", "data-settle": s.seat });
       row.appendChild(el("strong", {}, s.seat === seat ? "Your dice" : `${s.seat}'s dice`));
-      const start = (s.said || {})[s.seat] || s.guess;
+      const start = picked[s.seat] || (s.said || {})[s.seat] || s.guess;
       const pickers = start.map((v, i) => {
         const pick = el("select", { "aria-label": `die ${i + 1}`, "data-die": i });
         for (let f = 1; f <= 6; f++) pick.appendChild(el("option", { value: f }, String(f)));
@@ -102,6 +109,11 @@
         row.appendChild(pick);
         return pick;
       });
+      for (const pick of pickers) {
+        pick.addEventListener("change", () => {
+          picked[s.seat] = pickers.map((p) => (p.value === "" ? null : Number(p.value)));
+        });
+      }
       const said = (s.said || {})[seat];
       const ownerSaid = s.seat in (s.said || {});
       const label = s.referee ? "With the referee" : said ? "Said"

@@ -204,10 +204,13 @@ def test_the_referee_s_dice_entered_in_play_count_in_the_tally(taught) -> None:
     token = app.extensions["bidou"].tokens.token_for(seat)
     rolled = client.post("/api/act", json={"seat": seat, "action": "roll"},
                          headers={"Authorization": f"Bearer {token}"})
-    assert rolled.status_code == 409  # red-green dice: the rule reader sees none
+    # red-green dice: the rule reader sees none, so the roll counts with its value pending
+    # (docs/rules/pending.md, D-S1) and the referee gives it
+    assert rolled.status_code == 200, rolled.get_json()
+    assert house.controller.game.history[-1].numbers == ()
     value = house.dice.thrown[-1][2][0]
-    entered = client.post("/api/referee/dice", json={"seat": seat, "values": [value]},
-                          headers=referee)
+    entered = client.post("/api/referee/correct", headers=referee, json={
+        "kind": "fix-dice", "seat": seat, "values": [value], "why": "the camera missed it"})
     assert entered.status_code == 200, entered.get_json()
     tally = teacher.tally()
     assert (tally.corrections, tally.correction_dice, tally.per_value[value]) == (1, 1, 1)
