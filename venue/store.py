@@ -60,12 +60,19 @@ CREATE TABLE IF NOT EXISTS problems (
 """
 
 
+#: the advisory lock that makes the schema one connection at a time: two ``CREATE TABLE IF
+#: NOT EXISTS`` at once can both try to create a table (a unique violation in pg_type), as
+#: the ingester and ``accept-log`` (or a test enrolling a log) starting together did
+SCHEMA_LOCK = 0x62696475
+
+
 def connect(dsn: str) -> psycopg.Connection[Any]:
     """A connection with the schema in place: made here when the role may (the owner), else
     made by the owner before (``make venue``'s ingester role may not create, ``venue.pgroles``)."""
     db = psycopg.connect(dsn, connect_timeout=5)
     try:
         with db.transaction():
+            db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             db.execute(SCHEMA)
     except psycopg.errors.InsufficientPrivilege:
         pass  # rolled back; the tables are the owner's
