@@ -35,7 +35,7 @@ import json
 import math
 import pathlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -144,19 +144,24 @@ class Model:
             raise VisionError(f"the dice reader's model is incomplete: {', '.join(missing)} "
                               f"missing in {folder}; reinstall bidou-table.")
         self.detector = session(folder / "detector.onnx")
-        self.faces: FaceNetwork = face_network(folder / "faces.onnx")
-        self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
-        # the model's own head sizes the proposals and says whether each is a die, whatever
-        # head reads them: so a table's head changes the value a place reads, never where it
-        # is nor whether it is a die (vision.adapt judges a head on the places the table read
-        # before it; vision.face_model.with_model_die says why)
-        self.sizer: Head = self.head if head is None else load_head(folder / "head.npz",
-                                                                     self.faces.features)
-        self.thresholds = dict(DEFAULTS)
         own = thresholds_path(head) if head else None
+        #: the table's own network (``bidou-table calibrate`` taught it), named in its
+        #: thresholds file; else the model's
+        table_faces = _table_network(own, head) if own is not None else None
+        self.faces: FaceNetwork = face_network(table_faces or folder / "faces.onnx")
+        self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
+        # with the model's network, the model's own head sizes the proposals and says whether
+        # each is a die, whatever head reads them: so a head fitted alone changes the value a
+        # place reads, never where it is nor whether it is a die (vision.face_model.
+        # with_model_die says why); a taught network and its head do all of it
+        self.sizer: Head = self.head if head is None or table_faces else load_head(
+            folder / "head.npz", self.faces.features)
+        self.thresholds = dict(DEFAULTS)
         for source in (folder / "reader.json", own):
             if source is not None and source.is_file():
                 self.thresholds.update(_thresholds(source))
+        #: the die sizes the table's dice have (min_die, max_die), when it learned them
+        self.die_range = _die_range(own) if own is not None and own.is_file() else None
         if own is not None and own.is_file():
             _check_fitted_for(own, folder / "faces.onnx", head)
 
@@ -183,6 +188,33 @@ def _check_fitted_for(own: pathlib.Path, network: pathlib.Path, head: pathlib.Pa
                           f"in {network.parent} (the model was updated since): calibrate the "
                           "table again (bidou-table calibrate --known-throws) or remove head "
                           "from [vision] in the config.")
+
+
+def _table_network(own: pathlib.Path, head: pathlib.Path) -> pathlib.Path | None:
+    """The table's own face network that its thresholds file names (``"faces"``, beside it),
+    or None for a head fitted alone; a named network that is not there is a
+    :class:`VisionError` saying to calibrate again."""
+    try:
+        name = json.loads(own.read_text()).get("faces")
+    except (OSError, ValueError, AttributeError):
+        return None  # _thresholds says what is wrong with the file
+    if name is None:
+        return None
+    path = own.parent / str(name)
+    if not path.is_file():
+        raise VisionError(f"the table's own face network {path} (named in {own}) is missing: "
+                          "calibrate the table again (bidou-table calibrate --known-throws) or "
+                          f"remove head from [vision] in the config to read without {head.name}.")
+    return path
+
+
+def _die_range(own: pathlib.Path) -> tuple[float, float] | None:
+    """(min_die, max_die) that the table's calibration learned, or None."""
+    try:
+        data = json.loads(own.read_text())
+        return float(data["min_die"]), float(data["max_die"])
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
 
 
 def _thresholds(path: pathlib.Path) -> dict[str, float]:
@@ -343,6 +375,14 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
     return read_places(image, spots, model)
 
 
+def at_table_sizes(model: Model, settings: Settings) -> Settings:
+    """``settings`` with the die sizes the table learned (:attr:`Model.die_range`): a
+    picture is read only at the scales where the table's dice can be."""
+    if model.die_range is None or settings.die_size is not None:
+        return settings
+    return replace(settings, min_die=model.die_range[0], max_die=model.die_range[1])
+
+
 def decide(places: list[Place], thresholds: Mapping[str, float],
            ) -> tuple[list[Die], list[Unsure]]:
     """The one rule (module docstring): drop what is no die, keep one place per die, give a
@@ -373,6 +413,7 @@ def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
     image = checked_picture(image)
     model = load(settings.model, settings.head)
     t = thresholds_of(model, settings)
+    settings = at_table_sizes(model, settings)
     dice, unsure = decide(look(image, model, settings, lowest_score(t)), t)
     h, w = image.shape[:2]
     return Reading(tuple(dice), tuple(unsure), w, h)

@@ -13,6 +13,7 @@ folder format needs no network.
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 from collections import Counter
@@ -35,12 +36,18 @@ class KnownThrowsError(BidouError, ValueError):
     that is short) and what to do."""
 
 
+#: a die's box (x, y, w, h in the picture's pixels) and its value (0: not a die)
+BoxedValue = tuple[tuple[float, float, float, float], int]
+
+
 @dataclass(frozen=True)
 class Throw:
-    """One known throw in a folder: its picture and the values of the dice in it."""
+    """One known throw in a folder: its picture, the values of the dice in it, and each
+    die's box when ``NAME.json`` gives them (:func:`load_boxes`)."""
 
     path: pathlib.Path
     values: tuple[int, ...]
+    boxes: tuple[BoxedValue, ...] | None = None
 
 
 @dataclass
@@ -109,10 +116,39 @@ def find_throws(folder: pathlib.Path, fewest: int = 1) -> list[Throw]:
             raise KnownThrowsError(f"{path.name} has no {label.name} beside it: write the "
                                    "values of its dice there, e.g. 2 4 6")
         text = label.read_text(encoding="utf-8", errors="replace")
-        throws.append(Throw(path, parse_values(text, label)))
+        values = parse_values(text, label)
+        boxes = load_boxes(path.with_suffix(".json"), values)
+        throws.append(Throw(path, values, boxes))
     for throw in throws:
         load_picture(throw.path, cv2.IMREAD_REDUCED_GRAYSCALE_8)  # a quick decode: readable?
     return throws
+
+
+def load_boxes(path: pathlib.Path, values: Sequence[int] | None = None,
+               ) -> tuple[BoxedValue, ...] | None:
+    """The boxes of a known throw's ``NAME.json`` (the referee console's teach page writes
+    it): a list of ``{"box": [x, y, w, h], "value": v}``, v 1-6 or 0 for "not a die"; None
+    when there is no such file. Its dice must be the ``.txt``'s values when those are given."""
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        boxes = tuple((tuple(float(c) for c in item["box"]), int(item["value"]))
+                      for item in data)
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise KnownThrowsError(f"{path} is not a list of dice boxes ({exc}): write "
+                               '[{"box": [x, y, w, h], "value": 1-6 or 0}, ...] or delete it '
+                               "to teach from the values alone") from None
+    for box, value in boxes:
+        if len(box) != 4 or box[2] <= 0 or box[3] <= 0 or not 0 <= value <= 6:
+            raise KnownThrowsError(f"{path} holds a box {list(box)} with value {value}: a box "
+                                   "is [x, y, w, h] with w and h above 0, a value 1-6 or 0 "
+                                   "for not a die")
+    if values is not None and Counter(v for _, v in boxes if v) != Counter(values):
+        raise KnownThrowsError(f"{path}'s dice ({_values([v for _, v in boxes if v])}) are not "
+                               f"the values in {path.with_suffix('.txt').name} "
+                               f"({_values(values)}): make the two agree")
+    return boxes
 
 
 def load_picture(path: pathlib.Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
