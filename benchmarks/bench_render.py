@@ -8,10 +8,10 @@ from __future__ import annotations
 import statistics
 import time
 
+from simulator.render import random_scene, render_scene
+from simulator.table_scenes import render_table
 from vision.annotate import annotate
 from vision.reading import Die, Reading
-from vision.render import random_scene, render_scene
-from vision.table_scenes import render_table
 from vision.zones import default_zones
 
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import time
 
-from vision.reader import read_dice
-from vision.render import random_scene, render_scene
+from simulator.render import random_scene, render_scene
+from vision.rules.reader import read_dice
 from vision_lab.evaluate import Label, Score, score_reading
 
 CONDITIONS: dict[str, dict[str, object]] = {

@@ -24,9 +24,7 @@ import time
 import cv2
 import numpy as np
 
-from vision.face_reader import read_dice as read_dice_learned
-from vision.reader import read_dice
-from vision.render import (
+from simulator.render import (
     DICE_COLOURS,
     SURFACES,
     DieSpec,
@@ -36,7 +34,9 @@ from vision.render import (
     random_scene,
     render_scene,
 )
-from vision.table_scenes import render_table
+from simulator.table_scenes import render_table
+from vision.learned.face_reader import read_dice as read_dice_learned
+from vision.rules.reader import read_dice
 from vision_lab import evaluate as evaluation
 from vision_lab.baseline import read_dice_baseline
 from vision_lab.evaluate import Label, Score, pictures, score_reading
@@ -124,8 +124,8 @@ def cluster_sweep(count: int) -> Score:
 
 def zone_times() -> None:
     """The table's own path: each seat's zone read alone at the size its dice were last read
-    (vision.zone_reader), on simulated 640x480 and 12 MP tables of four seats."""
-    from vision.zone_reader import ZoneReader
+    (vision.learned.zone_reader), on simulated 640x480 and 12 MP tables of four seats."""
+    from vision.learned.zone_reader import ZoneReader
     from vision.zones import default_zones
 
     seats = ["Ann", "Bob", "Cy", "Di"]

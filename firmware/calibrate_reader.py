@@ -2,16 +2,19 @@
 
 The model was trained on other tables; this table's light, cloth and dice are not theirs. So
 the pub photographs a few dozen throws with the table's camera and writes each picture's values
-in ``NAME.txt`` beside it (:mod:`vision.known`), and every referee's dice correction keeps the
+in ``NAME.txt`` beside it (:mod:`vision.calibrate.known`), and every referee's dice correction
+keeps the
 camera's picture with the corrected values (:mod:`firmware.correction_pictures`). This command
 reads them with both readers and decides two things, each in plain sentences:
 
 - **which reader** the table reads with: the rule reader or the learned one, whichever reads
-  every known throw better (:mod:`vision.reader_choice`; when neither does, the table keeps
+  every known throw better (:mod:`vision.calibrate.reader_choice`; when neither does, the table
+  keeps
   its reader). Changed, ``reader = "..."`` is written under ``[vision]``, even over a reader
   the config named: calibrating is how a pub asks the table to read its dice best.
 - **the learned reader's own head**: fitted on two thirds of the pictures and checked on the
-  third held back (:mod:`vision.adapt`), kept only when it reads them better; kept, it saves
+  third held back (:mod:`vision.calibrate.adapt`), kept only when it reads them better; kept, it
+  saves
   ``NAME.head.npz`` and ``NAME.reader.json`` beside the config ``NAME.toml`` and writes
   ``head = "NAME.head.npz"`` under ``[vision]``.
 
@@ -38,10 +41,11 @@ from engine.errors import ConfigError, VisionError
 from firmware.correction_pictures import known_from_log
 from firmware.log_guard import LogError
 from hardware.config_edit import read_config, save_vision
-from vision import adapt, face_reader, known, reader_choice
-from vision.known import KnownThrowsError, Tally
+from vision.calibrate import adapt, known, reader_choice
+from vision.calibrate.known import KnownThrowsError, Tally
+from vision.learned import face_reader
+from vision.reader import check, config_vision, face_settings
 from vision.settings import VisionSettings
-from vision.table_reader import check, config_vision, face_settings
 
 #: the zone calibration's options, which mean nothing with --known-throws
 ZONE_OPTIONS = (("image", "--image"), ("camera", "--camera"), ("device", "--device"),

@@ -1,7 +1,7 @@
 """The referee's dice corrections as known throws: the camera's picture and the right values.
 
 Why: every misread throw the referee corrects is a picture of this table's dice whose values
-are now known, exactly what the table's adaptation learns from (:mod:`vision.adapt`). So a
+are now known, exactly what the table's adaptation learns from (:mod:`vision.calibrate.adapt`). So a
 ``fix-dice`` of a throw the camera read, and the dice the referee enters for a throw that needs
 a look, keep that read's picture of the seat's zone in the log (:mod:`firmware.seat_reads`,
 :meth:`firmware.log.GameLog.append`), and ``bidou-table calibrate --from-log DB``
@@ -16,8 +16,8 @@ import os
 import numpy as np
 
 from firmware.log import GameLog, LoggedPicture
-from vision.adapt import Known
-from vision.known import KnownThrowsError, decode_picture
+from vision.calibrate.adapt import Known
+from vision.calibrate.known import KnownThrowsError, decode_picture
 
 
 def known_from_log(db: str) -> list[Known]:

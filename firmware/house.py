@@ -20,7 +20,6 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import numpy as np
 from gpiozero.pins.mock import MockFactory
 
 from engine.errors import CameraError
@@ -32,22 +31,18 @@ from firmware.throws import DiceWatcher
 from hardware.cameras import FrameSource, open_camera
 from hardware.config_edit import save_zones
 from hardware.panel import SeatPanels
-from vision.reading import Reading
+from vision.reader import Reader, open_reader
 from vision.settings import VisionSettings
-from vision.table_reader import table_reader
 from vision.zones import Zone, default_zones
-
-Reader = Callable[[np.ndarray], Reading]
 
 
 def real_reader(camera: FrameSource, vision: VisionSettings | None = None,
                 config_path: str | None = None) -> Reader:
-    """The dice reader ``[vision]`` names, for any camera: the rule reader
-    (``vision.reader.read_dice``) by default; ``reader = "learned"`` gives
-    ``vision.face_reader.read_dice`` with the table's own head (``[vision] head``, beside the
-    config at ``config_path``) and thresholds, loaded now: a head that cannot be used is a
-    :class:`VisionError` naming it before the table starts (:mod:`vision.table_reader`)."""
-    return table_reader(vision or VisionSettings(), config_path)
+    """The dice reader ``[vision]`` names, for any camera (:func:`vision.reader.open_reader`):
+    the rule reader by default; ``reader = "learned"`` the learned reader with the table's own
+    head (``[vision] head``, beside the config at ``config_path``) and thresholds, loaded now:
+    a head that cannot be used is a :class:`VisionError` naming it before the table starts."""
+    return open_reader(vision, config_path)
 
 
 def _quiet(text: str) -> None:

@@ -61,7 +61,7 @@ class SceneReader:
     Each seat's dice are reported sure, side by side in the middle of its zone, with the face
     the camera would see (7 - v under a glass table). It never looks at the frame, so a test
     of the controller or the dashboard passes or fails on their own behaviour, whatever the
-    real reader (``vision.reader.read_dice``, tested on its own) makes of a rendered frame.
+    real reader (``vision.rules.reader.read_dice``, tested on its own) makes of a rendered frame.
     """
 
     def __init__(self, camera: SimulatedCamera) -> None:
@@ -80,6 +80,10 @@ class SceneReader:
                 dice.append(Die(shown, (cx - side // 2, cy - side // 2, side, side), 0.99))
         height, width = frame.shape[:2]
         return Reading(tuple(dice), (), width, height)
+
+    def read_zone(self, frame: np.ndarray, zone: Zone, expected: int = 3) -> Reading:
+        """A seat's zone is read as the whole frame is (:class:`vision.reader.Reader`)."""
+        return self(frame)
 
 
 def presses_for(verb: str, chips: int | None = None) -> list[tuple[str, bool]]:

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from engine.errors import CameraError, VisionError
-from vision.reader import read_dice
+from vision.reader import Reader, rule_reader
 from vision.zones import Zone, read_seat
 
 #: how far (pixels) a die's centre may move and still count as "the same place".
@@ -64,7 +64,8 @@ class DiceWatcher:
     """Reads seats' zones from a frame source once the frames stop changing.
 
     ``zones`` maps seat (player name) to a ``vision.zones.Zone``. ``read`` is the dice reader
-    (``vision.reader.read_dice``; tests give a fake). ``confirm_frames``: how many still
+    (a :class:`vision.reader.Reader`, the rule reader by default; tests give the simulated
+    table's). ``confirm_frames``: how many still
     frames in a row must read the same values (see the module docstring). ``bottom_faces``:
     the camera looks up through a glass table. ``on_zones(zones)`` is told when the zones
     change (the simulated camera draws its dice in them). The last frame and reading are kept
@@ -72,7 +73,7 @@ class DiceWatcher:
     """
 
     def __init__(self, camera: Any, zones: dict[str, Zone],
-                 read: Callable[[np.ndarray], Any] = read_dice, *,
+                 read: Reader | None = None, *,
                  still_frames: int = 2, still_threshold: float = 2.0, settle_timeout: float = 3.0,
                  frame_pause: float = 0.02, bottom_faces: bool = False,
                  confirm_frames: int = 2,
@@ -80,7 +81,7 @@ class DiceWatcher:
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.camera = camera
         self.zones = zones
-        self._read = read
+        self._read = read or rule_reader()
         self.still_frames = still_frames
         self.still_threshold = still_threshold
         self.settle_timeout = settle_timeout
@@ -178,13 +179,8 @@ class DiceWatcher:
         return first
 
     def _read_frame(self, seat: str, count: int, frame: np.ndarray) -> SeatRead:
-        # a reader that reads one zone alone (vision.zone_reader) is asked for the seat's
-        read_zone = getattr(self._read, "read_zone", None)
         try:
-            if read_zone is not None:
-                reading = read_zone(frame, self.zones[seat], count)
-            else:
-                reading = self._read(frame)
+            reading = self._read.read_zone(frame, self.zones[seat], count)
         except VisionError as e:
             return SeatRead(seat, None, f"the frame could not be read: {e}")
         self.last_reading = reading

@@ -30,8 +30,8 @@ from hardware.cameras.simulated import SimulatedCamera
 from hardware.config_edit import read_config, save_zones
 from hardware.zonefinder import find_zones
 from vision.annotate import annotate
-from vision.cli import load_image
-from vision.reader import read_dice
+from vision.picture import load_image
+from vision.reader import open_reader
 from vision.zones import Zone, default_zones
 
 
@@ -126,7 +126,7 @@ def run(args: argparse.Namespace) -> int:
         seats = seats_of(document, args.seats)
         frame = capture(args, document, seats)
         height, width = frame.shape[:2]
-        reading = read_dice(frame)
+        reading = open_reader()(frame)
         try:
             found = find_zones(reading, seats, width, height)
             zones, notes = list(found.zones), list(found.notes)

@@ -11,9 +11,9 @@ image for people. ``--annotate DIR`` also writes ``DIR/<stem>.annotated.png``.
 
 ``--config FILE`` reads as that table does: the reader its ``[vision]`` names, with the
 table's own head and thresholds (``bidou-table calibrate --known-throws``,
-:mod:`vision.table_reader`); ``--reader`` chooses another reader, with the table's head still.
+:mod:`vision.reader`); ``--reader`` chooses another reader, with the table's head still.
 Without either, the rule reader. ``--reader learned`` is the reader on the pretrained network
-(:mod:`vision.face_reader`).
+(:mod:`vision.learned.face_reader`).
 
 A file that cannot be read (missing, not an image, corrupt, blank) gives one line on stderr,
 ``PATH: cannot read image: ...``; the other files are still read and the exit status is 1.
@@ -30,8 +30,12 @@ import os
 import sys
 from pathlib import Path
 
-import numpy as np
+import cv2
 
+from engine.errors import ConfigError, VisionError
+from vision.annotate import annotate
+from vision.picture import load_image
+from vision.reader import config_vision, open_reader
 from vision.reading import Reading
 
 
@@ -54,20 +58,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="read as this table does: the reader its [vision] names, with the table's own "
              "head and thresholds (bidou-table calibrate --known-throws)",
     )
-
-
-def load_image(path: str) -> np.ndarray:
-    """The picture in ``path`` as BGR; OSError or ValueError with the cause if it is not one."""
-    import cv2
-
-    with open(path, "rb") as f:  # OSError says "No such file", "Is a directory", ...
-        data = f.read()
-    if not data:
-        raise ValueError("the file is empty")
-    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
-    if image is None or image.size == 0:
-        raise ValueError("it is not a picture OpenCV can decode (corrupt or not an image file)")
-    return image
 
 
 def _cause(error: BaseException) -> str:
@@ -112,17 +102,11 @@ def _annotation_dir(directory: str) -> Path | None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import cv2
-
-    from engine.errors import ConfigError, VisionError
-    from vision.annotate import annotate
-    from vision.table_reader import config_vision, table_reader
-
     try:
         vision = config_vision(args.config)
         if args.reader is not None:
             vision = dataclasses.replace(vision, reader=args.reader)
-        read_dice = table_reader(vision, args.config)
+        read_dice = open_reader(vision, args.config)
     except ConfigError as e:
         print(f"bidou-table read-dice: {args.config}: {e}. Fix the config and try again.",
               file=sys.stderr)

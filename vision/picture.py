@@ -53,3 +53,15 @@ def checked_picture(image: np.ndarray) -> np.ndarray:
             "no table; check the lens cap, the light and the cable."
         )
     return np.ascontiguousarray(picture)
+
+
+def load_image(path: str) -> np.ndarray:
+    """The picture in ``path`` as BGR; OSError or ValueError with the cause if it is not one."""
+    with open(path, "rb") as f:  # OSError says "No such file", "Is a directory", ...
+        data = f.read()
+    if not data:
+        raise ValueError("the file is empty")
+    image = cv2.imdecode(np.frombuffer(data, np.uint8), cv2.IMREAD_COLOR)
+    if image is None or image.size == 0:
+        raise ValueError("it is not a picture OpenCV can decode (corrupt or not an image file)")
+    return image

@@ -11,9 +11,10 @@ must agree on the keys and what each allows. Pure: no file, no model, no OpenCV.
     not_a_die = 0.5
     detect = 0.3
 
-The thresholds and the head only matter to the learned reader (:mod:`vision.face_reader`,
-whose :class:`~vision.face_reader.Settings` fields they are); which files the table then reads
-is :mod:`vision.table_reader`'s business.
+The thresholds and the head only matter to the learned reader (:mod:`vision.learned.face_reader`,
+whose :class:`~vision.learned.face_reader.Settings` fields they are); which files the table then
+reads
+is :mod:`vision.reader`'s business.
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ from engine.errors import ConfigError, reject_unknown_keys
 
 #: the readers ``[vision] reader`` names: the rule reader (the default) and the learned one
 READERS = ("rules", "learned")
-#: the learned reader's thresholds a table may set, as ``vision.face_reader.Settings`` names them
+#: the learned reader's thresholds a table may set, as ``vision.learned.face_reader.Settings``
+#: names them
 THRESHOLDS = ("min_value", "not_a_die", "detect", "sure_die")
 KEYS = ("reader", "head", *THRESHOLDS)
 #: the keys of the old learned reader's thresholds, which its successor does not take

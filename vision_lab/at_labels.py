@@ -17,7 +17,7 @@ from __future__ import annotations
 import pathlib
 from dataclasses import dataclass
 
-from vision import face_reader
+from vision.learned import face_reader
 from vision_lab.labels import LabelledPicture
 
 

@@ -1,6 +1,7 @@
 """THE COMPARISON BASELINE, not the table's reader: "the common public recipe" for counting dice.
 
-Why it is here: the report must say how :func:`vision.reader.read_dice` compares with what most
+Why it is here: the report must say how :func:`vision.rules.reader.read_dice` compares with what
+most
 public dice-counting tutorials do, scored by the same evaluator (:mod:`vision_lab.evaluate`) on the
 same pictures. The recipe, as usually published:
 

@@ -3,7 +3,8 @@
 Why measured, not assumed: the head's probabilities are calibrated by a temperature on crops,
 but the reader decides on the detector's proposals, whose places and sizes differ. The search
 reads every calibration picture once (at the loosest ``detect``: a proposal's place does not
-depend on weaker ones, :func:`vision.face_reader.propose`) and decides again at each setting of
+depend on weaker ones, :func:`vision.learned.face_reader.propose`) and decides again at each
+setting of
 the grid: the most dice right while a wrong value or a die where there is none stays within
 ``WRONG_BUDGET`` of the dice. Valid never enters it.
 
@@ -20,8 +21,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from vision.face_reader import PROPOSAL_FLOOR, Model, Place, Settings, decide, look
-from vision.networks import MODELS
+from vision.learned.face_reader import PROPOSAL_FLOOR, Model, Place, Settings, decide, look
+from vision.learned.networks import MODELS
 from vision.reading import Reading
 from vision_lab.evaluate import Label, Score, load_labels, score_reading
 from vision_lab.labels import (
@@ -39,7 +40,7 @@ WRONG_BUDGET = 0.005
 GRID = {
     "detect": (0.2, 0.3, 0.4),
     # 0: the detector alone proposes; else a place down to PROPOSAL_FLOOR that the network
-    # takes for a die this surely is one too (vision.face_reader.proposed)
+    # takes for a die this surely is one too (vision.learned.face_reader.proposed)
     "sure_die": (0.0, 0.001, 0.003, 0.01),
     "not_a_die": (0.3, 0.5, 0.7),
     "min_value": (0.5, 0.7, 0.8, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999),

@@ -7,7 +7,7 @@ random, from a seeded generator, out of three kinds of source:
 - **composites**: real die crops cut from those Train photographs, pasted onto made-up
   surfaces (felt of any colour, wood, cardboard, dark glass, trays with a rim and its shadow,
   paper) at any size and angle, with shadows;
-- **rendered scenes** (:mod:`vision.render`) with random dice and pip colours, surfaces,
+- **rendered scenes** (:mod:`simulator.render`) with random dice and pip colours, surfaces,
   side faces, glare, touching dice and blur.
 
 and then put through the same photometric changes: brightness, contrast, gamma, hue turns,
@@ -26,8 +26,15 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision.crops import FACE_INPUT, SECOND_INPUT, SECOND_SCALE, Pyramid, die_crop, face_crop
-from vision.render import DieSpec, Glare, SceneSpec, render_scene
+from simulator.render import DieSpec, Glare, SceneSpec, render_scene
+from vision.learned.crops import (
+    FACE_INPUT,
+    SECOND_INPUT,
+    SECOND_SCALE,
+    Pyramid,
+    die_crop,
+    face_crop,
+)
 from vision_lab.labels import LabelledDie, LabelledPicture
 
 #: die face sizes, in pixels of the detector's input, that the detector is trained on

@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from vision.networks import MODELS
+from vision.learned.networks import MODELS
 from vision.reading import Box, Reading
 from vision_lab.label_corrections import corrected
 
@@ -212,14 +212,14 @@ def reader_named(name: str, model: pathlib.Path | None = None) -> Reader:
     """``learned`` (the table's reader; optionally another model folder), ``rules`` (issue
     11's rule reader, while it is still there) or ``baseline``."""
     if name == "rules":
-        from vision.reader import read_dice as rules  # lazy: only when asked for
+        from vision.rules.reader import read_dice as rules  # lazy: only when asked for
 
         return rules
     if name == "baseline":
         from vision_lab.baseline import read_dice_baseline
 
         return read_dice_baseline
-    from vision.face_reader import Settings, read_dice
+    from vision.learned.face_reader import Settings, read_dice
 
     settings = Settings() if model is None else Settings(model=model)
     return lambda image: read_dice(image, settings)

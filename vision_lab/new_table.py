@@ -6,8 +6,8 @@ Why: a pub teaches the table its own dice (``bidou-table calibrate --known-throw
 a table: pictures of that set holding about ``--known`` dice (drawn from its Train, seeded)
 are given to the calibration as known throws (values only, no boxes), and every other picture
 of the set, Train and Valid, is read by the config the calibration wrote
-(:func:`vision.table_reader.table_reader`, what ``read-dice --config`` runs). As at the table,
-the reader is the one that read the known throws better (:mod:`vision.reader_choice`): the
+(:func:`vision.reader.open_reader`, what ``read-dice --config`` runs). As at the table,
+the reader is the one that read the known throws better (:mod:`vision.calibrate.reader_choice`): the
 rule reader, the untaught learned one, or the learned one with the table's own network where
 that read the held-out folds better than the untaught table. The rule reader was tuned on
 webcam-wood: for that set its figure is not a new table's.
@@ -29,12 +29,12 @@ import time
 
 import cv2
 
-from vision import reader_choice
-from vision.adapt import Known
-from vision.calibrate import folds, teach
-from vision.face_reader import Settings, read_dice
-from vision.networks import MODELS
-from vision.table_reader import config_vision, table_reader
+from vision.calibrate import folds, reader_choice, teach
+from vision.calibrate.adapt import Known
+from vision.learned.face_reader import Settings, read_dice
+from vision.learned.networks import MODELS
+from vision.learned.zone_reader import ZoneReader
+from vision.reader import config_vision, face_settings, open_reader
 from vision_lab.evaluate import HEADER, SETS, Score, evaluate, load_labels, pictures, row
 
 #: about this many known dice (about 20 throws of three), then about 50 throws
@@ -82,12 +82,9 @@ def read_as_table(config: pathlib.Path, model: pathlib.Path,
     model in place of the shipped one)."""
     vision = config_vision(config)
     if vision.reader == reader_choice.LEARNED:
-        from vision.table_reader import face_settings  # lazy: only the learned reader's
-        from vision.zone_reader import ZoneReader
-
         reader = ZoneReader(face_settings(vision, config, model=model))
     else:
-        reader = table_reader(vision, config)
+        reader = open_reader(vision, config)
     return evaluate(reader, rest)
 
 

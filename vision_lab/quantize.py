@@ -9,7 +9,8 @@ split read 508 dice within the wrong budget against 509 in floats, at the same t
 network on a large picture spends its time moving memory, not multiplying).
 
 The ranges are measured on the detector's proposals in fit pictures (never the calibration
-split, never Valid), cut at every size of :data:`vision.face_reader.SIZES`, upright: the crops
+split, never Valid), cut at every size of :data:`vision.learned.face_reader.SIZES`, upright: the
+crops
 the network meets at the table. Fixed seeds: the same float network gives the same file.
 
 ``python -m vision_lab.quantize --model DIR`` quantises ``DIR/faces.onnx`` in place (a network
@@ -37,9 +38,9 @@ from onnxruntime.quantization import (
 )
 from onnxruntime.quantization.shape_inference import quant_pre_process
 
-from vision.crops import FACE_INPUT, Pyramid, die_crop
-from vision.face_model import face_network
-from vision.face_reader import SIZES, Model, Settings, propose
+from vision.learned.crops import FACE_INPUT, Pyramid, die_crop
+from vision.learned.face_model import face_network
+from vision.learned.face_reader import SIZES, Model, Settings, propose
 from vision_lab.labels import (
     LabelledPicture,
     add_set_arguments,
@@ -102,7 +103,7 @@ def quantize(folder: pathlib.Path, fit: list[LabelledPicture], log=print) -> Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision.networks import MODELS
+    from vision.learned.networks import MODELS
     from vision_lab import choose_thresholds, train_on_places
 
     parser = argparse.ArgumentParser(prog="python -m vision_lab.quantize",

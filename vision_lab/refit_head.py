@@ -20,8 +20,8 @@ import sys
 
 import numpy as np
 
-from vision.face_model import Head
-from vision.face_reader import Model, Settings, look
+from vision.learned.face_model import Head
+from vision.learned.face_reader import Model, Settings, look
 from vision_lab.labels import LabelledPicture, split_calibration
 
 #: a proposal within this fraction of a die's size from its centre, and of a size within

@@ -90,7 +90,8 @@ class Samples(torch.utils.data.IterableDataset):
 
 
 def to_input(image: np.ndarray) -> np.ndarray:
-    """uint8 H x W x 3 BGR -> float32 3 x H x W in -0.5..0.5 (as vision.networks feeds it)."""
+    """uint8 H x W x 3 BGR -> float32 3 x H x W in -0.5..0.5 (as vision.learned.networks feeds
+    it)."""
     return (image.astype(np.float32) / 255.0 - 0.5).transpose(2, 0, 1)
 
 

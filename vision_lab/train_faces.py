@@ -11,7 +11,7 @@ the model folder:
 - ``faces.onnx``: uint8-valued BGR crops (N x 3 x 64 x 64, float) -> features (N x 256); the
   channel order and the backbone's normalisation are inside the network;
 - ``head.npz``: the last linear layer and a temperature fitted on the calibration split
-  (:mod:`vision.face_model`), so that its probabilities are calibrated where the network
+  (:mod:`vision.learned.face_model`), so that its probabilities are calibrated where the network
   was not trained (:func:`vision_lab.refit_head.fit_temperature`; the head and its temperature
   are fitted again on the reader's own proposals after, :mod:`vision_lab.refit_head`).
 
@@ -37,8 +37,8 @@ except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training needs PyTorch: make train-venv, then "
              ".venv-train/bin/python -m vision_lab.train_faces")
 
-from vision.crops import Pyramid, die_crop
-from vision.face_model import CLASSES, FACE_INPUT, Head
+from vision.learned.crops import Pyramid, die_crop
+from vision.learned.face_model import CLASSES, FACE_INPUT, Head
 from vision_lab import corpus
 from vision_lab.backbone import FEATURES, MEAN, STD, Backbone, load_pretrained
 from vision_lab.labels import (
@@ -104,7 +104,8 @@ class _Features(nn.Module):
 
 
 def to_input(crop: np.ndarray) -> np.ndarray:
-    """uint8 H x W x 3 BGR -> float32 3 x H x W in 0-255 (as :mod:`vision.face_model` feeds)."""
+    """uint8 H x W x 3 BGR -> float32 3 x H x W in 0-255 (as :mod:`vision.learned.face_model`
+    feeds)."""
     return np.ascontiguousarray(crop.transpose(2, 0, 1), dtype=np.float32)
 
 

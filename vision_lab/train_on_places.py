@@ -39,9 +39,9 @@ except ImportError:  # pragma: no cover - the table never trains
     sys.exit("Training needs PyTorch: make train-venv, then "
              ".venv-train/bin/python -m vision_lab.train_on_places")
 
-from vision.crops import Pyramid, die_crop
-from vision.face_model import FACE_INPUT, Head, face_network, load_head
-from vision.face_reader import Model, Settings, propose
+from vision.learned.crops import Pyramid, die_crop
+from vision.learned.face_model import FACE_INPUT, Head, face_network, load_head
+from vision.learned.face_reader import Model, Settings, propose
 from vision_lab import corpus
 from vision_lab.labels import (
     LabelledPicture,
@@ -60,7 +60,8 @@ WARMUP = 100
 #: the stem and the first blocks keep their weights, as in the first stage
 FROZEN = ("backbone/_conv_stem", *(f"backbone/_blocks/{i}/" for i in range(3)))
 #: the sizes a proposal is mined at, times the detector's (the reader's sizes when the shipped
-#: network was trained; the reader has tried 1.6 too since, :data:`vision.face_reader.SIZES`)
+#: network was trained; the reader has tried 1.6 too since,
+#: :data:`vision.learned.face_reader.SIZES`)
 MINED_SIZES = (0.8, 1.0, 1.25)
 #: proposals per picture at most (the detector's surest first): a busy tray has a hundred
 MAX_PLACES = 60

@@ -1,4 +1,4 @@
-"""Build the second look's weights (``vision/second_look.npz``) from labelled photographs.
+"""Build the second look's weights (``vision/rules/second_look.npz``) from labelled photographs.
 
 Why a script in the package: the weights are data made from ``webcam-wood/Train``, and anyone
 must be able to make them again (fixed seeds; PyTorch trains, only for this script)::
@@ -6,7 +6,7 @@ must be able to make them again (fixed seeds; PyTorch trains, only for this scri
     python -m vision_lab.train_second_look ../shared/dice/webcam-wood/Train
 
 What it learns from, per photograph, with the reader's own faces so that the patches look like
-the ones the reader asks about (:func:`vision.reader.read_faces`):
+the ones the reader asks about (:func:`vision.rules.reader.read_faces`):
 
 - every face the reader finds on a labelled die, read or unsure, labelled with the die's value;
 - every face it finds on no labelled die (a side face, a table mark, a lone pip) as "no face";
@@ -26,14 +26,15 @@ import sys
 import cv2
 import numpy as np
 
-from vision.reader import ReaderSettings, read_faces
-from vision.render import random_scene, render_scene
-from vision.second_look import CLASSES, MODEL_PATH, PATCH, FaceModel, face_side, patch
+from simulator.render import random_scene, render_scene
+from vision.rules.reader import ReaderSettings, read_faces
+from vision.rules.second_look import CLASSES, MODEL_PATH, PATCH, FaceModel, face_side, patch
 from vision_lab.evaluate import Label, load_labels
 
 #: label box side -> face side, for a 2-6 (the box covers the pip pattern, not the face)
 LABEL_TO_FACE = 1.42
-#: the face side the reader gives a 2 or 3 (vision.faces.read._frame), per length of its diagonal
+#: the face side the reader gives a 2 or 3 (vision.rules.faces.read._frame), per length of its
+#: diagonal
 SIDE_PER_DIAGONAL = 1.185
 
 
@@ -151,7 +152,7 @@ def picture_samples(
     return xs, ys
 
 
-#: rendered conditions the photographs lack, drawn at random for training (vision.render)
+#: rendered conditions the photographs lack, drawn at random for training (simulator.render)
 RENDERED_COLOURS = ("white", "white", "blue", "red", "green", "black", "mixed")
 RENDERED_SURFACES = ("wood", "felt", "glass", "plain")
 

@@ -16,7 +16,7 @@ import numpy as np
 from engine.actions import is_die
 from engine.errors import CameraError
 from hardware.cameras.base import BaseSource, check_frame
-from vision.table_scenes import render_table
+from simulator.table_scenes import render_table
 from vision.zones import Zone
 
 

@@ -19,6 +19,7 @@ from engine.autoplay import random_action
 from firmware.controller import TableController
 from firmware.log import GameLog
 from firmware.throws import DiceWatcher
+from vision.reader import WholeFrame
 from vision.reading import Die, Reading, Unsure
 from vision.zones import Zone
 
@@ -66,7 +67,7 @@ def fake() -> FakeTable:
 def make_controller(fake: FakeTable, db: str = ":memory:", *, variant: str = "two-hand",
                     players=("Ann", "Bob"), leds=None, before_read=None) -> TableController:
     zones = dict(ZONES)  # the camera sees three places, whoever sits at them
-    watcher = DiceWatcher(fake, zones, fake.reader, frame_pause=0.0)
+    watcher = DiceWatcher(fake, zones, WholeFrame(fake.reader), frame_pause=0.0)
     return TableController(GameLog(db), variant=variant, players=players, watcher=watcher,
                            leds=leds, before_read=before_read,
                            wall_clock=lambda: "2026-01-01T00:00:00Z").start()

@@ -21,11 +21,11 @@ import firmware.calibrate_reader as calibrate_reader
 from firmware.cli import main
 from firmware.config import load_config
 from firmware.log import GameLog, Picture
-from vision import adapt
-from vision.face_model import CLASSES, Head, fingerprint
-from vision.face_reader import load
-from vision.known import Tally
-from vision.networks import MODELS
+from vision.calibrate import adapt
+from vision.calibrate.known import Tally
+from vision.learned.face_model import CLASSES, Head, fingerprint
+from vision.learned.face_reader import load
+from vision.learned.networks import MODELS
 from vision_lab.evaluate import load_labels
 
 PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"

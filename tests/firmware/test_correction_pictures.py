@@ -16,6 +16,7 @@ from firmware.controller import TableController
 from firmware.correction_pictures import known_from_log
 from firmware.log import GameLog
 from firmware.throws import DiceWatcher
+from vision.reader import WholeFrame
 from vision.zones import Zone
 
 ZONES = {"Ann": Zone("Ann", 0, 0, 100, 100), "Bob": Zone("Bob", 100, 0, 100, 100)}
@@ -46,7 +47,7 @@ class PaintedTable:
 
 def controller(fake, db: str, *, bottom_faces: bool = False) -> TableController:
     zones = {p: ZONES[p] for p in ("Ann", "Bob")}
-    watcher = DiceWatcher(PaintedTable(fake), zones, fake.reader, frame_pause=0.0,
+    watcher = DiceWatcher(PaintedTable(fake), zones, WholeFrame(fake.reader), frame_pause=0.0,
                           bottom_faces=bottom_faces)
     return TableController(GameLog(db), variant="two-hand", players=("Ann", "Bob"),
                            watcher=watcher, wall_clock=lambda: "2026-01-01T00:00:00Z").start()

@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from firmware.throws import DiceWatcher
+from vision.reader import WholeFrame
 from vision.reading import Die, Reading
 
 from .conftest import ZONES, FakeTable
@@ -29,13 +30,13 @@ class Flicker(FakeTable):
 
 def test_two_still_frames_that_agree_give_the_values(fake):
     fake.put("Ann", (2, 4, 6))
-    watcher = DiceWatcher(fake, {"Ann": ZONES["Ann"]}, fake.reader, frame_pause=0.0)
+    watcher = DiceWatcher(fake, {"Ann": ZONES["Ann"]}, WholeFrame(fake.reader), frame_pause=0.0)
     assert watcher.read_seat("Ann", 3).values == (6, 4, 2)
 
 
 def test_two_still_frames_that_disagree_need_a_look():
     table = Flicker({}, {})
-    watcher = DiceWatcher(table, {"Ann": ZONES["Ann"]}, table.reader, frame_pause=0.0)
+    watcher = DiceWatcher(table, {"Ann": ZONES["Ann"]}, WholeFrame(table.reader), frame_pause=0.0)
     read = watcher.read_seat("Ann", 3)
     assert read.values is None
     assert read.reason == "two still frames read differently (5 4 3 and 6 4 3)"
@@ -44,11 +45,11 @@ def test_two_still_frames_that_disagree_need_a_look():
 
 def test_one_frame_is_enough_when_the_table_asks_for_one():
     table = Flicker({}, {})
-    watcher = DiceWatcher(table, {"Ann": ZONES["Ann"]}, table.reader, frame_pause=0.0,
+    watcher = DiceWatcher(table, {"Ann": ZONES["Ann"]}, WholeFrame(table.reader), frame_pause=0.0,
                           confirm_frames=1)
     assert watcher.read_seat("Ann", 3).values == (5, 4, 3)
 
 
 def test_confirm_frames_must_be_at_least_one(fake):
     with pytest.raises(ValueError, match="confirm_frames must be 1 or more, not 0"):
-        DiceWatcher(fake, {}, fake.reader, confirm_frames=0)
+        DiceWatcher(fake, {}, WholeFrame(fake.reader), confirm_frames=0)

@@ -11,8 +11,8 @@ import pytest
 from engine.errors import ConfigError
 from firmware.cli import main
 from hardware.config_edit import save_vision, save_zones
-from vision.render import render_scene
-from vision.table_scenes import table_scene
+from simulator.render import render_scene
+from simulator.table_scenes import table_scene
 from vision.zones import Zone, default_zones, parse_zones
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]

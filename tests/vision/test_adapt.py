@@ -1,4 +1,5 @@
-"""The table's adaptation (vision/adapt.py) on places made by hand: the matching of places to
+"""The table's adaptation (vision/calibrate/adapt.py) on places made by hand: the matching of
+places to
 known values, the seeded split, the fit, the rule that keeps an adaptation only when it reads
 the held-back throws better, and the files it saves. No network: each place's features are
 made so that a head's reading of them is known."""
@@ -11,10 +12,10 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision import adapt
-from vision.face_model import CLASSES, Head, load_head
-from vision.face_reader import Place, Settings, thresholds_path
-from vision.known import KnownThrowsError, Tally
+from vision.calibrate import adapt
+from vision.calibrate.known import KnownThrowsError, Tally
+from vision.learned.face_model import CLASSES, Head, load_head
+from vision.learned.face_reader import Place, Settings, thresholds_path
 
 F = 16
 THRESHOLDS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9}

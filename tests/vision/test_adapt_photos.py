@@ -9,9 +9,9 @@ import pathlib
 import cv2
 import pytest
 
-from vision import adapt
-from vision.face_reader import Settings, load, read_dice
-from vision.known import by_values, load_picture
+from vision.calibrate import adapt
+from vision.calibrate.known import by_values, load_picture
+from vision.learned.face_reader import Settings, load, read_dice
 from vision_lab.evaluate import load_labels
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"

@@ -12,9 +12,10 @@ import numpy as np
 import pytest
 
 from firmware.cli import main
-from vision.cli import describe, load_image
+from simulator.render import random_scene, render_scene
+from vision.cli import describe
+from vision.picture import load_image
 from vision.reading import Die, Reading, Unsure
-from vision.render import random_scene, render_scene
 
 ROOT = Path(__file__).resolve().parents[2]
 DECODE_ERROR = "it is not a picture OpenCV can decode (corrupt or not an image file)"

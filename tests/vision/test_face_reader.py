@@ -1,4 +1,5 @@
-"""The reader on the pretrained network (vision/face_reader.py): its one rule, its scales, and
+"""The reader on the pretrained network (vision/learned/face_reader.py): its one rule, its scales,
+and
 the clear errors of a model it cannot use."""
 
 from __future__ import annotations
@@ -10,10 +11,10 @@ import numpy as np
 import pytest
 
 from engine.errors import VisionError
-from vision import face_reader
-from vision.face_model import Head, load_head
-from vision.face_reader import CUT_BY_EDGE, Place, Settings, decide, scales
-from vision.networks import MODELS
+from vision.learned import face_reader
+from vision.learned.face_model import Head, load_head
+from vision.learned.face_reader import CUT_BY_EDGE, Place, Settings, decide, scales
+from vision.learned.networks import MODELS
 
 T = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9}
 

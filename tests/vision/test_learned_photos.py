@@ -1,4 +1,4 @@
-"""The learned reader (vision/face_reader.py with the shipped model) on real photographs it
+"""The learned reader (vision/learned/face_reader.py with the shipped model) on real photographs it
 never trained on: a fixed subset of each shared set's Valid split (tests/data/dice/*, each
 with its licence and a README saying how it was chosen).
 
@@ -17,7 +17,7 @@ import pathlib
 
 import pytest
 
-from vision.face_reader import read_dice
+from vision.learned.face_reader import read_dice
 from vision_lab.evaluate import Score, evaluate, pictures
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"

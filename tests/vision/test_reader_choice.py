@@ -1,10 +1,11 @@
-"""The table reads with the reader that reads its known throws better (vision/reader_choice.py);
+"""The table reads with the reader that reads its known throws better
+(vision/calibrate/reader_choice.py);
 when neither does, it keeps the one it has."""
 
 from __future__ import annotations
 
-from vision.known import Tally
-from vision.reader_choice import LEARNED, RULES, choose
+from vision.calibrate.known import Tally
+from vision.calibrate.reader_choice import LEARNED, RULES, choose
 
 
 def reads(right: int, wrong: int = 0, extra: int = 0) -> Tally:

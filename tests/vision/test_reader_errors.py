@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from engine.errors import VisionError
-from vision.reader import ReaderSettings, read_dice
 from vision.reading import Reading
+from vision.rules.reader import ReaderSettings, read_dice
 
 
 def test_no_image_is_a_clear_error():

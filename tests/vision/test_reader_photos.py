@@ -13,7 +13,7 @@ import pathlib
 import cv2
 import pytest
 
-from vision.reader import read_dice
+from vision.rules.reader import read_dice
 from vision_lab.baseline import read_dice_baseline
 from vision_lab.evaluate import evaluate, load_labels, pictures
 

@@ -7,8 +7,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import VisionError
-from vision.reader import read_dice
-from vision.render import (
+from simulator.render import (
     DICE_COLOURS,
     SURFACES,
     DieSpec,
@@ -17,6 +16,7 @@ from vision.render import (
     random_scene,
     render_scene,
 )
+from vision.rules.reader import read_dice
 from vision_lab.evaluate import Label, score_reading
 
 

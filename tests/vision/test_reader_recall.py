@@ -11,13 +11,13 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.faces.checks import could_hide_a_pip
-from vision.faces.face import Face
-from vision.faces.grid import GRID, LAYOUTS
-from vision.faces.one_per_die import one_face_per_die
-from vision.pips import contrast_maps
-from vision.reader import ReaderSettings, read_dice
-from vision.render import random_scene, render_scene
+from simulator.render import random_scene, render_scene
+from vision.rules.faces.checks import could_hide_a_pip
+from vision.rules.faces.face import Face
+from vision.rules.faces.grid import GRID, LAYOUTS
+from vision.rules.faces.one_per_die import one_face_per_die
+from vision.rules.pips import contrast_maps
+from vision.rules.reader import ReaderSettings, read_dice
 from vision_lab.evaluate import Label, Score, score_reading
 
 #: pip places of a 6 in two columns, in grid units (the columns are one unit from the centre)

@@ -1,4 +1,4 @@
-"""The reader on rendered scenes (vision.render): every condition the real photos do not cover.
+"""The reader on rendered scenes (simulator.render): every condition the real photos do not cover.
 
 Each scene's truth is exact, so every figure is checked against it with the same evaluator as
 the photographs. The first rule everywhere: no wrong value (a wrong number moves chips); a
@@ -13,8 +13,7 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.reader import read_dice
-from vision.render import (
+from simulator.render import (
     DieSpec,
     Glare,
     SceneSpec,
@@ -22,6 +21,7 @@ from vision.render import (
     random_scene,
     render_scene,
 )
+from vision.rules.reader import read_dice
 from vision_lab.evaluate import Label, Score, score_reading
 
 

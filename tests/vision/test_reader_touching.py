@@ -1,4 +1,4 @@
-"""Touching dice whose pips joined one group: the straight cut of vision/faces/touching.py.
+"""Touching dice whose pips joined one group: the straight cut of vision/rules/faces/touching.py.
 
 Rule (docs/vision.md, "Touching dice"): a group that fits no layout is cut in two along a
 straight line between its pips; the cut counts only when both sets read as faces with every
@@ -13,11 +13,11 @@ import cv2
 import numpy as np
 import pytest
 
-from vision.faces.read import read_exact
-from vision.faces.touching import _lone_one
-from vision.pips import contrast_maps, find_pips
-from vision.reader import ReaderSettings, read_dice
-from vision.render import DieSpec, Glare, SceneSpec, dice_colours, random_scene, render_scene
+from simulator.render import DieSpec, Glare, SceneSpec, dice_colours, random_scene, render_scene
+from vision.rules.faces.read import read_exact
+from vision.rules.faces.touching import _lone_one
+from vision.rules.pips import contrast_maps, find_pips
+from vision.rules.reader import ReaderSettings, read_dice
 from vision_lab.evaluate import Label, score_reading
 
 NO_LOOK = ReaderSettings(second_look=False)  # the cut alone, without the learned second look
@@ -70,7 +70,7 @@ def test_pips_that_can_be_shared_out_two_ways_stay_unsure():
 
 def test_two_faces_cut_from_one_patch_with_no_edge_between_them_stay_unsure():
     # two rows of four cut into two 4s, but with no dark line between them they may be two
-    # faces of one die (vision.faces.one_per_die), so no value is given
+    # faces of one die (vision.rules.faces.one_per_die), so no value is given
     reading = read_dice(_pip_grid(4), NO_LOOK)
     assert reading.dice == ()
     assert [u.reason for u in reading.unsure] == ["two faces of one die could be its top face"]

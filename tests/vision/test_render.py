@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.render import (
+from simulator.render import (
     DICE_COLOURS,
     PIP_LAYOUTS,
     DieSpec,
@@ -19,7 +19,7 @@ from vision.render import (
     render_scene,
     top_face_outline,
 )
-from vision.table_scenes import render_table, table_scene
+from simulator.table_scenes import render_table, table_scene
 from vision.zones import Zone, default_zones
 
 
@@ -252,7 +252,7 @@ def test_any_rotation_and_size_keeps_pips_and_truth_box_centred(value, angle, si
 
 
 def test_labelled_set_on_disk_matches_the_truth_in_the_photographs_format(tmp_path, capsys):
-    from vision.render_sets import main
+    from simulator.sets import main
     from vision_lab.evaluate import load_labels
 
     assert main([str(tmp_path), "--count", "2", "--dice", "4", "--seed", "9"]) == 0
@@ -269,7 +269,7 @@ def test_labelled_set_on_disk_matches_the_truth_in_the_photographs_format(tmp_pa
 
 
 def test_labelled_set_refuses_a_bad_size(tmp_path, capsys):
-    from vision.render_sets import main
+    from simulator.sets import main
 
     with pytest.raises(SystemExit):
         main([str(tmp_path), "--size", "640by480"])

@@ -1,4 +1,5 @@
-"""The second look (vision/second_look.py): a learned glance at faces the layout rules left unsure.
+"""The second look (vision/rules/second_look.py): a learned glance at faces the layout rules left
+unsure.
 
 Each test names the rule of the reader it checks (docs/vision.md, "The second look").
 """
@@ -12,11 +13,11 @@ import numpy as np
 import pytest
 
 from engine.errors import VisionError
-from vision import second_look
-from vision.faces.face import CUT_BY_EDGE, GLARE, Face
-from vision.reader import FaceLook, ReaderSettings, _confirmed, _value_seen, read_dice
-from vision.render import random_scene, render_scene
-from vision.second_look import CLASSES, PATCH, FaceModel, _conv3x3, load_model, views
+from simulator.render import random_scene, render_scene
+from vision.rules import second_look
+from vision.rules.faces.face import CUT_BY_EDGE, GLARE, Face
+from vision.rules.reader import FaceLook, ReaderSettings, _confirmed, _value_seen, read_dice
+from vision.rules.second_look import CLASSES, PATCH, FaceModel, _conv3x3, load_model, views
 from vision_lab.train_second_look import folder_samples
 
 PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"

@@ -14,10 +14,10 @@ import numpy as np
 import pytest
 
 from engine.errors import VisionError
-from vision import face_reader
-from vision.face_model import fingerprint
-from vision.face_reader import MODELS, Settings, at_table_sizes, load, read_dice
-from vision.known import load_picture
+from vision.calibrate.known import load_picture
+from vision.learned import face_reader
+from vision.learned.face_model import fingerprint
+from vision.learned.face_reader import MODELS, Settings, at_table_sizes, load, read_dice
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 

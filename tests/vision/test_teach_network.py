@@ -15,11 +15,11 @@ torch = pytest.importorskip("torch", reason="teaching the table's network needs 
                             "extra (make learn)")
 pytest.importorskip("onnx2torch", reason="the learn extra (make learn) brings onnx2torch")
 
-from vision import face_reader  # noqa: E402
 from vision.calibrate import folds, network, teach  # noqa: E402
-from vision.face_model import FaceNetwork, load_head  # noqa: E402
-from vision.face_reader import MODELS, Settings  # noqa: E402
-from vision.known import load_picture  # noqa: E402
+from vision.calibrate.known import load_picture  # noqa: E402
+from vision.learned import face_reader  # noqa: E402
+from vision.learned.face_model import FaceNetwork, load_head  # noqa: E402
+from vision.learned.face_reader import MODELS, Settings  # noqa: E402
 from vision_lab.new_table import known_throws  # noqa: E402
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"

@@ -1,4 +1,5 @@
-"""A seat's zone read alone (vision/zone_reader.py): in the frame's pixels, at the scale of the
+"""A seat's zone read alone (vision/learned/zone_reader.py): in the frame's pixels, at the scale of
+the
 dice it last read there, and at every scale again when that finds another count."""
 
 from __future__ import annotations
@@ -6,9 +7,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision import zone_reader
+from vision.learned import zone_reader
+from vision.learned.zone_reader import ZoneReader
 from vision.reading import Die, Reading, Unsure
-from vision.zone_reader import ZoneReader
 from vision.zones import Zone
 
 ZONE = Zone("Ann", 200, 100, 200, 150)

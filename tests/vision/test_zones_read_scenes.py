@@ -1,6 +1,7 @@
 """The simulated table end to end: rendered seat throws, read by the real reader, judged per zone.
 
-Why: the simulated camera draws each seat's dice with :func:`vision.table_scenes.render_table`, and
+Why: the simulated camera draws each seat's dice with :func:`simulator.table_scenes.render_table`,
+and
 the controller accepts a throw only from :func:`vision.zones.read_seat`. What matters most is
 that a seat never gets values it did not throw (a wrong number moves chips); a seat that cannot
 be read only asks for another look, so a few of those are tolerated.
@@ -11,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from vision.reader import read_dice
-from vision.table_scenes import render_table
+from simulator.table_scenes import render_table
+from vision.rules.reader import read_dice
 from vision.zones import default_zones, read_seats
 
 SEATS = ["Ann", "Bob", "Cat", "Dan"]

@@ -6,9 +6,9 @@ import pathlib
 
 import pytest
 
-from vision.reader import read_dice
+from simulator.render import random_scene, render_scene
 from vision.reading import Die, Reading, Unsure
-from vision.render import random_scene, render_scene
+from vision.rules.reader import read_dice
 from vision_lab.baseline import read_dice_baseline
 from vision_lab.evaluate import Label, load_labels, main, score_reading
 

@@ -12,7 +12,7 @@ import pathlib
 import numpy as np
 import pytest
 
-from vision.crops import CROP_SCALE, FACE_INPUT, SECOND_INPUT, Pyramid, die_crop, face_crop
+from vision.learned.crops import CROP_SCALE, FACE_INPUT, SECOND_INPUT, Pyramid, die_crop, face_crop
 from vision_lab import corpus
 from vision_lab.labels import (
     PATTERN_TO_FACE,

@@ -5,8 +5,8 @@ Why folds (issue 51): 15 held-back dice cannot tell one wrong in 200, and a netw
 a few pictures can read a table worse than the untaught one. So the known pictures are split
 into :data:`FOLDS` folds (a seeded shuffle of their names); for each, the network is taught
 on the others (:mod:`vision.calibrate.teach`) and reads the fold's pictures as the table
-would (:func:`vision.face_reader.look`, through the files the table loads). Every known die is
-then read once by a network that never saw it.
+would (:func:`vision.learned.face_reader.look`, through the files the table loads). Every
+known die is then read once by a network that never saw it.
 
 - **Thresholds** (:func:`choose_thresholds`): chosen on those held-out readings, the most
   dice right where a wrong value or a die read where none was thrown costs
@@ -14,8 +14,8 @@ then read once by a network that never saw it.
   fold read with thresholds chosen on the other folds' readings, so no die is judged by
   thresholds it chose.
 - **Kept** only when that figure is better than the untaught table's on every known throw
-  (:func:`vision.adapt.better`, a die read where none was thrown counted as an error as the
-  reader's choice counts it). Only then is the network taught once more on every known
+  (:func:`vision.calibrate.adapt.better`, a die read where none was thrown counted as an
+  error as the reader's choice counts it). Only then is the network taught once more on every known
   throw and written.
 - **Die sizes**: the known dice's sizes (their boxes, or the places matched to them) give
   the range the table reads at (``min_die``, ``max_die``): a picture is read only at the
@@ -25,7 +25,7 @@ What a table keeps (:func:`save`): ``NAME.faces.onnx`` (float; onnxruntime runs 
 ``NAME.head.npz`` and ``NAME.reader.json`` (thresholds, die sizes, the network's name, the
 fingerprint of the model's network it was taught from, the calibration's figures) beside the
 config ``NAME.toml``; ``[vision] head = "NAME.head.npz"`` names them, as a head fitted alone
-(:mod:`vision.adapt`) was named before, so a config calibrated before still loads.
+(:mod:`vision.calibrate.adapt`) was named before, so a config calibrated before still loads.
 """
 
 from __future__ import annotations
@@ -44,12 +44,13 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.errors import VisionError
-from vision import face_reader
-from vision.adapt import Known, Seen, better, check_enough, match
 from vision.calibrate import network, teach
+from vision.calibrate.adapt import Known, Seen, better, check_enough, match
+from vision.calibrate.known import KnownThrowsError, Tally, by_values
 from vision.calibrate.teach import Example, Progress
-from vision.face_model import fingerprint
-from vision.face_reader import (
+from vision.learned import face_reader
+from vision.learned.face_model import fingerprint
+from vision.learned.face_reader import (
     PROPOSAL_FLOOR,
     Settings,
     at_table_sizes,
@@ -57,7 +58,6 @@ from vision.face_reader import (
     look,
     lowest_score,
 )
-from vision.known import KnownThrowsError, Tally, by_values
 from vision.picture import checked_picture
 
 FOLDS = 3
@@ -170,7 +170,7 @@ def write_network(net: object, folder: pathlib.Path, name: str, thresholds: Mapp
                   sizes: tuple[float, float], base: str, record: dict | None = None,
                   ) -> pathlib.Path:
     """``name.faces.onnx``, ``name.head.npz`` and ``name.reader.json`` in ``folder``; the
-    head's path (what ``[vision] head`` and :class:`vision.face_reader.Settings` name)."""
+    head's path (what ``[vision] head`` and :class:`vision.learned.face_reader.Settings` name)."""
     head = folder / f"{name}.head.npz"
     network.export(net, folder / f"{name}.faces.onnx", head)
     data = {**{k: float(v) for k, v in thresholds.items()}, "network": base,

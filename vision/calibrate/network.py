@@ -24,8 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from vision.crops import FACE_INPUT
-from vision.face_model import Head
+from vision.learned.crops import FACE_INPUT
+from vision.learned.face_model import Head
 
 # PyTorch's OpenMP threads sleep when they wait: spinning, a training step ran 23 times slower
 # while another process held a core (vision_lab's training sets the same); set before PyTorch
@@ -120,7 +120,7 @@ def trainable(faces: pathlib.Path, head: Head) -> Any:
 
 def export(net: Any, faces: pathlib.Path, head: pathlib.Path, temperature: float = 1.0) -> None:
     """``net``'s trunk as a float ONNX network at ``faces`` and its ``fc`` as a head at
-    ``head`` (:meth:`vision.face_model.Head.save`), each written aside and put in place."""
+    ``head`` (:meth:`vision.learned.face_model.Head.save`), each written aside and put in place."""
     import torch  # lazy: the learn extra's, only when a table is taught
 
     net.eval()

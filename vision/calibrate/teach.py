@@ -6,7 +6,8 @@ and no head on its features makes up for it; a few dozen pictures of the table's
 each turned into hundreds of crops, teach the network itself. What is taught:
 
 - **dice**: each known die at its place: a box from ``NAME.json`` when the throw has one,
-  else the place the untaught reader matched to a known value (:func:`vision.adapt.match`);
+  else the place the untaught reader matched to a known value
+  (:func:`vision.calibrate.adapt.match`);
 - **not a die**: the untaught reader's other places in a picture whose every value found a
   place, the boxes ``NAME.json`` marks 0, the picture's background away from every die, and
   side faces (a crop whose centre lies on a die's edge, the table and the face's side in it).
@@ -32,8 +33,8 @@ import cv2
 import numpy as np
 
 from vision.calibrate import network  # noqa: F401 - PyTorch's threads wait asleep (its docs)
-from vision.crops import FACE_INPUT, Pyramid, die_crop
-from vision.face_model import Head
+from vision.learned.crops import FACE_INPUT, Pyramid, die_crop
+from vision.learned.face_model import Head
 
 Progress = Callable[[str, int, int], None]
 

@@ -10,9 +10,9 @@ own small patch, supersampled 1-4x and downsampled for smooth edges (soft shadow
 faces with squashed pips that a reader must ignore, top face as a rounded square with pips at the
 standard layouts), then lighting gradient, glare spots, blur, sensor noise and JPEG compression.
 This module has the scene's spec, the dice and the order of the layers; the layers that know
-nothing of dice (the surface, the light and glare) are :mod:`vision.render_light`. Two users
-have their own modules: the simulated camera's table frames (:mod:`vision.table_scenes`) and
-labelled sets written to disk (``python -m vision.render_sets``).
+nothing of dice (the surface, the light and glare) are :mod:`simulator.light`. Two users
+have their own modules: the simulated camera's table frames (:mod:`simulator.table_scenes`) and
+labelled sets written to disk (``python -m simulator.sets``).
 
 Colours are BGR, as everywhere in OpenCV. Sizes are ``(width, height)``.
 """
@@ -27,8 +27,8 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
+from simulator.light import SURFACE_COLOURS, SURFACES, add_glare, light_field, surface
 from vision.reading import Box
-from vision.render_light import SURFACE_COLOURS, SURFACES, add_glare, light_field, surface
 
 Colour = tuple[int, int, int]
 

@@ -13,7 +13,7 @@ thrown (the issue counts both as wrong). When neither is better (more right, but
 errors), the table keeps the reader it has: a choice between two risks is the pub's.
 
 Judged on every known throw, not only the held-back third that judges a fitted head
-(:mod:`vision.adapt`): neither reader is fitted on them, so all of them are fair, and a
+(:mod:`vision.calibrate.adapt`): neither reader is fitted on them, so all of them are fair, and a
 choice on 60 dice is steadier than on 20.
 """
 
@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vision.adapt import Known, better
-from vision.known import Tally, by_values
-from vision.reader import read_dice as rule_reader
+from vision.calibrate.adapt import Known, better
+from vision.calibrate.known import Tally, by_values
+from vision.rules.reader import read_dice as rule_reader
 from vision.settings import READERS
 
 #: the readers' names as ``[vision] reader`` takes them
@@ -53,7 +53,8 @@ def errors(t: Tally) -> int:
 
 
 def choose(rules: Tally, learned: Tally, current: str) -> Choice:
-    """The reader that reads the known throws better (:func:`vision.adapt.better`, counting
+    """The reader that reads the known throws better (:func:`vision.calibrate.adapt.better`,
+    counting
     :func:`errors`); the current one when neither does."""
     if better(rules, learned, errors):
         return Choice(rules, learned, current, LEARNED, True)
@@ -64,7 +65,7 @@ def choose(rules: Tally, learned: Tally, current: str) -> Choice:
 
 def rule_tally(known: Sequence[Known]) -> Tally:
     """The rule reader on the known throws, by their values (each picture loaded again: the
-    learned reader's reading of it, :func:`vision.adapt.read_known`, keeps no pixels)."""
+    learned reader's reading of it, :func:`vision.calibrate.adapt.read_known`, keeps no pixels)."""
     total = Tally()
     for item in known:
         reading = rule_reader(item.picture())

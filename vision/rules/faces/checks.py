@@ -3,16 +3,16 @@
 Why each exists: a group that fits a legal layout can still be the wrong number: a pip hidden
 by glare, a row that is only one side of a 4, a pip of the same face left out of the group,
 a lone mark that is no pip. Each check here finds one such case on the picture, and the
-layout read (:mod:`vision.faces.read`) makes the face unsure when one does.
+layout read (:mod:`vision.rules.faces.read`) makes the face unsure when one does.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.faces.face import FaceRules
-from vision.faces.grid import AROUND, FACE_HALF, GRID, LAYOUTS, PLACES, sample
-from vision.pips import PipMaps, Pips
+from vision.rules.faces.face import FaceRules
+from vision.rules.faces.grid import AROUND, FACE_HALF, GRID, LAYOUTS, PLACES, sample
+from vision.rules.pips import PipMaps, Pips
 
 #: a face this close to saturation (grey levels) is overexposed: its saturated pixels are its
 #: own, not a lamp's glare (a lamp cannot be seen on it, and its dark pips still show)

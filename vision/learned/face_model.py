@@ -6,7 +6,8 @@ feature vector; the head (``head.npz``: a linear layer and a temperature, run wi
 turns the features into probabilities of "not a die" and of each value. The network is what
 was learned from many tables and ImageNet before them; the head is cheap to fit again. A
 pub's own known throws (``bidou-table calibrate --known-throws``) fit a head for that table
-on the Pi's CPU in seconds (:mod:`vision.adapt`), with no PyTorch, and the reader then reads
+on the Pi's CPU in seconds (:mod:`vision.calibrate.adapt`), with no PyTorch, and the reader then
+reads
 with it. Shipped and adapted heads have one format, so one code path reads both.
 
 The temperature makes the probabilities calibrated: chosen on pictures the network was not
@@ -23,8 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from engine.errors import VisionError
-from vision.crops import FACE_INPUT
-from vision.networks import session
+from vision.learned.crops import FACE_INPUT
+from vision.learned.networks import session
 
 #: classes: 0 = not a die (or not one top face), 1-6 = the value
 CLASSES = 7
@@ -51,7 +52,8 @@ class Head:
 
 
 def with_model_die(model: np.ndarray, table: np.ndarray) -> np.ndarray:
-    """A place's probabilities under a table's own head (:mod:`vision.adapt`): whether it is a
+    """A place's probabilities under a table's own head (:mod:`vision.calibrate.adapt`): whether it
+    is a
     die is the model's head's ("not a die", first column, of ``model``), its value the table's
     (``table``'s values, given a die). Why: the table's head learns "not a die" from a few
     dozen places, and on topdown-colour as a new table (4 December 2026, the first head ever

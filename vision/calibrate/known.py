@@ -7,7 +7,7 @@ and a picture is scored by its values as a multiset (:func:`by_values`), not by 
 lies. A referee's dice correction is a known throw too: its picture kept in the log, its values
 the corrected ones (:mod:`firmware.correction_pictures`).
 
-Its own module, apart from the table's adaptation (:mod:`vision.adapt`) that reads it: the
+Its own module, apart from the table's adaptation (:mod:`vision.calibrate.adapt`) that reads it: the
 folder format needs no network.
 """
 

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.faces.grid import FACE_HALF
-from vision.pips import DARK
+from vision.rules.faces.grid import FACE_HALF
+from vision.rules.pips import DARK
 
 NO_PATTERN = "the pips do not form a die pattern"
 TOO_MANY = "more than six pips together: touching dice or side faces"

@@ -1,10 +1,10 @@
 """The dice reader on a pretrained network: propose, read each place, one rule decides.
 
 Why this shape (issue 35): issue 11's reader stacked six special cases on a classifier that
-was its own ceiling; here the classifier is a pretrained network (:mod:`vision.face_model`)
+was its own ceiling; here the classifier is a pretrained network (:mod:`vision.learned.face_model`)
 and the reader does only what it must:
 
-1. **Propose** dice with the detector (:func:`vision.networks.detect`) at the scales where a
+1. **Propose** dice with the detector (:func:`vision.learned.networks.detect`) at the scales where a
    die between ``min_die`` and ``max_die`` falls inside the detector's range; when the die size
    is known (a seat's zone, :func:`vision.zones`), at the one scale that makes it the size the
    networks were trained on, so a 12 MP frame costs its zones, not its pixels.
@@ -25,7 +25,7 @@ and the reader does only what it must:
 
 The thresholds come with the model (``reader.json``, chosen on a calibration split cut from
 Train, never Valid) or from the table's own calibration (``NAME.head.npz`` and
-``NAME.reader.json`` beside the config ``NAME.toml``, :mod:`vision.adapt`).
+``NAME.reader.json`` beside the config ``NAME.toml``, :mod:`vision.calibrate.adapt`).
 """
 
 from __future__ import annotations
@@ -40,8 +40,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.errors import VisionError
-from vision.crops import Pyramid, die_crop
-from vision.face_model import (
+from vision.learned.crops import Pyramid, die_crop
+from vision.learned.face_model import (
     FACE_INPUT,
     FaceNetwork,
     Head,
@@ -50,7 +50,7 @@ from vision.face_model import (
     load_head,
     with_model_die,
 )
-from vision.networks import MODELS, Candidate, detect, session
+from vision.learned.networks import MODELS, Candidate, detect, session
 from vision.picture import checked_picture
 from vision.reading import Box, Die, Reading, Unsure
 
@@ -94,7 +94,8 @@ class Settings:
 
     ``die_size``: the face size in pixels when it is known (a seat's zone), else the reader
     looks for any size from ``min_die`` to ``max_die``. ``None`` thresholds take the
-    model's (``reader.json``). ``head``: a table's own head (:mod:`vision.adapt`) instead of
+    model's (``reader.json``). ``head``: a table's own head (:mod:`vision.calibrate.adapt`) instead
+    of
     the model's.
     """
 
@@ -152,8 +153,8 @@ class Model:
         self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
         # with the model's network, the model's own head sizes the proposals and says whether
         # each is a die, whatever head reads them: so a head fitted alone changes the value a
-        # place reads, never where it is nor whether it is a die (vision.face_model.
-        # with_model_die says why); a taught network and its head do all of it
+        # place reads, never where it is nor whether it is a die (vision.learned.
+        # face_model.with_model_die says why); a taught network and its head do all of it
         self.sizer: Head = self.head if head is None or table_faces else load_head(
             folder / "head.npz", self.faces.features)
         self.thresholds = dict(DEFAULTS)
@@ -177,7 +178,8 @@ def thresholds_path(head: pathlib.Path) -> pathlib.Path:
 
 def _check_fitted_for(own: pathlib.Path, network: pathlib.Path, head: pathlib.Path) -> None:
     """A table's head fits only the face network it was fitted on: the network's fingerprint
-    is in its thresholds file (:mod:`vision.adapt`); another network (the model was updated)
+    is in its thresholds file (:mod:`vision.calibrate.adapt`); another network (the model was
+    updated)
     would read its features as noise, with the confidence of a fit, so it is refused."""
     try:
         fitted = json.loads(own.read_text()).get("network")
@@ -338,7 +340,7 @@ SIZES = (0.8, 1.0, 1.25, 1.6)
 #: the same 508 dice within the budget with the views read for 30% of the places as for all
 #: of them, and the same at 0.5 (22%); 0.9 keeps a margin over the grid's loosest
 #: ``not_a_die`` (0.7). So with a table's own head too, since whether a place is a die is
-#: always the model's head's (:func:`vision.face_model.with_model_die`)
+#: always the model's head's (:func:`vision.learned.face_model.with_model_die`)
 NO_DIE_AT_SIZING = 0.9
 
 

@@ -2,14 +2,14 @@
 
 Why: the layout check is what keeps a wrong number off the table. The pips must fill exactly
 the places of one legal layout, every other place must be quiet, and every check of
-:mod:`vision.faces.checks` must pass; otherwise the face is unsure with the reason.
+:mod:`vision.rules.faces.checks` must pass; otherwise the face is unsure with the reason.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from vision.faces.checks import (
+from vision.rules.faces.checks import (
     OVEREXPOSED,
     bright_patch,
     clean_ring,
@@ -22,9 +22,9 @@ from vision.faces.checks import (
     square_enough,
     stray_pip,
 )
-from vision.faces.face import CUT_BY_EDGE, GLARE, NO_PATTERN, TOO_MANY, Face, FaceRules
-from vision.faces.grid import GRID, LAYOUTS, face_outline, grid_points, sample
-from vision.pips import DARK, PipMaps, Pips
+from vision.rules.faces.face import CUT_BY_EDGE, GLARE, NO_PATTERN, TOO_MANY, Face, FaceRules
+from vision.rules.faces.grid import GRID, LAYOUTS, face_outline, grid_points, sample
+from vision.rules.pips import DARK, PipMaps, Pips
 
 
 def read_group(idx: np.ndarray, pips: Pips, maps: PipMaps, rules: FaceRules) -> Face:

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from vision.faces.face import FaceRules
-from vision.pips import PipMaps, Pips
+from vision.rules.faces.face import FaceRules
+from vision.rules.pips import PipMaps, Pips
 
 
 def group_pips(pips: Pips, maps: PipMaps, rules: FaceRules) -> list[np.ndarray]:

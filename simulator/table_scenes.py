@@ -1,6 +1,6 @@
 """Frames of the table for the simulated camera: each seat's dice inside that seat's zone.
 
-Why apart from :mod:`vision.render`: the renderer draws any scene; this is the one scene the
+Why apart from :mod:`simulator.render`: the renderer draws any scene; this is the one scene the
 table itself needs, laid out by the seats' camera zones (``hardware.cameras.simulated`` shows
 it for every throw, the calibration tests put dice down in it). With ``bottom_faces`` it is
 the view from under a glass table.
@@ -13,7 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-from vision.render import DieSpec, SceneSpec, dice_colours, place_apart, render_scene
+from simulator.render import DieSpec, SceneSpec, dice_colours, place_apart, render_scene
 
 
 class _Zone(Protocol):

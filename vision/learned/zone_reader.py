@@ -5,7 +5,7 @@ make of dice). Reading the whole frame at every scale where any die might be spe
 a 12 MP frame's time on felt. So a zone is cut out with a margin and read alone; once it has
 read three places (dice, or places whose value it doubts: a size is a size all the same), the
 median of their sizes is kept, and the zone is read from then on at the one scale where that
-size is what the networks were trained on (:attr:`vision.face_reader.Settings.die_size`). A
+size is what the networks were trained on (:attr:`vision.learned.face_reader.Settings.die_size`). A
 zone where that finds another count of places than expected is read again at every scale, so
 a change of dice (larger ones brought to the table) costs one slow read, not a wrong one.
 
@@ -20,7 +20,7 @@ import threading
 
 import numpy as np
 
-from vision.face_reader import Settings, read_dice
+from vision.learned.face_reader import Settings, read_dice
 from vision.reading import Die, Reading, Unsure
 from vision.zones import NEEDED, Zone
 

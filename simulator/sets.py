@@ -1,8 +1,8 @@
-"""Labelled sets of rendered scenes on disk: ``python -m vision.render_sets DIR ...``.
+"""Labelled sets of rendered scenes on disk: ``python -m simulator.sets DIR ...``.
 
 Why: a reader is scored (``vision_lab.evaluate``) on pictures with labels beside them, in the
 photographs' format (``NAME.txt``: ``CLASS XC YC W H`` per die, CLASS = value - 1). This
-writes rendered scenes (:mod:`vision.render`) in that format, so a condition the photographs
+writes rendered scenes (:mod:`simulator.render`) in that format, so a condition the photographs
 lack (felt, coloured dice, glare, side faces) can be scored like them. Apart from the
 renderer because it is a command with files to write, not drawing.
 """
@@ -16,7 +16,7 @@ from collections.abc import Iterable, Sequence
 
 import cv2
 
-from vision.render import DICE_COLOURS, SURFACES, TrueDie, random_scene, render_scene
+from simulator.render import DICE_COLOURS, SURFACES, TrueDie, random_scene, render_scene
 
 
 def yolo_labels(truth: Iterable[TrueDie], size: tuple[int, int]) -> str:
@@ -41,7 +41,7 @@ def _size(text: str) -> tuple[int, int]:
 def main(argv: Sequence[str] | None = None) -> int:
     """Write scenes with YOLO labels beside them, to score a reader with ``vision_lab.evaluate``."""
     parser = argparse.ArgumentParser(
-        prog="python -m vision.render_sets",
+        prog="python -m simulator.sets",
         description="Write NAME.png scenes and NAME.txt labels (CLASS XC YC W H, as the photos).",
     )
     parser.add_argument("directory", metavar="DIR")
@@ -75,7 +75,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 raise OSError(f"OpenCV could not write {out / f'scene_{seed:05d}.png'}")
             (out / f"scene_{seed:05d}.txt").write_text(yolo_labels(truth, spec.size))
     except (OSError, ValueError) as e:
-        print(f"python -m vision.render_sets: {e}", file=sys.stderr)
+        print(f"python -m simulator.sets: {e}", file=sys.stderr)
         return 1
     print(f"wrote {args.count} scenes with labels to {out}")
     return 0

@@ -10,9 +10,9 @@ import itertools
 
 import numpy as np
 
-from vision.faces.face import Face
-from vision.faces.grid import sample
-from vision.pips import PipMaps
+from vision.rules.faces.face import Face
+from vision.rules.faces.grid import sample
+from vision.rules.pips import PipMaps
 
 
 def _dark_gap(a: Face, b: Face, maps: PipMaps) -> float:

@@ -8,7 +8,7 @@ of the known throws, judged on the rest, and kept only where it reads them bette
 How, with numpy and onnxruntime only (no PyTorch at the table), pure apart from reading the
 pictures given to it:
 
-1. **Read** each known picture once with the model (:func:`vision.face_reader.look`): every
+1. **Read** each known picture once with the model (:func:`vision.learned.face_reader.look`): every
    proposal's probabilities and each view's features.
 2. **Match** a picture's places to its known values (a multiset): the places the detector
    takes (one per die, as the reader keeps them), each value to the place most likely that
@@ -23,13 +23,14 @@ pictures given to it:
    the pull, and then a temperature, are chosen on out-of-fold readings of the fitted
    pictures' places (:func:`choose`), never the held-back ones: the probabilities stay
    calibrated, so the model's ``min_value`` keeps its meaning.
-5. **Judge** on the held-back pictures, by their values (:func:`vision.known.by_values`), with
+5. **Judge** on the held-back pictures, by their values (:func:`vision.calibrate.known.by_values`),
+with
    the thresholds the table reads with: as the table reads now (``before``) and with the new
    head (``after``). The rule (:func:`better`): **kept only when it reads more of the
    held-back dice right with no more wrong, or as many right with fewer wrong**. The head
    saved is the one judged, not one refitted on every picture: what was checked is what runs.
 
-:func:`save` writes ``NAME.head.npz`` (:meth:`vision.face_model.Head.save`) and
+:func:`save` writes ``NAME.head.npz`` (:meth:`vision.learned.face_model.Head.save`) and
 ``NAME.reader.json`` (the thresholds, the face network's fingerprint, and the figures of the
 calibration) for a config ``NAME.toml``; ``bidou-table calibrate``
 (:mod:`firmware.calibrate_reader`) runs it and names the head under ``[vision]``.
@@ -48,9 +49,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.errors import VisionError
-from vision import face_reader
-from vision.face_model import CLASSES, Head, fingerprint, with_model_die
-from vision.face_reader import (
+from vision.calibrate.known import KnownThrowsError, Tally, by_values
+from vision.learned import face_reader
+from vision.learned.face_model import CLASSES, Head, fingerprint, with_model_die
+from vision.learned.face_reader import (
     SAME_DIE,
     Model,
     Place,
@@ -60,7 +62,6 @@ from vision.face_reader import (
     lowest_score,
     proposed,
 )
-from vision.known import KnownThrowsError, Tally, by_values
 from vision.picture import checked_picture
 
 #: the fewest known dice worth adapting on: fewer, and a lucky throw decides
@@ -92,7 +93,7 @@ class Known:
     picture: Callable[[], np.ndarray]
     optional: bool = False
     #: each die's box and value (0: not a die) when the throw has them (``NAME.json``,
-    #: :func:`vision.known.load_boxes`); a table's own network is taught at them
+    #: :func:`vision.calibrate.known.load_boxes`); a table's own network is taught at them
     boxes: tuple[tuple[tuple[float, float, float, float], int], ...] | None = None
 
 
@@ -142,7 +143,7 @@ class Adaptation:
     prior: float = 0.0  # the pull towards the model's head chosen (:func:`choose`)
     left_out: tuple[str, ...] = ()  # optional pictures that could not hold dice
     #: every known throw as the table's learned reader reads it now (the reader's choice,
-    #: :mod:`vision.reader_choice`, is judged on all of them)
+    #: :mod:`vision.calibrate.reader_choice`, is judged on all of them)
     now: Tally = field(default_factory=Tally)
 
 
@@ -171,7 +172,7 @@ def read_known(known: Sequence[Known], model: Model, settings: Settings,
 
 def candidates(places: Sequence[Place], thresholds: Mapping[str, float]) -> list[int]:
     """The places the detector takes for dice, one per die, most surely a die first: the
-    reader's own choice (:func:`vision.face_reader.decide`) before its "not a die" cut, so a
+    reader's own choice (:func:`vision.learned.face_reader.decide`) before its "not a die" cut, so a
     die the model thinks is none can still be matched and taught."""
     order = sorted((i for i, p in enumerate(places) if proposed(p, thresholds)),
                    key=lambda i: float(places[i].probs[0]))
@@ -350,7 +351,7 @@ def wrong_values(t: Tally) -> int:
 
 def better(before: Tally, after: Tally, errors: Callable[[Tally], int] = wrong_values) -> bool:
     """The rule: more dice right and no more errors, or as many right and fewer; an error is
-    a wrong value, unless ``errors`` counts more (:mod:`vision.reader_choice` counts dice
+    a wrong value, unless ``errors`` counts more (:mod:`vision.calibrate.reader_choice` counts dice
     read where none was thrown too)."""
     return ((after.right > before.right and errors(after) <= errors(before))
             or (after.right >= before.right and errors(after) < errors(before)))
@@ -425,7 +426,7 @@ def head_path(config: pathlib.Path) -> pathlib.Path:
 
 
 def save(result: Adaptation, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
-    """Write the head and its thresholds file (:func:`vision.face_reader.thresholds_path`);
+    """Write the head and its thresholds file (:func:`vision.learned.face_reader.thresholds_path`);
     the two paths. Each file is written aside and then replaced in one step, the head first,
     so a crash never leaves half a file (at worst the new head with the old thresholds, which
     were the model's too)."""

@@ -1,13 +1,13 @@
 """The second look: a small learned classifier of face pictures, asked only about hard faces.
 
-Why: the layout rules of :mod:`vision.faces` never guess, so a face whose pips did not group
+Why: the layout rules of :mod:`vision.rules.faces` never guess, so a face whose pips did not group
 cleanly (a side face's pips joined it, a neighbour's pip sits beside it, one pip is blurred)
 is reported unsure although a person sees its value at a glance. The second look is that
 glance: the face is cut out of the picture, turned upright to a 20x20 patch (light pips are
 inverted to dark, so one model reads every dice colour), and a small convolutional network
 trained on the tuning photographs and on rendered dice says which value, or "no face", it
 shows. It is asked in eight views (four quarter turns, each mirrored: a die's value does not
-change with either). It is used in two ways (:mod:`vision.reader`):
+change with either). It is used in two ways (:mod:`vision.rules.reader`):
 
 - an unsure face becomes a die only when every view is very sure of one value, and that value
   is one the pips the reader did find allow;
@@ -30,13 +30,13 @@ import cv2
 import numpy as np
 
 from engine.errors import VisionError
-from vision.faces.face import Face
-from vision.pips import DARK
+from vision.rules.faces.face import Face
+from vision.rules.pips import DARK
 
 PATCH = 20  # patch side in pixels
 MARGIN = 1.15  # the patch shows the face grown by this factor (its edges show too)
 ONE_SIDE = 4.44  # a face's side in pip diameters when its pips give no frame (a lone pip)
-MODEL_PATH = pathlib.Path(__file__).with_name("second_look.npz")
+MODEL_PATH = pathlib.Path(__file__).resolve().parents[1] / "models" / "second_look.npz"
 CLASSES = 7  # 0: no face, 1-6: the value
 
 

@@ -1,10 +1,10 @@
 """The layers of a rendered scene under and over the dice: the table's surface, and the light.
 
-Why apart from :mod:`vision.render`: these layers know nothing of dice. The surface (wood,
+Why apart from :mod:`simulator.render`: these layers know nothing of dice. The surface (wood,
 felt, glass or plain, each with its texture) is what the dice are drawn on; the lighting
 gradient and the glare spots are laid over the whole scene once the dice are drawn. Keeping
-them here leaves ``vision.render`` with the dice and the order of the layers. They take plain
-values, not the scene's spec, so this module needs nothing from ``vision.render``.
+them here leaves ``simulator.render`` with the dice and the order of the layers. They take plain
+values, not the scene's spec, so this module needs nothing from ``simulator.render``.
 
 Colours are BGR, as everywhere in OpenCV; images are float32 BGR (0-255) while being drawn.
 """

@@ -12,9 +12,9 @@ import dataclasses
 
 import numpy as np
 
-from vision.faces.face import Face, FaceRules
-from vision.faces.read import read_exact
-from vision.pips import PipMaps, Pips
+from vision.rules.faces.face import Face, FaceRules
+from vision.rules.faces.read import read_exact
+from vision.rules.pips import PipMaps, Pips
 
 #: directions tried for the straight cuts between touching dice (every 5 degrees)
 _CUT_DIRECTIONS = np.exp(1j * np.arange(0.0, np.pi, np.pi / 36))

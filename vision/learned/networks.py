@@ -8,7 +8,7 @@ PyTorch trains the networks (:mod:`vision_lab`) and is never imported here.
 Threads: as many as OpenCV is allowed (``cv2.getNumThreads()`` when the model is loaded), so
 that one setting holds both (the benchmark's one core: ``cv2.setNumThreads(1)``).
 
-A model folder (:mod:`vision.face_reader`) holds ``detector.onnx``, ``faces.onnx``,
+A model folder (:mod:`vision.learned.face_reader`) holds ``detector.onnx``, ``faces.onnx``,
 ``head.npz`` and ``reader.json``; the shipped one is ``vision/models``, the leave-one-set-out
 ones ``vision/models/without-SET`` (built, not shipped).
 """
@@ -24,7 +24,7 @@ import onnxruntime
 
 from engine.errors import VisionError
 
-MODELS = pathlib.Path(__file__).with_name("models")
+MODELS = pathlib.Path(__file__).resolve().parents[1] / "models"
 STRIDE = 4
 
 
