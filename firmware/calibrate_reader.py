@@ -114,8 +114,7 @@ def _known(args: argparse.Namespace) -> tuple[list[adapt.Known], str]:
         folder = pathlib.Path(args.known_throws)
         for throw in known.find_throws(folder):
             items.append(adapt.Known(throw.path.name, throw.values,
-                                     lambda path=throw.path: known.load_picture(path),
-                                     boxes=throw.boxes))
+                                     lambda path=throw.path: known.load_picture(path)))
         where.append(f"in {folder}")
     if args.from_log is not None:
         found = known_from_log(args.from_log)
