@@ -35,11 +35,12 @@ from simulator.render import (
     render_scene,
 )
 from simulator.table_scenes import render_table
+from vision.calibrate.known import Tally
 from vision.learned.face_reader import read_dice as read_dice_learned
 from vision.rules.reader import read_dice
 from vision_lab import evaluate as evaluation
 from vision_lab.baseline import read_dice_baseline
-from vision_lab.evaluate import Label, Score, pictures, score_reading
+from vision_lab.evaluate import Label, pictures, score_reading
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PHOTOS = ROOT / "tests" / "data" / "dice"
@@ -58,11 +59,11 @@ def _timed(reader, frames: list[np.ndarray], repeats: int) -> tuple[float, float
     return 1000 * statistics.median(wall), 1000 * statistics.median(cpu)
 
 
-def scene_sweep(count: int, mode: str) -> Score:
+def scene_sweep(count: int, mode: str) -> Tally:
     """Ours on ``count`` random rendered scenes of 2-9 dice, any colour and surface, side faces
     0-0.2, noise, JPEG or not; ``mode`` "blur" adds a 0.5-2.5 px blur, "hard" touching pairs
     and glare spots. Scene k is the same on every run."""
-    total = Score()
+    total = Tally()
     for k in range(count):
         rnd = random.Random(k)
         kwargs = dict(
@@ -112,9 +113,9 @@ def cluster_scene(k: int) -> SceneSpec:
                      jpeg_quality=rnd.choice([None, 85]))
 
 
-def cluster_sweep(count: int) -> Score:
+def cluster_sweep(count: int) -> Tally:
     """Ours on ``count`` scenes of :func:`cluster_scene` (scene k is the same on every run)."""
-    total = Score()
+    total = Tally()
     for k in range(count):
         image, truth = render_scene(cluster_scene(k), k)
         labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]

@@ -31,11 +31,12 @@ import cv2
 
 from vision.calibrate import folds, reader_choice, teach
 from vision.calibrate.adapt import Known
+from vision.calibrate.known import Tally
 from vision.learned.face_reader import Settings, read_dice
 from vision.learned.networks import MODELS
 from vision.learned.zone_reader import ZoneReader
 from vision.reader import config_vision, face_settings, open_reader
-from vision_lab.evaluate import HEADER, SETS, Score, evaluate, load_labels, pictures, row
+from vision_lab.evaluate import HEADER, SETS, evaluate, load_labels, pictures, row
 
 #: about this many known dice (about 20 throws of three), then about 50 throws
 KNOWN_DICE = (60, 150)
@@ -77,7 +78,7 @@ def calibrated_config(known: list[Known], model: pathlib.Path, folder: pathlib.P
 
 
 def read_as_table(config: pathlib.Path, model: pathlib.Path,
-                  rest: list[pathlib.Path]) -> Score:
+                  rest: list[pathlib.Path]) -> Tally:
     """The rest read by the config's reader, as ``read-dice --config`` reads (a left-out
     model in place of the shipped one)."""
     vision = config_vision(config)

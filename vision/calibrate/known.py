@@ -52,10 +52,15 @@ class Throw:
 
 @dataclass
 class Tally:
-    """How a reader read known throws, by their values: what a pub needs to judge it.
+    """How a reader read dice whose values are known: the one scorekeeper of the project.
 
-    ``unsure_places``: unsure places beyond the known dice (at the table they too send the
-    throw to the referee). ``failures`` names every picture not read exactly.
+    A table's known throws are scored by their values (:func:`by_values`), the evaluator's
+    labelled photographs by where each die lies (:func:`vision_lab.evaluate.score_reading`);
+    both add up here, so calibration and evaluation count alike. ``dice``: the known (or
+    labelled) dice; ``extra``: dice read where none was; ``unsure_places``: unsure places
+    beyond the known dice (at the table they too send the throw to the referee); ``exact``:
+    pictures with every die right and none extra; ``seconds``: reading time, where measured.
+    ``failures`` names every picture not read exactly.
     """
 
     dice: int = 0
@@ -67,13 +72,28 @@ class Tally:
     unsure_places: int = 0
     pictures: int = 0
     exact: int = 0
+    seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for name in ("dice", "right", "wrong", "unsure", "missed", "extra", "unsure_places",
-                     "pictures", "exact"):
+                     "pictures", "exact", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.failures.extend(other.failures)
+
+    @property
+    def recall(self) -> float:
+        return self.right / self.dice if self.dice else 1.0
+
+    @property
+    def wrong_rate(self) -> float:
+        return self.wrong / self.dice if self.dice else 0.0
+
+    def summary(self) -> str:
+        return (f"{self.pictures} pictures, {self.dice} dice: right {self.right} "
+                f"({100 * self.recall:.1f}% recall), wrong value {self.wrong} "
+                f"({100 * self.wrong_rate:.2f}%), unsure {self.unsure}, missed {self.missed}, "
+                f"extra dice {self.extra}, extra unsure {self.unsure_places}")
 
     def figures(self) -> dict[str, int]:
         """The counts, for a JSON record of the calibration."""
