@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import pathlib
 import random
+import shutil
 import sys
 import tempfile
 import time
@@ -61,13 +62,29 @@ def known_throws(paths: list[pathlib.Path], dice: int, seed: int = 0,
     return known, [p for p in paths if p.name not in names]
 
 
+def every(seconds: float) -> teach.Progress:
+    """A progress callback that prints the stage to stderr at most every ``seconds``."""
+    last = [0.0]
+    start = time.monotonic()
+
+    def say(stage: str, step: int, steps: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= seconds or step == steps:
+            last[0] = now
+            print(f"  {now - start:6.0f} s  {stage} {step}/{steps}", file=sys.stderr,
+                  flush=True)
+
+    return say
+
+
 def calibrated_config(known: list[Known], model: pathlib.Path, folder: pathlib.Path,
-                      steps: int, part: str) -> tuple[pathlib.Path, folds.Teaching,
-                                                       reader_choice.Choice]:
+                      steps: int, part: str, progress: teach.Progress | None = None,
+                      ) -> tuple[pathlib.Path, folds.Teaching, reader_choice.Choice]:
     """A config in ``folder`` as ``bidou-table calibrate`` leaves a table whose config named
     no reader: the reader that read the known throws better, the table's network when kept."""
     config = folder / "table.toml"
-    result = folds.teach_table(known, Settings(model=model), steps=steps, part=part)
+    result = folds.teach_table(known, Settings(model=model), steps=steps, part=part,
+                               progress=progress)
     learned = result.taught if result.kept else result.untaught
     choice = reader_choice.choose(reader_choice.rule_tally(known), learned, reader_choice.RULES)
     lines = ["[vision]", f'reader = "{choice.chosen}"']
@@ -101,6 +118,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--steps", type=int, default=teach.STEPS)
     parser.add_argument("--part", choices=teach.PARTS, default="all")
     parser.add_argument("--failures", action="store_true")
+    parser.add_argument("--keep", type=pathlib.Path, default=None,
+                        help="copy each calibrated table's config and files into DIR/SET-N")
     args = parser.parse_args(argv)
     cv2.setNumThreads(1)
     print(HEADER)
@@ -120,21 +139,32 @@ def main(argv: list[str] | None = None) -> int:
             before = evaluate(lambda image, m=model: read_dice(image, Settings(model=m)), rest)
             print(row(f"{name} (left out, rest)", "zero-shot", before), flush=True)
             with tempfile.TemporaryDirectory() as folder:
-                start = time.monotonic()
+                start, cpu = time.monotonic(), time.process_time()
                 config, result, choice = calibrated_config(known, model, pathlib.Path(folder),
-                                                           args.steps, args.part)
-                seconds = time.monotonic() - start
+                                                           args.steps, args.part, every(30))
+                seconds, cpu = time.monotonic() - start, time.process_time() - cpu
                 after = read_as_table(config, model, rest)
+                taught = None
+                if result.kept and choice.chosen != reader_choice.LEARNED:
+                    learned = config.with_name("learned.toml")
+                    learned.write_text(config.read_text().replace(
+                        f'reader = "{choice.chosen}"', 'reader = "learned"'))
+                    taught = read_as_table(learned, model, rest)
+                if args.keep is not None:
+                    shutil.copytree(folder, args.keep / f"{name}-{dice}", dirs_exist_ok=True)
             print(row(f"{name} (table, {result.dice})", choice.chosen, after), flush=True)
+            if taught is not None:
+                print(row(f"{name} (taught, {result.dice})", "learned", taught), flush=True)
             print(f"    {result.dice} known dice in {result.pictures} pictures; rules "
                   f"{choice.rules.figures()}; untaught {result.untaught.figures()}; taught "
                   f"(held-out folds) {result.taught.figures()}; network "
                   f"{'kept' if result.kept else 'not kept'}; thresholds {result.thresholds}; "
                   f"die sizes {result.die_range[0]:.0f}-{result.die_range[1]:.0f} px; "
-                  f"{seconds:.0f} s ({', '.join(f'{s:.0f}' for s in result.fold_seconds)} a "
-                  f"fold), {args.part}, {args.steps} steps", flush=True)
+                  f"{seconds:.0f} s, {cpu:.0f} s CPU "
+                  f"({', '.join(f'{s:.0f}' for s in result.fold_seconds)} a fold), "
+                  f"{args.part}, {args.steps} steps", flush=True)
             if args.failures:
-                for line in after.failures:
+                for line in (taught or after).failures:
                     print(f"      {line}")
     return 2 if missing else 0
 
