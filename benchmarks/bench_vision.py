@@ -15,6 +15,7 @@ dice under glare, and three dice pressed together.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import pathlib
 import random
@@ -149,6 +150,18 @@ def zone_times() -> None:
               f"{wall / n:7.1f} ms wall, {cpu / n:7.1f} ms CPU per seat zone")
 
 
+def new_tables(shared: pathlib.Path) -> None:
+    """Each shared set as a new table (``vision_lab.new_table``: about 60 and 150 known dice
+    given to the calibration, the rest read as the calibrated table reads), where PyTorch
+    (the learn extra) and the left-out models (``make train``) are there."""
+    if importlib.util.find_spec("torch") is None:
+        print("new tables skipped: calibrating needs the learn extra (make learn)")
+        return
+    from vision_lab import new_table  # lazy: only with PyTorch installed
+
+    new_table.main(["--sets", str(shared)])
+
+
 def main() -> None:
     cv2.setNumThreads(1)
     webcam = [cv2.imread(str(p)) for p in pictures([PHOTOS / "webcam-wood"])]
@@ -178,6 +191,7 @@ def main() -> None:
     else:
         evaluation.main(["--sets", str(shared), "--readers", "rules,learned,baseline",
                          "--leave-one-set-out"])
+        new_tables(shared)
     for mode in ("separate", "blur", "hard"):
         print(f"rendered {mode:8s} rules {scene_sweep(200, mode).summary()}")
     print(f"rendered clusters of three rules {cluster_sweep(200).summary()}")
