@@ -8,9 +8,12 @@ each turned into hundreds of crops, teach the network itself. What is taught:
 - **dice**: each known die at its place: a box from ``NAME.json`` when the throw has one,
   else the place the untaught reader matched to a known value
   (:func:`vision.calibrate.adapt.match`);
-- **not a die**: the untaught reader's other places in a picture whose every value found a
-  place, the boxes ``NAME.json`` marks 0, the picture's background away from every die, and
-  side faces (a crop whose centre lies on a die's edge, the table and the face's side in it).
+- **not a die**: the untaught reader's other places clear of every die in a picture whose
+  every value found a place, the boxes ``NAME.json`` marks 0, the picture's background away
+  from every die, and, where boxes give the dice's true sizes, side faces (a crop whose
+  centre lies on a die's edge). A place matched to a value has the detector's rough size,
+  so an edge reckoned from it may lie on the die's own top face: without boxes no side face
+  is taught.
 
 Each draw is augmented (:func:`augment`): turned up to 45 degrees either way (the picture's up
 stays up, as the reader's views keep it), mirrored, resized, moved a little, and its light,
