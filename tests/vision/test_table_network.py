@@ -1,6 +1,6 @@
 """A table's own network (``bidou-table calibrate`` taught it, vision.calibrate.folds) as the
 table loads it with onnxruntime alone: named in its thresholds file beside the head, read
-instead of the model's, at the die sizes the calibration learned; a missing network is one
+instead of the model's; a missing network is one
 sentence saying to calibrate again, and a config calibrated before (a head alone) still
 loads. No PyTorch here: the network file is the shipped one, copied as a table's would be."""
 
@@ -17,7 +17,7 @@ from engine.errors import VisionError
 from vision.calibrate.known import load_picture
 from vision.learned import face_reader
 from vision.learned.face_model import fingerprint
-from vision.learned.face_reader import MODELS, Settings, at_table_sizes, load, read_dice
+from vision.learned.face_reader import MODELS, Settings, load, read_dice
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 
@@ -36,7 +36,7 @@ def table_files(folder: pathlib.Path, *, faces: bool = True, sizes: bool = True,
         shutil.copyfile(MODELS / "faces.onnx", folder / "pub.faces.onnx")
         record["faces"] = "pub.faces.onnx"
     if sizes:
-        record.update(min_die=20.0, max_die=90.0)
+        record.update(die_sizes=[20.0, 90.0])
     (folder / "pub.reader.json").write_text(json.dumps(record))
     face_reader.load.cache_clear()
     return head
@@ -47,7 +47,6 @@ def test_a_table_network_named_beside_its_head_is_the_one_read_and_sizes_the_pla
     model = load(MODELS, head)
     assert model.faces is face_reader.face_network(tmp_path / "pub.faces.onnx")
     assert model.sizer is model.head  # a taught network's head says what is a die too
-    assert model.die_range == (20.0, 90.0)
 
 
 def test_a_head_fitted_alone_still_loads_with_the_model_network_sizing(tmp_path):
@@ -57,7 +56,6 @@ def test_a_head_fitted_alone_still_loads_with_the_model_network_sizing(tmp_path)
     model = load(MODELS, head)
     assert model.faces is face_reader.face_network(MODELS / "faces.onnx")
     assert model.sizer is not model.head
-    assert model.die_range is None
 
 
 def test_a_missing_table_network_is_one_sentence_saying_to_calibrate_again(tmp_path):
@@ -68,14 +66,6 @@ def test_a_missing_table_network_is_one_sentence_saying_to_calibrate_again(tmp_p
     message = str(err.value)
     assert "pub.faces.onnx" in message and "calibrate the table again" in message
     assert message.count(". ") == 0
-
-
-def test_the_table_reads_only_at_the_die_sizes_it_learned(tmp_path):
-    model = load(MODELS, table_files(tmp_path))
-    wide = at_table_sizes(model, Settings(head=tmp_path / "pub.head.npz"))
-    assert (wide.min_die, wide.max_die) == (20.0, 90.0)
-    zone = at_table_sizes(model, Settings(die_size=40.0))  # a seat's zone knows its size
-    assert zone.min_die == Settings().min_die
 
 
 def test_a_table_network_reads_a_photograph_through_read_dice(tmp_path):

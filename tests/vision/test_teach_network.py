@@ -87,6 +87,5 @@ def test_a_calibration_on_the_pictures_in_tests_data_writes_what_the_table_loads
         head = folds.save(result, tmp_path / "pub.toml")
         model = face_reader.load(MODELS, head)
         assert model.faces is face_reader.face_network(tmp_path / "pub.faces.onnx")
-        assert model.die_range == pytest.approx(result.die_range, abs=0.1)
     else:
         assert result.folder is None

@@ -17,12 +17,14 @@ known die is then read once by a network that never saw it.
   (:func:`vision.calibrate.adapt.better`, a die read where none was thrown counted as an
   error as the reader's choice counts it). Only then is the network taught once more on every known
   throw and written.
-- **Die sizes**: the known dice's sizes (their boxes, or the places matched to them) give
-  the range the table reads at (``min_die``, ``max_die``): a picture is read only at the
-  scales where the table's dice can be.
+- **Die sizes**: the known dice's sizes (their boxes, or the places matched to them), 5th to
+  95th percentile, are recorded (``die_sizes``). They do not limit the scales a picture is
+  read at: read only at those (one scale), the untaught reader read webcam-wood's 60 known
+  dice 39 right instead of 52 (the left-out model); a seat's zone is read at its dice's
+  size already (:mod:`vision.learned.zone_reader`).
 
 What a table keeps (:func:`save`): ``NAME.faces.onnx`` (float; onnxruntime runs it),
-``NAME.head.npz`` and ``NAME.reader.json`` (thresholds, die sizes, the network's name, the
+``NAME.head.npz`` and ``NAME.reader.json`` (thresholds, the dice's sizes, the network's name, the
 fingerprint of the model's network it was taught from, the calibration's figures) beside the
 config ``NAME.toml``; ``[vision] head = "NAME.head.npz"`` names them, as a head fitted alone
 (:mod:`vision.calibrate.adapt`) was named before, so a config calibrated before still loads.
@@ -53,7 +55,6 @@ from vision.learned.face_model import fingerprint
 from vision.learned.face_reader import (
     PROPOSAL_FLOOR,
     Settings,
-    at_table_sizes,
     decide,
     look,
     lowest_score,
@@ -194,8 +195,9 @@ def write_network(net: object, folder: pathlib.Path, name: str, thresholds: Mapp
     head = folder / f"{name}.head.npz"
     network.export(net, folder / f"{name}.faces.onnx", head)
     data = {**{k: float(v) for k, v in thresholds.items()}, "network": base,
-            "faces": f"{name}.faces.onnx", "min_die": round(sizes[0], 1),
-            "max_die": round(sizes[1], 1), **({"calibration": record} if record else {})}
+            "faces": f"{name}.faces.onnx",
+            "die_sizes": [round(sizes[0], 1), round(sizes[1], 1)],
+            **({"calibration": record} if record else {})}
     (folder / f"{name}.reader.json").write_text(json.dumps(data, indent=1) + "\n")
     face_reader.load.cache_clear()
     return head
@@ -206,7 +208,6 @@ def read_with(head: pathlib.Path, settings: Settings, items: Sequence[tuple[Know
     """The pictures read by the table files at ``head``, every place the reader reads."""
     own = Settings(model=settings.model, head=head)
     model = face_reader.load(own.model, head)
-    own = at_table_sizes(model, own)
     floor = min(PROPOSAL_FLOOR, model.thresholds["detect"])
     return [Seen(k.name, tuple(k.values), tuple(look(image, model, own, floor)))
             for k, image in items]

@@ -35,7 +35,7 @@ import json
 import math
 import pathlib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -161,8 +161,6 @@ class Model:
         for source in (folder / "reader.json", own):
             if source is not None and source.is_file():
                 self.thresholds.update(_thresholds(source))
-        #: the die sizes the table's dice have (min_die, max_die), when it learned them
-        self.die_range = _die_range(own) if own is not None and own.is_file() else None
         if own is not None and own.is_file():
             _check_fitted_for(own, folder / "faces.onnx", head)
 
@@ -208,15 +206,6 @@ def _table_network(own: pathlib.Path, head: pathlib.Path) -> pathlib.Path | None
                           "calibrate the table again (bidou-table calibrate --known-throws) or "
                           f"remove head from [vision] in the config to read without {head.name}.")
     return path
-
-
-def _die_range(own: pathlib.Path) -> tuple[float, float] | None:
-    """(min_die, max_die) that the table's calibration learned, or None."""
-    try:
-        data = json.loads(own.read_text())
-        return float(data["min_die"]), float(data["max_die"])
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        return None
 
 
 def _thresholds(path: pathlib.Path) -> dict[str, float]:
@@ -377,14 +366,6 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
     return read_places(image, spots, model)
 
 
-def at_table_sizes(model: Model, settings: Settings) -> Settings:
-    """``settings`` with the die sizes the table learned (:attr:`Model.die_range`): a
-    picture is read only at the scales where the table's dice can be."""
-    if model.die_range is None or settings.die_size is not None:
-        return settings
-    return replace(settings, min_die=model.die_range[0], max_die=model.die_range[1])
-
-
 def decide(places: list[Place], thresholds: Mapping[str, float],
            ) -> tuple[list[Die], list[Unsure]]:
     """The one rule (module docstring): drop what is no die, keep one place per die, give a
@@ -415,7 +396,6 @@ def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
     image = checked_picture(image)
     model = load(settings.model, settings.head)
     t = thresholds_of(model, settings)
-    settings = at_table_sizes(model, settings)
     dice, unsure = decide(look(image, model, settings, lowest_score(t)), t)
     h, w = image.shape[:2]
     return Reading(tuple(dice), tuple(unsure), w, h)
