@@ -17,13 +17,11 @@ from __future__ import annotations
 
 import argparse
 import pathlib
-import statistics
 import sys
-import time
-from collections.abc import Callable
 
 import cv2
 import numpy as np
+from bench_vision import timed  # a script beside this one: python benchmarks/...
 
 from simulator.table_scenes import render_table
 from vision.learned.face_reader import MODELS, Settings
@@ -35,19 +33,6 @@ from vision_lab.evaluate import pictures
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PHOTOS = ROOT / "tests" / "data" / "dice" / "webcam-wood"
 SEATS = ["Ann", "Bob", "Cy", "Di"]
-
-
-def timed(read: Callable[[np.ndarray], object], frames: list[np.ndarray],
-          repeats: int = 2) -> tuple[float, float]:
-    """Median wall and CPU milliseconds per frame."""
-    wall, cpu = [], []
-    for _ in range(repeats):
-        for frame in frames:
-            w0, c0 = time.perf_counter(), time.process_time()
-            read(frame)
-            wall.append(time.perf_counter() - w0)
-            cpu.append(time.process_time() - c0)
-    return 1000 * statistics.median(wall), 1000 * statistics.median(cpu)
 
 
 def zone_time(reader: Reader) -> tuple[float, float]:
@@ -64,7 +49,7 @@ def zone_time(reader: Reader) -> tuple[float, float]:
         for zone in zones:
             reader.read_zone(frame, zone)
 
-    wall, cpu = timed(seats, frames)
+    wall, cpu = timed(seats, frames, 2)
     return wall / len(zones), cpu / len(zones)
 
 
@@ -86,7 +71,7 @@ def main(argv: list[str] | None = None) -> int:
         ("table's own", ZoneReader(table)))
     for name, read in readers:
         read(photos[0])  # the networks load once
-        wall, cpu = timed(read, photos)
+        wall, cpu = timed(read, photos, 2)
         print(f"{name:12s} 640x480 photo   median {wall:7.1f} ms wall, {cpu:7.1f} ms CPU")
     for name, read in readers:
         wall, cpu = zone_time(read)

@@ -48,7 +48,7 @@ PHOTOS = ROOT / "tests" / "data" / "dice"
 SHARED = [pathlib.Path("/work/shared/dice"), ROOT.parent / "shared" / "dice"]
 
 
-def _timed(reader, frames: list[np.ndarray], repeats: int) -> tuple[float, float]:
+def timed(reader, frames: list[np.ndarray], repeats: int) -> tuple[float, float]:
     """Median wall and CPU milliseconds per frame."""
     wall, cpu = [], []
     for _ in range(repeats):
@@ -144,7 +144,7 @@ def zone_times() -> None:
             for zone in zones:
                 reader.read_zone(frame, zone)
 
-        wall, cpu = _timed(read_seats, frames, 2)
+        wall, cpu = timed(read_seats, frames, 2)
         n = len(zones)
         print(f"{'learned':12s} {'zone of ' + 'x'.join(map(str, size)):15s} median "
               f"{wall / n:7.1f} ms wall, {cpu / n:7.1f} ms CPU per seat zone")
@@ -182,7 +182,7 @@ def main() -> None:
             ("640x480 scene", scenes, 3),
             ("12 MP scene", big, 1),
         ):
-            wall, cpu = _timed(reader, frames, repeats)
+            wall, cpu = timed(reader, frames, repeats)
             print(f"{name:12s} {label:15s} median {wall:7.1f} ms wall, {cpu:7.1f} ms CPU per frame")
     zone_times()
     shared = next((p for p in SHARED if p.is_dir()), None)
