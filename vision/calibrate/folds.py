@@ -179,9 +179,9 @@ def choose_thresholds(seen: Sequence[Seen], base: Mapping[str, float]) -> dict[s
 
 
 def die_range(examples: Sequence[Example]) -> tuple[float, float]:
-    """(min_die, max_die): the known dice's sizes from the 5th to the 95th percentile (a place
-    matched to a value by mistake is no size of the table's dice), :data:`SIZE_MARGIN`
-    smaller and larger."""
+    """The span of the table's dice sizes, recorded as ``die_sizes``: the known dice's from the
+    5th to the 95th percentile (a place matched to a value by mistake is no size of the
+    table's dice), :data:`SIZE_MARGIN` smaller and larger."""
     sizes = np.array([e.size for e in examples if e.cls > 0])
     low, high = np.percentile(sizes, [5, 95])
     return (max(6.0, float(low) / SIZE_MARGIN), float(high) * SIZE_MARGIN)
