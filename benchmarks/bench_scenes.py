@@ -10,8 +10,9 @@ from __future__ import annotations
 import time
 
 from simulator.render import random_scene, render_scene
+from vision.calibrate.known import Tally
 from vision.rules.reader import read_dice
-from vision_lab.evaluate import Label, Score, score_reading
+from vision_lab.evaluate import Label, score_reading
 
 CONDITIONS: dict[str, dict[str, object]] = {
     "white dice, wood": {},
@@ -51,7 +52,7 @@ def main() -> None:
         kw = dict(options)
         n = int(kw.pop("n", 6))  # type: ignore[arg-type]
         scenes = int(kw.pop("scenes", 12))  # type: ignore[arg-type]
-        total = Score()
+        total = Tally()
         start = time.perf_counter()
         for seed in range(scenes):
             image, truth = render_scene(random_scene(seed, n, **kw), seed)  # type: ignore[arg-type]

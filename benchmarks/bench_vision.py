@@ -15,6 +15,7 @@ dice under glare, and three dice pressed together.
 
 from __future__ import annotations
 
+import importlib.util
 import math
 import pathlib
 import random
@@ -35,20 +36,21 @@ from simulator.render import (
     render_scene,
 )
 from simulator.table_scenes import render_table
+from vision.calibrate.known import Tally
 from vision.learned.face_reader import read_dice as read_dice_learned
 from vision.learned.zone_reader import ZoneReader
 from vision.rules.reader import read_dice
 from vision.zones import default_zones
 from vision_lab import evaluate as evaluation
 from vision_lab.baseline import read_dice_baseline
-from vision_lab.evaluate import Label, Score, pictures, score_reading
+from vision_lab.evaluate import Label, pictures, score_reading
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 PHOTOS = ROOT / "tests" / "data" / "dice"
 SHARED = [pathlib.Path("/work/shared/dice"), ROOT.parent / "shared" / "dice"]
 
 
-def _timed(reader, frames: list[np.ndarray], repeats: int) -> tuple[float, float]:
+def timed(reader, frames: list[np.ndarray], repeats: int) -> tuple[float, float]:
     """Median wall and CPU milliseconds per frame."""
     wall, cpu = [], []
     for _ in range(repeats):
@@ -60,11 +62,11 @@ def _timed(reader, frames: list[np.ndarray], repeats: int) -> tuple[float, float
     return 1000 * statistics.median(wall), 1000 * statistics.median(cpu)
 
 
-def scene_sweep(count: int, mode: str) -> Score:
+def scene_sweep(count: int, mode: str) -> Tally:
     """Ours on ``count`` random rendered scenes of 2-9 dice, any colour and surface, side faces
     0-0.2, noise, JPEG or not; ``mode`` "blur" adds a 0.5-2.5 px blur, "hard" touching pairs
     and glare spots. Scene k is the same on every run."""
-    total = Score()
+    total = Tally()
     for k in range(count):
         rnd = random.Random(k)
         kwargs = dict(
@@ -114,9 +116,9 @@ def cluster_scene(k: int) -> SceneSpec:
                      jpeg_quality=rnd.choice([None, 85]))
 
 
-def cluster_sweep(count: int) -> Score:
+def cluster_sweep(count: int) -> Tally:
     """Ours on ``count`` scenes of :func:`cluster_scene` (scene k is the same on every run)."""
-    total = Score()
+    total = Tally()
     for k in range(count):
         image, truth = render_scene(cluster_scene(k), k)
         labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]
@@ -141,10 +143,22 @@ def zone_times() -> None:
             for zone in zones:
                 reader.read_zone(frame, zone)
 
-        wall, cpu = _timed(read_seats, frames, 2)
+        wall, cpu = timed(read_seats, frames, 2)
         n = len(zones)
         print(f"{'learned':12s} {'zone of ' + 'x'.join(map(str, size)):15s} median "
               f"{wall / n:7.1f} ms wall, {cpu / n:7.1f} ms CPU per seat zone")
+
+
+def new_tables(shared: pathlib.Path) -> None:
+    """Each shared set as a new table (``vision_lab.new_table``: about 60 and 150 known dice
+    given to the calibration, the rest read as the calibrated table reads), where PyTorch
+    (the learn extra) and the left-out models (``make train``) are there."""
+    if importlib.util.find_spec("torch") is None:
+        print("new tables skipped: calibrating needs the learn extra (make learn)")
+        return
+    from vision_lab import new_table  # lazy: only with PyTorch installed
+
+    new_table.main(["--sets", str(shared)])
 
 
 def main() -> None:
@@ -167,7 +181,7 @@ def main() -> None:
             ("640x480 scene", scenes, 3),
             ("12 MP scene", big, 1),
         ):
-            wall, cpu = _timed(reader, frames, repeats)
+            wall, cpu = timed(reader, frames, repeats)
             print(f"{name:12s} {label:15s} median {wall:7.1f} ms wall, {cpu:7.1f} ms CPU per frame")
     zone_times()
     shared = next((p for p in SHARED if p.is_dir()), None)
@@ -176,6 +190,7 @@ def main() -> None:
     else:
         evaluation.main(["--sets", str(shared), "--readers", "rules,learned,baseline",
                          "--leave-one-set-out"])
+        new_tables(shared)
     for mode in ("separate", "blur", "hard"):
         print(f"rendered {mode:8s} rules {scene_sweep(200, mode).summary()}")
     print(f"rendered clusters of three rules {cluster_sweep(200).summary()}")

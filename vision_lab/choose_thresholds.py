@@ -21,10 +21,11 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from vision.calibrate.known import Tally
 from vision.learned.face_reader import PROPOSAL_FLOOR, Model, Place, Settings, decide, look
 from vision.learned.networks import MODELS
 from vision.reading import Reading
-from vision_lab.evaluate import Label, Score, load_labels, score_reading
+from vision_lab.evaluate import Label, load_labels, score_reading
 from vision_lab.labels import (
     LabelledPicture,
     add_set_arguments,
@@ -68,26 +69,26 @@ def look_all(model: Model, pictures: Sequence[LabelledPicture],
     return out
 
 
-def score(looked: Sequence[Looked], thresholds: Mapping[str, float]) -> Score:
-    total = Score()
+def score(looked: Sequence[Looked], thresholds: Mapping[str, float]) -> Tally:
+    total = Tally()
     for item in looked:
         dice, unsure = decide(list(item.places), thresholds)
         s = score_reading(Reading(tuple(dice), tuple(unsure), item.width, item.height),
                           list(item.labels))
-        s.exact = int(s.right == s.labels and not s.extra)
+        s.exact = int(s.right == s.dice and not s.extra)
         total.add(s)
     return total
 
 
 def best(looked: Sequence[Looked], budget: float = WRONG_BUDGET,
-         ) -> tuple[dict[str, float], Score]:
+         ) -> tuple[dict[str, float], Tally]:
     """The setting of the grid that reads the most dice within the budget (the strictest of
     the grid when none is within it)."""
     choice = None
     for combo in itertools.product(*GRID.values()):
         t = dict(zip(GRID, combo, strict=True))
         s = score(looked, t)
-        if s.wrong + s.extra > int(budget * s.labels):
+        if s.wrong + s.extra > int(budget * s.dice):
             continue
         key = (s.right, -s.extra, -s.unsure)
         if choice is None or key > choice[0]:

@@ -35,11 +35,11 @@ import pathlib
 import sys
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 
 import cv2
 import numpy as np
 
+from vision.calibrate.known import Tally
 from vision.learned.networks import MODELS
 from vision.reading import Box, Reading
 from vision_lab.label_files import SETS, Label, load_labels, pictures
@@ -47,51 +47,11 @@ from vision_lab.label_files import SETS, Label, load_labels, pictures
 Reader = Callable[[np.ndarray], Reading]
 
 
-@dataclass
-class Score:
-    """Counts over a set of pictures; ``failures`` names the picture of every non-right label."""
-
-    labels: int = 0
-    right: int = 0
-    wrong: int = 0
-    unsure: int = 0
-    missed: int = 0
-    extra: int = 0
-    extra_unsure: int = 0
-    pictures: int = 0
-    exact: int = 0  # pictures with every die right and no extra die
-    seconds: float = 0.0
-    failures: list[str] = field(default_factory=list)
-
-    @property
-    def recall(self) -> float:
-        return self.right / self.labels if self.labels else 1.0
-
-    @property
-    def wrong_rate(self) -> float:
-        return self.wrong / self.labels if self.labels else 0.0
-
-    def add(self, other: Score) -> None:
-        for name in ("labels", "right", "wrong", "unsure", "missed", "extra", "extra_unsure",
-                     "pictures", "exact"):
-            setattr(self, name, getattr(self, name) + getattr(other, name))
-        self.seconds += other.seconds
-        self.failures.extend(other.failures)
-
-    def summary(self) -> str:
-        return (
-            f"{self.pictures} pictures, {self.labels} dice: right {self.right} "
-            f"({100 * self.recall:.1f}% recall), wrong value {self.wrong} "
-            f"({100 * self.wrong_rate:.2f}%), unsure {self.unsure}, missed {self.missed}, "
-            f"extra dice {self.extra}, extra unsure {self.extra_unsure}"
-        )
-
-
 def score_reading(
     reading: Reading, labels: list[Label], *, margin: float = 0.5, min_margin_px: float = 6.0
-) -> Score:
+) -> Tally:
     """Match one reading to one picture's labels (rule in the module docstring)."""
-    score = Score(labels=len(labels), pictures=1)
+    score = Tally(dice=len(labels), pictures=1)
     used_dice: set[int] = set()
     used_unsure: set[int] = set()
 
@@ -138,13 +98,13 @@ def score_reading(
         else:
             score.missed += 1
     score.extra = len(reading.dice) - len(used_dice)
-    score.extra_unsure = len(reading.unsure) - len(used_unsure)
+    score.unsure_places = len(reading.unsure) - len(used_unsure)
     return score
 
 
-def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Score:
+def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Tally:
     """Run ``reader`` on each labelled picture and add up the score."""
-    total = Score()
+    total = Tally()
     for path in paths:
         image = cv2.imread(str(path))
         if image is None:
@@ -155,10 +115,10 @@ def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Score:
         elapsed = time.perf_counter() - start
         score = score_reading(reading, labels)
         score.seconds = elapsed
-        score.exact = int(score.right == score.labels and not score.extra)
+        score.exact = int(score.right == score.dice and not score.extra)
         if not score.exact:
             score.failures.append(
-                f"{path.name}: right {score.right}/{score.labels}, wrong {score.wrong}, "
+                f"{path.name}: right {score.right}/{score.dice}, wrong {score.wrong}, "
                 f"unsure {score.unsure}, missed {score.missed}, extra {score.extra}"
             )
         total.add(score)
@@ -182,16 +142,16 @@ def reader_named(name: str, model: pathlib.Path | None = None) -> Reader:
     return lambda image: read_dice(image, settings)
 
 
-def row(what: str, reader: str, score: Score) -> str:
+def row(what: str, reader: str, score: Tally) -> str:
     """One line of the per-set table."""
     ms = 1000 * score.seconds / max(score.pictures, 1)
-    return (f"{what:28s} {reader:9s} {score.labels:5d} {100 * score.recall:6.1f}% "
+    return (f"{what:28s} {reader:9s} {score.dice:5d} {100 * score.recall:6.1f}% "
             f"{score.wrong:5d} ({100 * score.wrong_rate:4.2f}%) {score.unsure:5d} "
             f"{score.missed:5d} {score.extra:5d} {score.exact:4d}/{score.pictures:<4d} "
             f"{ms:6.1f}")
 
 
-def print_failures(score: Score, wanted: bool) -> None:
+def print_failures(score: Tally, wanted: bool) -> None:
     """The pictures not all right, indented under their row (``--failures``)."""
     if wanted:
         for line in score.failures:

@@ -1,19 +1,21 @@
-"""How a set never trained on reads as a new table: its own known throws, then the rest.
+"""How a set never trained on reads as a new table: calibrated on its own known throws, then
+the rest of the set read as the table reads it.
 
-Why: a pub adapts the reader to its table from about 20 known throws
-(``bidou-table calibrate --known-throws``, :mod:`vision.calibrate.adapt`). Each shared set left out
-of
-a model's training stands for such a table: pictures of that set holding about
-:data:`KNOWN_DICE` dice (drawn from its Train, seeded) are given to the same adaptation as
-known throws (values only, no boxes), and every other picture of the set, Train and Valid, is
-read before and after. As at the table (``bidou-table calibrate``), the table then reads with
-the reader that read the known throws better (:mod:`vision.calibrate.reader_choice`), and the
-learned
-one with its own head only where that read the throws it held back better. The rule reader
-was tuned on webcam-wood: for that set its figure is not a new table's.
+Why: a pub teaches the table its own dice (``bidou-table calibrate --known-throws``,
+:mod:`vision.calibrate.folds`). Each shared set left out of a model's training stands for such
+a table: pictures of that set holding about ``--known`` dice (drawn from its Train, seeded)
+are given to the calibration as known throws (values only, no boxes), and every other picture
+of the set, Train and Valid, is read by the config the calibration wrote
+(:func:`vision.reader.open_reader`, what ``read-dice --config`` runs). As at the table,
+the reader is the one that read the known throws better (:mod:`vision.calibrate.reader_choice`): the
+rule reader, the untaught learned one, or the learned one with the table's own network where
+that read the held-out folds better than the untaught table. The rule reader was tuned on
+webcam-wood: for that set its figure is not a new table's.
 
-``python -m vision_lab.new_table --sets ../shared/dice`` prints a line per set whose
-``vision/models/without-SET`` model exists.
+``python -m vision_lab.new_table --sets ../shared/dice --models DIR [--known 60 150]`` prints,
+per set whose ``DIR/without-SET`` model exists, the rest read zero-shot (the model trained
+without it) and as the calibrated table, a line per count of known dice. Needs the ``learn``
+extra (PyTorch). Phantom dice (``extra``) count as wrong where the issue counts them.
 """
 
 from __future__ import annotations
@@ -21,24 +23,30 @@ from __future__ import annotations
 import argparse
 import pathlib
 import random
+import shutil
 import sys
 import tempfile
+import time
 
 import cv2
 
-from vision.calibrate import adapt, reader_choice
+from vision.calibrate import folds, reader_choice, teach
+from vision.calibrate.adapt import Known
+from vision.calibrate.known import Tally
 from vision.learned.face_reader import Settings, read_dice
 from vision.learned.networks import MODELS
-from vision.rules.reader import read_dice as rule_reader
-from vision_lab.evaluate import HEADER, SETS, Score, evaluate, load_labels, pictures, row
+from vision.learned.zone_reader import ZoneReader
+from vision.reader import config_vision, face_settings, open_reader
+from vision_lab.evaluate import HEADER, SETS, evaluate, load_labels, pictures, row
 
-#: about this many known dice (about 20 throws of three)
-KNOWN_DICE = 60
+#: about this many known dice (about 20 throws of three), then about 50 throws
+KNOWN_DICE = (60, 150)
 
 
-def known_throws(paths: list[pathlib.Path], dice: int = KNOWN_DICE, seed: int = 0,
-                 ) -> tuple[list[adapt.Known], list[pathlib.Path]]:
-    """Pictures drawn (seeded) until they hold ``dice`` dice, as known throws; and the rest."""
+def known_throws(paths: list[pathlib.Path], dice: int, seed: int = 0,
+                 ) -> tuple[list[Known], list[pathlib.Path]]:
+    """Pictures drawn (seeded) until they hold ``dice`` dice, as known throws (values only);
+    and the rest."""
     order = sorted(paths)
     random.Random(seed).shuffle(order)
     known, count = [], 0
@@ -48,37 +56,54 @@ def known_throws(paths: list[pathlib.Path], dice: int = KNOWN_DICE, seed: int = 
         image = cv2.imread(str(path))
         values = tuple(lab.value for lab in load_labels(path.with_suffix(".txt"),
                                                           image.shape[1], image.shape[0]))
-        known.append(adapt.Known(path.name, values, lambda p=path: cv2.imread(str(p))))
+        known.append(Known(path.name, values, lambda p=path: cv2.imread(str(p))))
         count += len(values)
     names = {k.name for k in known}
     return known, [p for p in paths if p.name not in names]
 
 
-def new_table(sets: pathlib.Path, name: str, model: pathlib.Path,
-              ) -> tuple[Score, Score, adapt.Adaptation, reader_choice.Choice]:
-    """(zero-shot, as calibrated, the adaptation, the reader's choice) for set ``name`` read by
-    ``model`` (trained without it): the rest read by the learned reader with the model's head,
-    then as ``bidou-table calibrate`` leaves a table whose config named no reader (the rule
-    reader or the learned one, whichever read the known throws better; the learned one with
-    the table's head when that was kept)."""
-    train = pictures([sets / name / "Train"])
-    known, rest = known_throws(train)
-    rest += pictures([sets / name / "Valid"])
-    settings = Settings(model=model)
-    result = adapt.calibrate(known, settings)
-    choice = reader_choice.choose(reader_choice.rule_tally(known), result.now,
-                                  reader_choice.RULES)
-    before = evaluate(lambda image: read_dice(image, settings), rest)
-    if choice.chosen == reader_choice.RULES:
-        return before, evaluate(rule_reader, rest), result, choice
-    if not result.kept:
-        return before, before, result, choice
-    with tempfile.TemporaryDirectory() as folder:
-        head = pathlib.Path(folder) / "table.head.npz"
-        adapt.save(result, head)
-        own = Settings(model=model, head=head)
-        after = evaluate(lambda image: read_dice(image, own), rest)
-    return before, after, result, choice
+def every(seconds: float) -> teach.Progress:
+    """A progress callback that prints the stage to stderr at most every ``seconds``."""
+    last = [0.0]
+    start = time.monotonic()
+
+    def say(stage: str, step: int, steps: int) -> None:
+        now = time.monotonic()
+        if now - last[0] >= seconds or step == steps:
+            last[0] = now
+            print(f"  {now - start:6.0f} s  {stage} {step}/{steps}", file=sys.stderr,
+                  flush=True)
+
+    return say
+
+
+def calibrated_config(known: list[Known], model: pathlib.Path, folder: pathlib.Path,
+                      steps: int, part: str, progress: teach.Progress | None = None,
+                      ) -> tuple[pathlib.Path, folds.Teaching, reader_choice.Choice]:
+    """A config in ``folder`` as ``bidou-table calibrate`` leaves a table whose config named
+    no reader: the reader that read the known throws better, the table's network when kept."""
+    config = folder / "table.toml"
+    result = folds.teach_table(known, Settings(model=model), steps=steps, part=part,
+                               progress=progress)
+    learned = result.taught if result.kept else result.untaught
+    choice = reader_choice.choose(reader_choice.rule_tally(known), learned, reader_choice.RULES)
+    lines = ["[vision]", f'reader = "{choice.chosen}"']
+    if result.kept:
+        lines.append(f'head = "{folds.save(result, config).name}"')
+    config.write_text("\n".join(lines) + "\n")
+    return config, result, choice
+
+
+def read_as_table(config: pathlib.Path, model: pathlib.Path,
+                  rest: list[pathlib.Path]) -> Tally:
+    """The rest read by the config's reader, as ``read-dice --config`` reads (a left-out
+    model in place of the shipped one)."""
+    vision = config_vision(config)
+    if vision.reader == reader_choice.LEARNED:
+        reader = ZoneReader(face_settings(vision, config, model=model))
+    else:
+        reader = open_reader(vision, config)
+    return evaluate(reader, rest)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,24 +112,60 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--sets", type=pathlib.Path, default=pathlib.Path("../shared/dice"))
     parser.add_argument("--models", type=pathlib.Path, default=MODELS,
                         help="the folder holding without-SET models")
+    parser.add_argument("--only", choices=SETS, action="append", help="only these sets")
+    parser.add_argument("--known", type=int, nargs="+", default=list(KNOWN_DICE),
+                        help="known dice given to the calibration, one line each")
+    parser.add_argument("--steps", type=int, default=teach.STEPS)
+    parser.add_argument("--part", choices=teach.PARTS, default="all")
+    parser.add_argument("--failures", action="store_true")
+    parser.add_argument("--keep", type=pathlib.Path, default=None,
+                        help="copy each calibrated table's config and files into DIR/SET-N")
     args = parser.parse_args(argv)
+    cv2.setNumThreads(1)
     print(HEADER)
     missing = 0
-    for name in SETS:
+    for name in args.only or SETS:
         model = args.models / f"without-{name}"
         if not (model / "head.npz").is_file():
             print(f"{model} is missing: python -m vision_lab.train_reader --leave-out {name}",
                   file=sys.stderr)
             missing += 1
             continue
-        before, after, result, choice = new_table(args.sets, name, model)
-        print(row(f"{name} (left out)", "zero-shot", before), flush=True)
-        print(row(f"{name} (new table)", choice.chosen, after), flush=True)
-        print(f"    {result.dice} known dice, read right by the rule reader "
-              f"{choice.rules.right}, by the learned reader {choice.learned.right}: "
-              f"{choice.chosen} chosen; its head {'kept' if result.kept else 'not kept'}: "
-              f"held back {result.before.figures()} -> {result.after.figures()}; "
-              f"{result.seconds:.1f} s", flush=True)
+        train = pictures([args.sets / name / "Train"])
+        valid = pictures([args.sets / name / "Valid"])
+        for dice in args.known:
+            known, rest = known_throws(train, dice)
+            rest += valid
+            before = evaluate(lambda image, m=model: read_dice(image, Settings(model=m)), rest)
+            print(row(f"{name} (left out, rest)", "zero-shot", before), flush=True)
+            with tempfile.TemporaryDirectory() as folder:
+                start, cpu = time.monotonic(), time.process_time()
+                config, result, choice = calibrated_config(known, model, pathlib.Path(folder),
+                                                           args.steps, args.part, every(30))
+                seconds, cpu = time.monotonic() - start, time.process_time() - cpu
+                after = read_as_table(config, model, rest)
+                taught = None
+                if result.kept and choice.chosen != reader_choice.LEARNED:
+                    learned = config.with_name("learned.toml")
+                    learned.write_text(config.read_text().replace(
+                        f'reader = "{choice.chosen}"', 'reader = "learned"'))
+                    taught = read_as_table(learned, model, rest)
+                if args.keep is not None:
+                    shutil.copytree(folder, args.keep / f"{name}-{dice}", dirs_exist_ok=True)
+            print(row(f"{name} (table, {result.dice})", choice.chosen, after), flush=True)
+            if taught is not None:
+                print(row(f"{name} (taught, {result.dice})", "learned", taught), flush=True)
+            print(f"    {result.dice} known dice in {result.pictures} pictures; rules "
+                  f"{choice.rules.figures()}; untaught {result.untaught.figures()}; taught "
+                  f"(held-out folds) {result.taught.figures()}; network "
+                  f"{'kept' if result.kept else 'not kept'}; thresholds {result.thresholds}; "
+                  f"die sizes {result.die_range[0]:.0f}-{result.die_range[1]:.0f} px; "
+                  f"{seconds:.0f} s, {cpu:.0f} s CPU "
+                  f"({', '.join(f'{s:.0f}' for s in result.fold_seconds)} a fold), "
+                  f"{args.part}, {args.steps} steps", flush=True)
+            if args.failures:
+                for line in (taught or after).failures:
+                    print(f"      {line}")
     return 2 if missing else 0
 
 

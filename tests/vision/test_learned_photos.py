@@ -17,8 +17,9 @@ import pathlib
 
 import pytest
 
+from vision.calibrate.known import Tally
 from vision.learned.face_reader import read_dice
-from vision_lab.evaluate import Score, evaluate, pictures
+from vision_lab.evaluate import evaluate, pictures
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 
@@ -31,7 +32,7 @@ FLOORS = {
 
 
 @pytest.fixture(scope="module", params=sorted(FLOORS))
-def scored(request) -> tuple[str, Score]:
+def scored(request) -> tuple[str, Tally]:
     paths = pictures([DATA / request.param])
     return request.param, evaluate(read_dice, paths)
 
@@ -42,7 +43,7 @@ def test_each_subset_keeps_its_recall_floor_and_wrong_value_ceiling(scored):
     print(f"\nlearned on {name} (held-out subset): {score.summary()}")
     for line in score.failures:
         print(f"    {line}")
-    assert (score.pictures, score.labels) == (n_pictures, n_dice)
+    assert (score.pictures, score.dice) == (n_pictures, n_dice)
     assert score.right >= fewest_right
     assert score.wrong <= most_wrong
     assert score.extra <= most_extra

@@ -52,7 +52,7 @@ def test_real_photos_recall_floor_and_wrong_value_ceiling(ours):
     print(f"\nours on {PHOTOS.name} (held-out subset): {ours.summary()}")
     for line in ours.failures:
         print(f"    {line}")
-    assert ours.labels == 71
+    assert ours.dice == 71
     assert ours.recall >= RECALL_FLOOR
     assert ours.wrong <= WRONG_CEILING
 

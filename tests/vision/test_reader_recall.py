@@ -12,13 +12,14 @@ import numpy as np
 import pytest
 
 from simulator.render import random_scene, render_scene
+from vision.calibrate.known import Tally
 from vision.rules.faces.checks import could_hide_a_pip
 from vision.rules.faces.face import Face
 from vision.rules.faces.grid import GRID, LAYOUTS
 from vision.rules.faces.one_per_die import one_face_per_die
 from vision.rules.pips import contrast_maps
 from vision.rules.reader import ReaderSettings, read_dice
-from vision_lab.evaluate import Label, Score, score_reading
+from vision_lab.evaluate import Label, score_reading
 
 #: pip places of a 6 in two columns, in grid units (the columns are one unit from the centre)
 SIX = [(-1, -1), (-1, 0), (-1, 1), (1, -1), (1, 0), (1, 1)]
@@ -104,8 +105,8 @@ def test_a_read_face_beside_an_unreadable_group_of_rounder_pips_is_a_side_face()
     assert all(f.value is None for f in kept)
 
 
-def _score(seeds: range, **kwargs) -> Score:
-    total = Score()
+def _score(seeds: range, **kwargs) -> Tally:
+    total = Tally()
     for seed in seeds:
         image, truth = render_scene(random_scene(seed, 6, **kwargs), seed)
         labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]

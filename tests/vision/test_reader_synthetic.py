@@ -21,12 +21,13 @@ from simulator.render import (
     random_scene,
     render_scene,
 )
+from vision.calibrate.known import Tally
 from vision.rules.reader import read_dice
-from vision_lab.evaluate import Label, Score, score_reading
+from vision_lab.evaluate import Label, score_reading
 
 
-def score_scenes(seeds: range, n_dice: int, **kwargs) -> Score:
-    total = Score()
+def score_scenes(seeds: range, n_dice: int, **kwargs) -> Tally:
+    total = Tally()
     for seed in seeds:
         image, truth = render_scene(random_scene(seed, n_dice, **kwargs), seed)
         labels = [Label(t.value, tuple(float(v) for v in t.box)) for t in truth]
@@ -219,7 +220,7 @@ def test_reading_is_pure_and_repeatable():
 
 @pytest.mark.parametrize("colour", ["white", "red", "green", "blue", "black"])
 def test_a_dim_pub_with_uneven_light_is_still_read(colour):
-    total = Score()
+    total = Tally()
     for seed in range(4):
         spec = random_scene(seed, 6, colour=colour, surface="felt", light=(0.5, 30.0))
         image, truth = render_scene(spec, seed)

@@ -50,7 +50,7 @@ def test_score_counts_right_wrong_unsure_missed_and_extra():
     )
     score = score_reading(reading, labels)
     assert (score.right, score.wrong, score.unsure, score.missed) == (1, 1, 1, 1)
-    assert (score.extra, score.extra_unsure) == (1, 1)
+    assert (score.extra, score.unsure_places) == (1, 1)
     assert score.recall == 0.25
 
 

@@ -92,6 +92,9 @@ class Known:
     values: tuple[int, ...]
     picture: Callable[[], np.ndarray]
     optional: bool = False
+    #: each die's box and value (0: not a die) when the throw has them (``NAME.json``,
+    #: :func:`vision.calibrate.known.load_boxes`); a table's own network is taught at them
+    boxes: tuple[tuple[tuple[float, float, float, float], int], ...] | None = None
 
 
 @dataclass(frozen=True)

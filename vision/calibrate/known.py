@@ -13,6 +13,7 @@ folder format needs no network.
 
 from __future__ import annotations
 
+import json
 import pathlib
 import re
 from collections import Counter
@@ -35,20 +36,31 @@ class KnownThrowsError(BidouError, ValueError):
     that is short) and what to do."""
 
 
+#: a die's box (x, y, w, h in the picture's pixels) and its value (0: not a die)
+BoxedValue = tuple[tuple[float, float, float, float], int]
+
+
 @dataclass(frozen=True)
 class Throw:
-    """One known throw in a folder: its picture and the values of the dice in it."""
+    """One known throw in a folder: its picture, the values of the dice in it, and each
+    die's box when ``NAME.json`` gives them (:func:`load_boxes`)."""
 
     path: pathlib.Path
     values: tuple[int, ...]
+    boxes: tuple[BoxedValue, ...] | None = None
 
 
 @dataclass
 class Tally:
-    """How a reader read known throws, by their values: what a pub needs to judge it.
+    """How a reader read dice whose values are known: the one scorekeeper of the project.
 
-    ``unsure_places``: unsure places beyond the known dice (at the table they too send the
-    throw to the referee). ``failures`` names every picture not read exactly.
+    A table's known throws are scored by their values (:func:`by_values`), the evaluator's
+    labelled photographs by where each die lies (:func:`vision_lab.evaluate.score_reading`);
+    both add up here, so calibration and evaluation count alike. ``dice``: the known (or
+    labelled) dice; ``extra``: dice read where none was; ``unsure_places``: unsure places
+    beyond the known dice (at the table they too send the throw to the referee); ``exact``:
+    pictures with every die right and none extra; ``seconds``: reading time, where measured.
+    ``failures`` names every picture not read exactly.
     """
 
     dice: int = 0
@@ -60,13 +72,28 @@ class Tally:
     unsure_places: int = 0
     pictures: int = 0
     exact: int = 0
+    seconds: float = 0.0
     failures: list[str] = field(default_factory=list)
 
     def add(self, other: Tally) -> None:
         for name in ("dice", "right", "wrong", "unsure", "missed", "extra", "unsure_places",
-                     "pictures", "exact"):
+                     "pictures", "exact", "seconds"):
             setattr(self, name, getattr(self, name) + getattr(other, name))
         self.failures.extend(other.failures)
+
+    @property
+    def recall(self) -> float:
+        return self.right / self.dice if self.dice else 1.0
+
+    @property
+    def wrong_rate(self) -> float:
+        return self.wrong / self.dice if self.dice else 0.0
+
+    def summary(self) -> str:
+        return (f"{self.pictures} pictures, {self.dice} dice: right {self.right} "
+                f"({100 * self.recall:.1f}% recall), wrong value {self.wrong} "
+                f"({100 * self.wrong_rate:.2f}%), unsure {self.unsure}, missed {self.missed}, "
+                f"extra dice {self.extra}, extra unsure {self.unsure_places}")
 
     def figures(self) -> dict[str, int]:
         """The counts, for a JSON record of the calibration."""
@@ -109,10 +136,39 @@ def find_throws(folder: pathlib.Path, fewest: int = 1) -> list[Throw]:
             raise KnownThrowsError(f"{path.name} has no {label.name} beside it: write the "
                                    "values of its dice there, e.g. 2 4 6")
         text = label.read_text(encoding="utf-8", errors="replace")
-        throws.append(Throw(path, parse_values(text, label)))
+        values = parse_values(text, label)
+        boxes = load_boxes(path.with_suffix(".json"), values)
+        throws.append(Throw(path, values, boxes))
     for throw in throws:
         load_picture(throw.path, cv2.IMREAD_REDUCED_GRAYSCALE_8)  # a quick decode: readable?
     return throws
+
+
+def load_boxes(path: pathlib.Path, values: Sequence[int] | None = None,
+               ) -> tuple[BoxedValue, ...] | None:
+    """The boxes of a known throw's ``NAME.json`` (the referee console's teach page writes
+    it): a list of ``{"box": [x, y, w, h], "value": v}``, v 1-6 or 0 for "not a die"; None
+    when there is no such file. Its dice must be the ``.txt``'s values when those are given."""
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        boxes = tuple((tuple(float(c) for c in item["box"]), int(item["value"]))
+                      for item in data)
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise KnownThrowsError(f"{path} is not a list of dice boxes ({exc}): write "
+                               '[{"box": [x, y, w, h], "value": 1-6 or 0}, ...] or delete it '
+                               "to teach from the values alone") from None
+    for box, value in boxes:
+        if len(box) != 4 or box[2] <= 0 or box[3] <= 0 or not 0 <= value <= 6:
+            raise KnownThrowsError(f"{path} holds a box {list(box)} with value {value}: a box "
+                                   "is [x, y, w, h] with w and h above 0, a value 1-6 or 0 "
+                                   "for not a die")
+    if values is not None and Counter(v for _, v in boxes if v) != Counter(values):
+        raise KnownThrowsError(f"{path}'s dice ({_values([v for _, v in boxes if v])}) are not "
+                               f"the values in {path.with_suffix('.txt').name} "
+                               f"({_values(values)}): make the two agree")
+    return boxes
 
 
 def load_picture(path: pathlib.Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:

@@ -145,17 +145,19 @@ class Model:
             raise VisionError(f"the dice reader's model is incomplete: {', '.join(missing)} "
                               f"missing in {folder}; reinstall bidou-table.")
         self.detector = session(folder / "detector.onnx")
-        self.faces: FaceNetwork = face_network(folder / "faces.onnx")
-        self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
-        # the model's own head sizes the proposals and says whether each is a die, whatever
-        # head reads them: so a table's head changes the value a place reads, never where it
-        # is nor whether it is a die (vision.calibrate.adapt judges a head on the places the table
-        # read
-        # before it; vision.learned.face_model.with_model_die says why)
-        self.sizer: Head = self.head if head is None else load_head(folder / "head.npz",
-                                                                     self.faces.features)
-        self.thresholds = dict(DEFAULTS)
         own = thresholds_path(head) if head else None
+        #: the table's own network (``bidou-table calibrate`` taught it), named in its
+        #: thresholds file; else the model's
+        table_faces = _table_network(own, head) if own is not None else None
+        self.faces: FaceNetwork = face_network(table_faces or folder / "faces.onnx")
+        self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
+        # with the model's network, the model's own head sizes the proposals and says whether
+        # each is a die, whatever head reads them: so a head fitted alone changes the value a
+        # place reads, never where it is nor whether it is a die (vision.learned.
+        # face_model.with_model_die says why); a taught network and its head do all of it
+        self.sizer: Head = self.head if head is None or table_faces else load_head(
+            folder / "head.npz", self.faces.features)
+        self.thresholds = dict(DEFAULTS)
         for source in (folder / "reader.json", own):
             if source is not None and source.is_file():
                 self.thresholds.update(_thresholds(source))
@@ -186,6 +188,24 @@ def _check_fitted_for(own: pathlib.Path, network: pathlib.Path, head: pathlib.Pa
                           f"in {network.parent} (the model was updated since): calibrate the "
                           "table again (bidou-table calibrate --known-throws) or remove head "
                           "from [vision] in the config.")
+
+
+def _table_network(own: pathlib.Path, head: pathlib.Path) -> pathlib.Path | None:
+    """The table's own face network that its thresholds file names (``"faces"``, beside it),
+    or None for a head fitted alone; a named network that is not there is a
+    :class:`VisionError` saying to calibrate again."""
+    try:
+        name = json.loads(own.read_text()).get("faces")
+    except (OSError, ValueError, AttributeError):
+        return None  # _thresholds says what is wrong with the file
+    if name is None:
+        return None
+    path = own.parent / str(name)
+    if not path.is_file():
+        raise VisionError(f"the table's own face network {path} (named in {own}) is missing: "
+                          "calibrate the table again (bidou-table calibrate --known-throws) or "
+                          f"remove head from [vision] in the config to read without {head.name}.")
+    return path
 
 
 def _thresholds(path: pathlib.Path) -> dict[str, float]:

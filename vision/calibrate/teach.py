@@ -1,0 +1,220 @@
+"""Teach the face network the table's own dice: crops of its known throws, augmented, and a
+short fine-tune of the whole network with a small learning rate.
+
+Why (issue 51): the network trained on other tables reads a make of dice it never saw poorly,
+and no head on its features makes up for it; a few dozen pictures of the table's own dice,
+each turned into hundreds of crops, teach the network itself. What is taught:
+
+- **dice**: each known die at its place: a box from ``NAME.json`` when the throw has one,
+  else the place the untaught reader matched to a known value
+  (:func:`vision.calibrate.adapt.match`);
+- **not a die**: the untaught reader's other places clear of every die in a picture whose
+  every value found a place, the boxes ``NAME.json`` marks 0, the picture's background away
+  from every die, and, where boxes give the dice's true sizes, side faces (a crop whose
+  centre lies on a die's edge). A place matched to a value has the detector's rough size,
+  so an edge reckoned from it may lie on the die's own top face: without boxes no side face
+  is taught.
+
+Each draw is augmented (:func:`augment`): turned up to 45 degrees either way (the picture's up
+stays up, as the reader's views keep it), mirrored, resized, moved a little, and its light,
+colour, sharpness and JPEG quality changed. Training: the head alone first (the network's
+features of a fixed set of draws), then the whole network with the head, AdamW on a cosine
+(:data:`STEPS`). What is judged and kept is :mod:`vision.calibrate.folds`' business.
+
+PyTorch is imported inside the functions that train (the ``learn`` extra); building the
+examples needs numpy and OpenCV only.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from vision.calibrate import network  # noqa: F401 - PyTorch's threads wait asleep (its docs)
+from vision.learned.crops import FACE_INPUT, Pyramid, die_crop
+from vision.learned.face_model import Head
+
+Progress = Callable[[str, int, int], None]
+
+#: fine-tuning batches of :data:`BATCH` crops (after the head's own fit)
+STEPS = 120
+BATCH = 32
+#: the network's and the head's learning rates at the top of the cosine
+LR, HEAD_LR = 1e-4, 1e-3
+#: the head's own fit: draws per example, and passes over them
+HEAD_DRAWS, HEAD_EPOCHS = 6, 60
+#: a batch's share of dice (the rest: not a die)
+DICE_SHARE = 0.65
+#: a background crop's centre lies at least this many die sizes from every die
+CLEAR_OF_DICE = 1.2
+#: a side face's crop is centred this many die sizes from the die's centre
+SIDE_OFFSET = 0.85
+#: which parameters train: all of them, or the first blocks (stem and blocks 0-4) and the head
+PARTS = ("all", "first")
+FIRST = ("backbone/_conv_stem/", *(f"backbone/_blocks/{i}/" for i in range(5)))
+
+
+@dataclass(frozen=True)
+class Example:
+    """One crop to teach: which picture, where, how big, and the class (0 not a die, 1-6)."""
+
+    picture: int
+    centre: tuple[float, float]
+    size: float
+    cls: int
+
+
+def background(image_shape: tuple[int, ...], dice: Sequence[Example], picture: int,
+               rng: np.random.Generator, count: int) -> list[Example]:
+    """Up to ``count`` places of the picture's background clear of its dice (no die in the
+    crop), at the sizes of its dice."""
+    if not dice:
+        return []
+    h, w = image_shape[:2]
+    sizes = [d.size for d in dice]
+    out = []
+    for _ in range(count * 6):
+        size = float(rng.choice(sizes)) * float(np.exp(rng.uniform(-0.2, 0.2)))
+        centre = (float(rng.uniform(size / 2, w - size / 2)),
+                  float(rng.uniform(size / 2, h - size / 2)))
+        if all(math.dist(centre, d.centre) > CLEAR_OF_DICE * max(size, d.size) for d in dice):
+            out.append(Example(picture, centre, size, 0))
+            if len(out) == count:
+                break
+    return out
+
+
+def side_faces(dice: Sequence[Example], rng: np.random.Generator) -> list[Example]:
+    """For each die, one crop centred on its edge (below it more often than not, where a
+    camera at an angle sees a side face), when no other die lies there."""
+    out = []
+    for d in dice:
+        angle = rng.normal(math.pi / 2, 0.9)  # image y grows downwards: pi/2 is below
+        centre = (d.centre[0] + SIDE_OFFSET * d.size * math.cos(angle),
+                  d.centre[1] + SIDE_OFFSET * d.size * math.sin(angle))
+        if all(math.dist(centre, o.centre) > 0.7 * o.size for o in dice if o is not d):
+            out.append(Example(d.picture, centre, d.size, 0))
+    return out
+
+
+def augment(pyramid: Pyramid, ex: Example, rng: np.random.Generator) -> np.ndarray:
+    """One augmented 64 px crop of ``ex`` (uint8 BGR): turned, mirrored, resized, moved, its
+    light, colour, sharpness and JPEG quality changed."""
+    size = ex.size * float(np.exp(rng.uniform(-0.15, 0.15)))
+    shift = rng.uniform(-0.08, 0.08, 2) * ex.size
+    centre = (ex.centre[0] + float(shift[0]), ex.centre[1] + float(shift[1]))
+    crop = die_crop(pyramid, centre, size, float(rng.uniform(-45, 45)), bool(rng.random() < 0.5),
+                    FACE_INPUT).astype(np.float32)
+    crop *= rng.uniform(0.85, 1.15, 3).astype(np.float32)  # colour balance
+    crop = (crop - 128) * rng.uniform(0.7, 1.3) + 128 + rng.uniform(-35, 35)  # contrast, light
+    crop = np.clip(crop, 0, 255)
+    if rng.random() < 0.3:
+        crop = 255 * (crop / 255) ** rng.uniform(0.7, 1.4)
+    if rng.random() < 0.3:
+        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.2))
+    if rng.random() < 0.4:
+        crop += rng.standard_normal(crop.shape).astype(np.float32) * rng.uniform(1, 6)
+    out = np.clip(crop, 0, 255).astype(np.uint8)
+    if rng.random() < 0.3:
+        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
+        if ok:
+            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+    return out
+
+
+def as_input(crops: Sequence[np.ndarray]) -> Any:
+    """uint8 N x 64 x 64 x 3 BGR -> the network's float tensor N x 3 x 64 x 64 (0-255)."""
+    import torch  # lazy: the learn extra's, only when a table is taught
+
+    return torch.from_numpy(np.ascontiguousarray(np.stack(crops).transpose(0, 3, 1, 2),
+                                                 dtype=np.float32))
+
+
+def draws(pyramids: Sequence[Pyramid], examples: Sequence[Example], rng: np.random.Generator,
+          count: int) -> tuple[list[np.ndarray], list[int]]:
+    """``count`` augmented crops, :data:`DICE_SHARE` of them dice, with their classes."""
+    dice = [e for e in examples if e.cls > 0]
+    none = [e for e in examples if e.cls == 0] or dice
+    crops, classes = [], []
+    for _ in range(count):
+        pool = dice if rng.random() < DICE_SHARE else none
+        ex = pool[int(rng.integers(len(pool)))]
+        crops.append(augment(pyramids[ex.picture], ex, rng))
+        classes.append(ex.cls)
+    return crops, classes
+
+
+def fit_head(net: Any, pyramids: Sequence[Pyramid], examples: Sequence[Example],
+             rng: np.random.Generator, progress: Progress | None = None) -> None:
+    """The head alone on the network's features of :data:`HEAD_DRAWS` draws per example:
+    it starts where the model's head is and moves to the table's dice first, so the network's
+    fine-tune starts from a head that already reads them."""
+    import torch  # lazy: the learn extra's, only when a table is taught
+    import torch.nn.functional as F  # noqa: N812  # lazy: as above
+
+    crops, classes = draws(pyramids, examples, rng, HEAD_DRAWS * len(examples))
+    net.eval()
+    feats = []
+    with torch.no_grad():
+        for i in range(0, len(crops), 64):
+            feats.append(net.trunk(as_input(crops[i:i + 64])))
+            if progress is not None:
+                progress("fitting the head to the table's dice", i // 64 + 1,
+                         -(-len(crops) // 64))
+    x, y = torch.cat(feats), torch.tensor(classes)
+    opt = torch.optim.Adam(net.fc.parameters(), lr=HEAD_LR)
+    for _ in range(HEAD_EPOCHS):
+        loss = F.cross_entropy(net.fc(x), y)
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+
+
+def fine_tune(net: Any, pictures: Sequence[np.ndarray], examples: Sequence[Example], *,
+              steps: int = STEPS, part: str = "all", seed: int = 0,
+              progress: Progress | None = None) -> Any:
+    """Teach ``net`` (:func:`vision.calibrate.network.trainable`) the examples: the head
+    first (:func:`fit_head`), then ``part`` of the network with the head for ``steps``
+    batches, the learning rate along one cosine to nothing. ``net`` in eval mode after."""
+    import torch  # lazy: the learn extra's, only when a table is taught
+    import torch.nn.functional as F  # noqa: N812  # lazy: as above
+
+    if part not in PARTS:
+        raise ValueError(f"part {part!r} is not one of {', '.join(PARTS)}")
+    torch.manual_seed(seed)
+    rng = np.random.default_rng(seed)
+    pyramids = [Pyramid(p) for p in pictures]
+    fit_head(net, pyramids, examples, rng, progress)
+    trunk = [p for name, p in net.trunk.named_parameters()
+             if part == "all" or name.startswith(FIRST)]
+    for p in net.trunk.parameters():
+        p.requires_grad = False
+    for p in trunk:
+        p.requires_grad = True
+    opt = torch.optim.AdamW([{"params": trunk, "lr": LR},
+                             {"params": list(net.fc.parameters()), "lr": HEAD_LR}],
+                            weight_decay=1e-4)
+    bases = [LR, HEAD_LR]
+    net.train()
+    for step in range(steps):
+        crops, classes = draws(pyramids, examples, rng, BATCH)
+        for group, base in zip(opt.param_groups, bases, strict=True):
+            group["lr"] = base * 0.5 * (1 + math.cos(math.pi * step / steps))
+        loss = F.cross_entropy(net(as_input(crops)), torch.tensor(classes))
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        if progress is not None:
+            progress("teaching the network the table's dice", step + 1, steps)
+    return net.eval()
+
+
+def head_of(net: Any) -> Head:
+    """The trained head as the reader reads it (temperature 1)."""
+    return Head(net.fc.weight.detach().numpy().astype(np.float32),
+                net.fc.bias.detach().numpy().astype(np.float32), 1.0)
