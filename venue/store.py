@@ -12,6 +12,7 @@ for. The venue name is in every key, so a league can hold many venues in the sam
 
 from __future__ import annotations
 
+import contextlib
 import json
 from collections.abc import Sequence
 from typing import Any, NamedTuple
@@ -67,15 +68,12 @@ SCHEMA_LOCK = 0x62696475
 
 
 def connect(dsn: str) -> psycopg.Connection[Any]:
-    """A connection with the schema in place: made here when the role may (the owner), else
-    made by the owner before (``make venue``'s ingester role may not create, ``venue.pgroles``)."""
+    """A connection with the schema in place, made by its owner (roles: ``venue.pgroles``)."""
     db = psycopg.connect(dsn, connect_timeout=5)
-    try:
-        with db.transaction():
-            db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
-            db.execute(SCHEMA)
-    except psycopg.errors.InsufficientPrivilege:
-        pass  # rolled back; the tables are the owner's
+    # a role that may not create (make venue's ingester and screen) finds the owner's tables
+    with contextlib.suppress(psycopg.errors.InsufficientPrivilege), db.transaction():
+        db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        db.execute(SCHEMA)
     return db
 
 
