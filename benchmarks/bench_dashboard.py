@@ -1,11 +1,11 @@
 """Dashboard: press-to-event latency with 50 event-stream clients, and /api/state requests/s.
 
-A real Dashboard (cheroot, a thread per stream) serves the real controller on a simulated
-table, on 127.0.0.1. Fifty clients hold ``GET /api/events`` open on raw sockets, each in its
-own thread, noting when every state version reaches it. Presses are sent as a phone sends them
+A real Dashboard (cheroot, one broadcaster thread for the streams) serves the real controller on a
+simulated table, on 127.0.0.1. Fifty clients hold ``GET /api/events`` open on raw sockets, each in
+its own thread, noting when every state version reaches it. Presses are sent as a phone sends them
 (``POST /api/press`` with the seat token); latency is from sending the press to the new state
-arriving at each client. Then ``GET /api/state`` is requested as fast as one and four
-keep-alive clients can, with the 50 streams still open.
+arriving at each client. Then ``GET /api/state`` is requested as fast as one and four keep-alive
+clients can, with the 50 streams still open.
 """
 
 from __future__ import annotations

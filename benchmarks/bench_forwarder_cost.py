@@ -26,7 +26,7 @@ from pathlib import Path
 import nats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_venue import _cpu_seconds, _port  # noqa: E402
+from venue_meter import cpu_seconds, free_port  # noqa: E402
 
 from engine.autoplay import random_action  # noqa: E402
 from engine.variants import new_game  # noqa: E402
@@ -71,7 +71,7 @@ def main() -> None:
     top = Path(tempfile.mkdtemp(prefix="bidou-bench-fwd-"))
     hub = None
     try:
-        port = _port()
+        port = free_port()
         (top / "venue.toml").write_text(
             f'[venue]\nname = "pub"\n[hub]\nport = {port}\nadmin_password = "bench"\n'
             '[database]\ndsn = "host=127.0.0.1"\n[tables.t1]\npassword = "pw"\n')
@@ -83,11 +83,11 @@ def main() -> None:
         asyncio.run(make_streams(f"nats://127.0.0.1:{port}"))
         forwarder = Forwarder(log, VenueSettings(f"nats://127.0.0.1:{port}", "pub", "t1", "t1",
                                                  "pw"), state=lambda: {"version": 0})
-        c0, h0, t0 = cpu(), _cpu_seconds(hub.pid), time.monotonic()
+        c0, h0, t0 = cpu(), cpu_seconds(hub.pid), time.monotonic()
         forwarder.start()
         while log.position(POSITION) < last and time.monotonic() - t0 < 300:
             time.sleep(0.05)
-        wall, spent, hub_spent = time.monotonic() - t0, cpu() - c0, _cpu_seconds(hub.pid) - h0
+        wall, spent, hub_spent = time.monotonic() - t0, cpu() - c0, cpu_seconds(hub.pid) - h0
         per = 1000 / args.entries
         print(f"forwarder: {args.entries} entries sent in {wall:.1f} s "
               f"({args.entries / wall:.0f}/s; position {log.position(POSITION)} of {last}); "

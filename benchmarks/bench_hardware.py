@@ -12,14 +12,16 @@ import queue
 import statistics
 import time
 
+from gpiozero.pins.mock import MockFactory
+
+from hardware.cameras.simulated import SimulatedCamera
+from hardware.panel import SeatPanels
+from hardware.pinmap import DEFAULT_PIN_MAP
+from vision.zones import default_zones
+
 
 def press_latency(presses: int = 300) -> list[float]:
     """Seconds from the release edge (a short press is reported on release) to the queue."""
-    from gpiozero.pins.mock import MockFactory
-
-    from hardware.panel import SeatPanels
-    from hardware.pinmap import DEFAULT_PIN_MAP
-
     factory = MockFactory()
     events: queue.Queue = queue.Queue()
     pin_map = DEFAULT_PIN_MAP.renamed(["Ann", "Bob", "Cy", "Dee"])
@@ -39,9 +41,6 @@ def press_latency(presses: int = 300) -> list[float]:
 
 def frame_times(frames: int = 30) -> tuple[list[float], list[float]]:
     """Seconds per read: (a new throw each time, so rendered; the same table, so cached)."""
-    from hardware.cameras.simulated import SimulatedCamera
-    from vision.zones import default_zones
-
     camera = SimulatedCamera(default_zones(["Ann", "Bob", "Cy", "Dee"], 640, 480))
     rendered, cached = [], []
     for i in range(frames):

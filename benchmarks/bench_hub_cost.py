@@ -36,7 +36,7 @@ from pathlib import Path
 import nats
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench_venue import _held, _port, cpu_by_part, stop_processes  # noqa: E402
+from venue_meter import cpu_by_part, entries_held, free_port, stop_processes  # noqa: E402
 
 from engine.autoplay import random_action  # noqa: E402
 from engine.variants import new_game  # noqa: E402
@@ -122,7 +122,7 @@ def report(label: str, before: dict[str, float], after: dict[str, float], stored
 
 def wait_held(dsn: str, target: int, limit: float) -> float:
     start = time.monotonic()
-    while _held(dsn) < target and time.monotonic() - start < limit:
+    while entries_held(dsn) < target and time.monotonic() - start < limit:
         time.sleep(0.1)
     return time.monotonic() - start
 
@@ -144,7 +144,7 @@ def main() -> None:
 
     top = Path(tempfile.mkdtemp(prefix="bidou-bench-hub-"))
     top.chmod(0o711)
-    pg = PgCluster(str(top / "pg"), _port())
+    pg = PgCluster(str(top / "pg"), free_port())
     procs: dict[str, subprocess.Popen[bytes]] = {}
     stop = threading.Event()
 
@@ -156,7 +156,7 @@ def main() -> None:
     try:
         pg.init()
         pg.start()
-        hub_port, screen_port = _port(), _port()
+        hub_port, screen_port = free_port(), free_port()
         (top / "venue.toml").write_text(
             f'[venue]\nname = "pub"\n[hub]\nport = {hub_port}\nadmin_password = "bench"\n'
             f'[database]\ndsn = "{pg.dsn}"\n[screen]\nport = {screen_port}\n'
@@ -176,12 +176,12 @@ def main() -> None:
         postmaster = int((Path(pg.data) / "postmaster.pid").read_text().split()[0])
         parts = {k: [p.pid] for k, p in procs.items() if not k.startswith("hog")}
 
-        t0, c0, h0 = time.monotonic(), cpu_by_part(parts, postmaster), _held(pg.dsn)
+        t0, c0, h0 = time.monotonic(), cpu_by_part(parts, postmaster), entries_held(pg.dsn)
         asyncio.run(publish(url, steady, args.rate))
         wait_held(pg.dsn, h0 + len(steady), 120)
         time.sleep(1)  # the screen's last events
         report(f"steady, {args.rate:.0f} entries/s offered ({seen[0]} screen events)",
-               c0, cpu_by_part(parts, postmaster), _held(pg.dsn) - h0, time.monotonic() - t0)
+               c0, cpu_by_part(parts, postmaster), entries_held(pg.dsn) - h0, time.monotonic() - t0)
 
         procs["ingester"].terminate()
         procs["ingester"].wait(20)
@@ -189,11 +189,11 @@ def main() -> None:
         time.sleep(1)
         procs["ingester"] = start("ingest")
         parts["ingester"] = [procs["ingester"].pid]
-        c0, h0 = cpu_by_part(parts, postmaster), _held(pg.dsn)
+        c0, h0 = cpu_by_part(parts, postmaster), entries_held(pg.dsn)
         c0["ingester"] = 0.0
         wall = wait_held(pg.dsn, h0 + len(backlog), 300)
         report("backlog drained by a fresh ingester (its start included)", c0,
-               cpu_by_part(parts, postmaster), _held(pg.dsn) - h0, wall)
+               cpu_by_part(parts, postmaster), entries_held(pg.dsn) - h0, wall)
     finally:
         stop.set()
         stop_processes(list(procs.values()))

@@ -3,8 +3,8 @@
 The real table (simulated camera, multi-hand for Ann, Bob and Cid) and its dashboard run in
 this process; the viewers, the idle connections and the flood run in three other processes
 (``soak_clients.py``), so they do not share this interpreter's lock. A driver plays the game
-through ``POST /api/press``, the phones' own endpoint, for ``BENCH_SOAK_SECONDS`` (default 60,
-as issue 13 asks). The flood holds all three seat tokens, so each seat's presses are past its
+through ``POST /api/press``, the phones' own endpoint, for ``BENCH_SOAK_SECONDS`` (default
+60). The flood holds all three seat tokens, so each seat's presses are past its
 rate limit (429) all along, as they should be; the driver therefore presses with the referee's
 token, which is not rate-limited, on the same endpoint, server and streams. Reported: press-to-
 event latency (the press sent -> the new state at each viewer) p50/p99, ``GET /api/state``

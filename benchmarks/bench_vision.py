@@ -36,7 +36,9 @@ from simulator.render import (
 )
 from simulator.table_scenes import render_table
 from vision.learned.face_reader import read_dice as read_dice_learned
+from vision.learned.zone_reader import ZoneReader
 from vision.rules.reader import read_dice
+from vision.zones import default_zones
 from vision_lab import evaluate as evaluation
 from vision_lab.baseline import read_dice_baseline
 from vision_lab.evaluate import Label, Score, pictures, score_reading
@@ -125,9 +127,6 @@ def cluster_sweep(count: int) -> Score:
 def zone_times() -> None:
     """The table's own path: each seat's zone read alone at the size its dice were last read
     (vision.learned.zone_reader), on simulated 640x480 and 12 MP tables of four seats."""
-    from vision.learned.zone_reader import ZoneReader
-    from vision.zones import default_zones
-
     seats = ["Ann", "Bob", "Cy", "Di"]
     for size in ((640, 480), (4000, 3000)):
         zones = default_zones(seats, *size)

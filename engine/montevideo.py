@@ -24,7 +24,7 @@ from typing import Any
 from engine.actions import DICE_VERBS, Action
 from engine.chips import POT, plural
 from engine.errors import NotYourTurn, RuleViolation
-from engine.game import Allowed, Effect, Game, Over, PlayerView
+from engine.game import Effect, Game, Over, PlayerView
 from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
 from engine.poker_betting import BettingRound
 from engine.ranking import Throw, best, throw_name
@@ -112,13 +112,6 @@ class _Betting(Delegating):
         self.game = game
         self.betting = self.inner = betting
         self._turns = turns
-
-    def allowed(self) -> list[Allowed]:
-        who = self.betting.to_act
-        if who is None:
-            return []
-        return [Allowed(who, o.verb, o.min_chips, o.max_chips)
-                for o in self.betting.options(who)]
 
     def perform(self, action: Action) -> list[Effect]:
         game, p, verb = self.game, action.player, action.verb

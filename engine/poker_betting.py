@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 from engine.actions import Action
 from engine.errors import NotYourTurn, RuleViolation
+from engine.game import Allowed
 from engine.phases import clockwise_from
 
 RULE = "V3"
@@ -119,6 +120,13 @@ class BettingRound:
             opts.append(Option("raise", 1, stack - owed))
         opts += [Option("drop"), Option("pass")]
         return opts
+
+    def allowed(self) -> list[Allowed]:
+        """The options of the player to act, as the game lists them (none once it is over)."""
+        who = self.to_act
+        if who is None:
+            return []
+        return [Allowed(who, o.verb, o.min_chips, o.max_chips) for o in self.options(who)]
 
     def check(self, action: Action) -> None:
         """Raise RuleViolation naming the rule if ``action`` is not open now."""

@@ -11,7 +11,7 @@ stages differ in their words and rules and live in ``engine.montevideo``.
 from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping
-from typing import Any
+from typing import Protocol
 
 from engine.actions import BETTING_VERBS, Action
 from engine.chips import plural
@@ -22,11 +22,23 @@ from engine.phases import CaptainRoll, ThrowingTurns
 from engine.two_hand_betting import HeadsUpBetting
 
 
+class Bookkeeping(Protocol):
+    """What a stage can hand over to one bookkeeping object: whose turn it is, what is open
+    and the check (``HeadsUpBetting``, ``OpenThrow``, ``MultiBetting``, ``BettingRound``)."""
+
+    @property
+    def to_act(self) -> str | None: ...
+
+    def allowed(self) -> list[Allowed]: ...
+
+    def check(self, action: Action) -> None: ...
+
+
 class Delegating(Stage):
     """A stage whose turn and rules are those of one bookkeeping object, ``inner``: its
     ``to_act``, ``allowed()`` and ``check(action)``."""
 
-    inner: Any
+    inner: Bookkeeping
 
     @property
     def to_act(self) -> str | None:
@@ -95,7 +107,7 @@ class Throwing(Stage):
 
     def __init__(self, turns: ThrowingTurns, *, rule: str, all_thrown: str,
                  first_throw: Callable[[], None], then: Callable[[], list[Effect]]) -> None:
-        self._turns = turns
+        self._turns: ThrowingTurns = turns
         self.rule = rule
         self.all_thrown = all_thrown
         self.first_throw = first_throw

@@ -115,7 +115,8 @@ class TwoHandGame(Game):
             self.captain = first
         else:
             effects.append(Effect("note", f"{first} opens the betting", "T4", player=first))
-        betting = HeadsUpBetting(self.players, first, self.captain,
+        a, b = self.players  # two, as __init__ checks
+        betting = HeadsUpBetting((a, b), first, self.captain,
                                  turns.last_throws(self.players), self.holdings,
                                  ranking=self.ranking)
         self.stage = HeadsUp(betting, turns, under=None, note_exposed=self._note_exposed,

@@ -1,14 +1,17 @@
 """The layers import only downward, without circles, and say why when they import late.
 
-docs/architecture.md: engine < vision < simulator < hardware < firmware < table_server; a
-module imports only from its own layer or the ones below. Read from the source (``ast``), so an
-import hidden in a function counts as much as one at the top. ``firmware/cli.py`` names its
-subcommands' modules as strings (``importlib``, chosen at run time): that is dispatch, not an
-import, and it is checked apart (every name must be a real module).
+docs/architecture.md: engine < vision < simulator < hardware < firmware < venue < table_server
+< venue_screen; a module imports only from its own layer or the ones below. Beside the product
+stand the model lab (``vision_lab``: training and scoring the dice reader) and the benchmarks:
+nothing in the product imports them, the lab leans only on the layers up to the simulator, and
+the benchmarks may measure anything. Read from the source (``ast``), so an import hidden in a
+function counts as much as one at the top. ``firmware/cli.py`` names its subcommands' modules
+as strings (``importlib``, chosen at run time): that is dispatch, not an import, and it is
+checked apart (every name must be a real module).
 
-Inside a package, no module imports another round a circle either, late imports counted: a
+No module imports another round a circle either, in any package, late imports counted: a
 circle means two modules that are one job, or a piece both need that belongs in a third. And
-no file of the product is over 500 lines, so that a file keeps one job a reader can hold.
+no file of any package is over 500 lines, so that a file keeps one job a reader can hold.
 """
 
 from __future__ import annotations
@@ -23,9 +26,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[1]
 LAYERS = ("engine", "vision", "simulator", "hardware", "firmware", "venue", "table_server",
           "venue_screen")
 RANK = {name: i for i, name in enumerate(LAYERS)}
-LATE_CHECKED = LAYERS
+#: The packages beside the product, and what each may import besides itself.
+APART = {"vision_lab": ("engine", "vision", "simulator"),
+         "benchmarks": (*LAYERS, "vision_lab")}
+PACKAGES = (*LAYERS, *APART)
 LATE_MARK = "# lazy:"
-#: Most lines a product file may have.
+#: Most lines a file of a package may have.
 MAX_LINES = 500
 
 
@@ -38,18 +44,28 @@ def module_name(path: pathlib.Path) -> str:
 
 def project_imports(path: pathlib.Path | str) -> list[tuple[ast.stmt, str, bool]]:
     """(statement, imported module, inside a function) for every project import in ``path``
-    (a file, or source text)."""
+    (a file, or source text). A file of a folder that is no package (benchmarks/) imports its
+    neighbours by their bare names (``from bench_venue import ...``): those count as
+    ``benchmarks.bench_venue``."""
     text = path.read_text(encoding="utf-8") if isinstance(path, pathlib.Path) else path
     tree = ast.parse(text)
     found: list[tuple[ast.stmt, str, bool]] = []
+    folder = path.parent if isinstance(path, pathlib.Path) else None
+
+    def named(module: str) -> str:
+        top = module.split(".")[0]
+        if folder is None or top in PACKAGES or not (folder / f"{top}.py").exists():
+            return module
+        where = folder.relative_to(ROOT).parts if folder.is_relative_to(ROOT) else (folder.name,)
+        return ".".join((*where, module))
 
     def visit(node: ast.AST, in_function: bool) -> None:
         for child in ast.iter_child_nodes(node):
             inner = in_function or isinstance(child, (ast.FunctionDef, ast.AsyncFunctionDef))
             if isinstance(child, ast.Import):
-                found.extend((child, a.name, in_function) for a in child.names)
+                found.extend((child, named(a.name), in_function) for a in child.names)
             elif isinstance(child, ast.ImportFrom) and child.level == 0 and child.module:
-                found.append((child, child.module, in_function))
+                found.append((child, named(child.module), in_function))
                 # "from firmware import views": the names may be modules themselves
                 found.extend((child, f"{child.module}.{a.name}", in_function)
                              for a in child.names
@@ -57,17 +73,27 @@ def project_imports(path: pathlib.Path | str) -> list[tuple[ast.stmt, str, bool]
             visit(child, inner)
 
     visit(tree, False)
-    return [(s, name, f) for s, name, f in found if name.split(".")[0] in RANK]
+    return [(s, name, f) for s, name, f in found if name.split(".")[0] in PACKAGES]
 
 
-def sources(*layers: str) -> list[pathlib.Path]:
-    return sorted(p for layer in layers for p in (ROOT / layer).rglob("*.py"))
+def sources(*packages: str) -> list[pathlib.Path]:
+    return sorted(p for package in packages for p in (ROOT / package).rglob("*.py"))
 
 
-def upward(path: pathlib.Path | str, layer: str) -> list[str]:
-    """The imports in ``path`` (of ``layer``) of a higher layer."""
+def may_import(package: str, other: str) -> bool:
+    """Whether a module of ``package`` may import one of ``other`` (both top-level names)."""
+    if package == other:
+        return True
+    if package in APART:
+        return other in APART[package]
+    return other in RANK and RANK[other] < RANK[package]
+
+
+def upward(path: pathlib.Path | str, package: str) -> list[str]:
+    """The imports in ``path`` (of ``package``) it may not make: a higher layer, or, from the
+    product, a package that stands apart."""
     return [f"line {s.lineno}: {name}" for s, name, _ in project_imports(path)
-            if RANK[name.split(".")[0]] > RANK[layer]]
+            if not may_import(package, name.split(".")[0])]
 
 
 def unexplained(path: pathlib.Path | str) -> list[str]:
@@ -78,14 +104,15 @@ def unexplained(path: pathlib.Path | str) -> list[str]:
             if in_function and LATE_MARK not in lines[s.lineno] + lines[s.lineno - 1]]
 
 
-@pytest.mark.parametrize("path", sources(*LAYERS), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", sources(*PACKAGES), ids=lambda p: str(p.relative_to(ROOT)))
 def test_a_module_imports_only_its_own_layer_or_lower(path: pathlib.Path) -> None:
-    layer = path.relative_to(ROOT).parts[0]
-    found = upward(path, layer)
-    assert not found, f"{path.relative_to(ROOT)} ({layer}) imports a higher layer: {found}"
+    package = path.relative_to(ROOT).parts[0]
+    found = upward(path, package)
+    assert not found, (f"{path.relative_to(ROOT)} ({package}) imports a higher layer, or one "
+                       f"that stands apart from the product (vision_lab, benchmarks): {found}")
 
 
-@pytest.mark.parametrize("path", sources(*LATE_CHECKED), ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", sources(*PACKAGES), ids=lambda p: str(p.relative_to(ROOT)))
 def test_an_import_inside_a_function_says_why(path: pathlib.Path) -> None:
     found = unexplained(path)
     assert not found, (f"{path.relative_to(ROOT)} imports inside a function without a "
@@ -94,9 +121,9 @@ def test_an_import_inside_a_function_says_why(path: pathlib.Path) -> None:
 
 def module_graph() -> dict[str, set[str]]:
     """Module -> the project modules it imports at its top level (what runs on import)."""
-    known = {module_name(p) for p in sources(*LAYERS)}
+    known = {module_name(p) for p in sources(*PACKAGES)}
     graph: dict[str, set[str]] = {}
-    for path in sources(*LAYERS):
+    for path in sources(*PACKAGES):
         me = module_name(path)
         graph[me] = {name for _, name, in_function in project_imports(path)
                      if not in_function and name in known and name != me}
@@ -137,9 +164,9 @@ def package_graph() -> dict[str, set[str]]:
     """Module -> the modules of its own package it imports anywhere, in a function too (a late
     import still ties the two modules together); a package's __init__ importing its own
     submodules left out, as above."""
-    known = {module_name(p) for p in sources(*LAYERS)}
+    known = {module_name(p) for p in sources(*PACKAGES)}
     graph: dict[str, set[str]] = {}
-    for path in sources(*LAYERS):
+    for path in sources(*PACKAGES):
         me = module_name(path)
         graph[me] = {name for _, name, _ in project_imports(path)
                      if name in known and name != me and name.split(".")[0] == me.split(".")[0]
@@ -208,8 +235,8 @@ def long_files(root: pathlib.Path, paths: list[pathlib.Path]) -> list[str]:
             if (n := line_count(p)) > MAX_LINES]
 
 
-def test_no_product_file_is_over_500_lines() -> None:
-    found = long_files(ROOT, sources(*LAYERS))
+def test_no_file_is_over_500_lines() -> None:
+    found = long_files(ROOT, sources(*PACKAGES))
     assert not found, (f"files over {MAX_LINES} lines (split each into pieces with one job): "
                        f"{found}")
 
@@ -232,6 +259,19 @@ def test_the_checks_would_catch_a_circle_an_upward_import_and_an_unexplained_lat
     planted = "import os\n\ndef f():\n    from table_server.app import create_app\n"
     assert upward(planted, "firmware") == ["line 4: table_server.app"]
     assert upward(planted, "table_server") == []
+    assert upward(planted, "vision_lab") == ["line 4: table_server.app"]
+    assert upward(planted, "benchmarks") == []
+    lab = "from vision_lab.evaluate import Score\n"
+    assert upward(lab, "engine") == ["line 1: vision_lab.evaluate"]
+    assert upward(lab, "venue_screen") == ["line 1: vision_lab.evaluate"]
+    assert upward(lab, "benchmarks") == []
+    assert upward("import benchmarks.bench_engine\n", "vision_lab") == [
+        "line 1: benchmarks.bench_engine"]
+    (tmp_path / "benchmarks").mkdir()
+    bench = tmp_path / "benchmarks" / "bench_a.py"
+    (tmp_path / "benchmarks" / "bench_b.py").write_text("x = 1\n")
+    bench.write_text("from bench_b import x\nimport json\n")
+    assert [name for _, name, _ in project_imports(bench)] == ["benchmarks.bench_b"]
     assert unexplained(planted) == ["line 4: table_server.app"]
     assert unexplained(planted.replace("    from", "    # lazy: planted\n    from")) == []
 

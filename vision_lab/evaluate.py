@@ -3,9 +3,7 @@
 Why its own module: the tests, the benchmark and the report must count the same way, and the
 comparison baseline (:mod:`vision_lab.baseline`) is scored by this same code.
 
-Labels are YOLO-style, one ``NAME.txt`` beside each ``NAME.jpg``: ``CLASS XC YC W H``
-normalised to 0-1, CLASS = value - 1; the box covers the top face's pip pattern (webcam-wood)
-or the whole die (the other sets).
+The labels are read by :mod:`vision_lab.label_files`.
 
 Matching rule: a reader box (a die or an unsure place) matches a label when the reader box's
 centre lies inside the label box grown by ``margin`` times its longer side on every side (and
@@ -44,15 +42,9 @@ import numpy as np
 
 from vision.learned.networks import MODELS
 from vision.reading import Box, Reading
-from vision_lab.label_corrections import corrected
+from vision_lab.label_files import SETS, Label, load_labels, pictures
 
 Reader = Callable[[np.ndarray], Reading]
-
-
-@dataclass(frozen=True)
-class Label:
-    value: int
-    box: tuple[float, float, float, float]  # x, y, w, h in pixels
 
 
 @dataclass
@@ -93,27 +85,6 @@ class Score:
             f"({100 * self.wrong_rate:.2f}%), unsure {self.unsure}, missed {self.missed}, "
             f"extra dice {self.extra}, extra unsure {self.extra_unsure}"
         )
-
-
-def load_labels(path: pathlib.Path, width: int, height: int) -> list[Label]:
-    """Labels of one picture from its YOLO ``.txt`` (missing file: no dice), with the few
-    corrections of :mod:`vision_lab.label_corrections`."""
-    labels = []
-    if not path.exists():
-        return labels
-    for number, line in enumerate(path.read_text().splitlines(), 1):
-        if not line.strip():
-            continue
-        parts = line.split()
-        if len(parts) != 5:
-            raise ValueError(f"{path}:{number}: expected 'CLASS XC YC W H', got {line!r}.")
-        cls, xc, yc, w, h = int(parts[0]), *map(float, parts[1:])
-        if not 0 <= cls <= 5:
-            raise ValueError(f"{path}:{number}: class {cls} is not a die value 0-5 (value - 1).")
-        bw, bh = w * width, h * height
-        value = corrected(path, number, cls + 1)
-        labels.append(Label(value, (xc * width - bw / 2, yc * height - bh / 2, bw, bh)))
-    return labels
 
 
 def score_reading(
@@ -171,14 +142,6 @@ def score_reading(
     return score
 
 
-def pictures(dirs: Iterable[pathlib.Path]) -> list[pathlib.Path]:
-    """Every .jpg/.png picture in the folders, sorted."""
-    found: list[pathlib.Path] = []
-    for d in dirs:
-        found.extend(p for p in d.iterdir() if p.suffix.lower() in (".jpg", ".jpeg", ".png"))
-    return sorted(found)
-
-
 def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Score:
     """Run ``reader`` on each labelled picture and add up the score."""
     total = Score()
@@ -202,12 +165,6 @@ def evaluate(reader: Reader, paths: Iterable[pathlib.Path]) -> Score:
     return total
 
 
-
-
-#: the shared sets, as ``../shared/dice`` holds them
-SETS = ("webcam-wood", "topdown-colour", "oblique-colour")
-
-
 def reader_named(name: str, model: pathlib.Path | None = None) -> Reader:
     """``learned`` (the table's reader; optionally another model folder), ``rules`` (issue
     11's rule reader, while it is still there) or ``baseline``."""
@@ -216,10 +173,10 @@ def reader_named(name: str, model: pathlib.Path | None = None) -> Reader:
 
         return rules
     if name == "baseline":
-        from vision_lab.baseline import read_dice_baseline
+        from vision_lab.baseline import read_dice_baseline  # lazy: only when asked for
 
         return read_dice_baseline
-    from vision.learned.face_reader import Settings, read_dice
+    from vision.learned.face_reader import Settings, read_dice  # lazy: onnxruntime, only to read
 
     settings = Settings() if model is None else Settings(model=model)
     return lambda image: read_dice(image, settings)
@@ -248,8 +205,9 @@ HEADER = (f"{'set':28s} {'reader':9s} {'dice':>5s} {'recall':>7s} {'wrong':>13s}
 def at_labels(groups: list[tuple[str, list[pathlib.Path]]], sets: pathlib.Path | None) -> None:
     """The ``--at-labels`` lines: each group by the shipped model, and with ``sets`` each
     shared set (Train and Valid) by the model trained without it, where that model exists."""
-    from vision_lab.at_labels import read_at_labels  # vision_lab.labels imports this module
-    from vision_lab.labels import load_set
+    # lazy: only --at-labels reads with the face network alone
+    from vision_lab.at_labels import read_at_labels
+    from vision_lab.labels import load_set  # lazy: the same
 
     runs = [(what, dirs, MODELS) for what, dirs in groups]
     if sets is not None:

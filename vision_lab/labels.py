@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from vision_lab.evaluate import SETS, load_labels, pictures
+from vision_lab.label_files import SETS, load_labels, pictures
 
 #: sets whose boxes cover the pip pattern, not the die (see the module docstring)
 PATTERN_BOXED = frozenset({"webcam-wood"})

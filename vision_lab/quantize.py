@@ -41,6 +41,7 @@ from onnxruntime.quantization.shape_inference import quant_pre_process
 from vision.learned.crops import FACE_INPUT, Pyramid, die_crop
 from vision.learned.face_model import face_network
 from vision.learned.face_reader import SIZES, Model, Settings, propose
+from vision.learned.networks import MODELS
 from vision_lab.labels import (
     LabelledPicture,
     add_set_arguments,
@@ -103,7 +104,7 @@ def quantize(folder: pathlib.Path, fit: list[LabelledPicture], log=print) -> Non
 
 
 def main(argv: list[str] | None = None) -> int:
-    from vision.learned.networks import MODELS
+    # lazy: train_on_places needs PyTorch at import; only the command refits, not the tests
     from vision_lab import choose_thresholds, train_on_places
 
     parser = argparse.ArgumentParser(prog="python -m vision_lab.quantize",

