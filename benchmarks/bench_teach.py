@@ -13,31 +13,50 @@ from __future__ import annotations
 
 import pathlib
 import statistics
-import sys
 import tempfile
 import time
 
-sys.path.insert(0, str(pathlib.Path(__file__).resolve().parents[1] / "tests" / "table_server"))
-
-from teach_table import teach_house, true_places  # noqa: E402  (the tests' table)
+from firmware.config import load_config
+from firmware.dice_teacher import DiceTeacher, simulated_throw
+from firmware.house import House, build_house
 
 THROWS = 20
+CONFIG = """[table]
+players = ["Ann", "Bob"]
+
+[camera]
+kind = "simulated"
+dice = "red-green"
+"""
 
 
-def take_and_save(house, teacher, count: int) -> list[float]:
+def take_and_save(house: House, teacher: DiceTeacher, count: int) -> list[float]:
+    """Seconds for each of ``count`` known throws taken and saved with their true dice."""
+    assert house.dice is not None and house.watcher is not None
     seconds = []
     for n in range(count):
         seat = ("Ann", "Bob")[n % 2]
         start = time.perf_counter()
         draft = teacher.take(seat)
-        teacher.save(draft.id, true_places(house, seat))
+        zone = house.watcher.zones[seat]
+        places = [{"box": [x - zone.x, y - zone.y, w, h], "value": value}
+                  for where, value, (x, y, w, h) in house.dice.camera.truth() if where == seat]
+        teacher.save(draft.id, places)
         seconds.append(time.perf_counter() - start)
     return seconds
 
 
 def main() -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        house, teacher, _ = teach_house(pathlib.Path(folder))
+    with tempfile.TemporaryDirectory() as name:
+        folder = pathlib.Path(name)
+        (folder / "pub.toml").write_text(CONFIG)
+        house = build_house(load_config(str(folder / "pub.toml"), environ={}), seed=3,
+                            db=str(folder / "table.db"), panels=False,
+                            config_path=str(folder / "pub.toml"))
+        assert house.dice is not None
+        teacher = DiceTeacher(house.log, house.watcher, str(folder / "pub.toml"),
+                              throw=simulated_throw(house.dice.camera, 3))
+        house.add("dice teacher", teacher.stop)
         try:
             rules = take_and_save(house, teacher, THROWS)
             print(f"a known throw taken and saved, rule reader: median "
@@ -55,11 +74,12 @@ def main() -> None:
             total = time.monotonic() - start
             outcome = teacher.learning.outcome
             assert outcome is not None and outcome.result is not None, teacher.learning.failure
+            assert outcome.choice is not None
             print(f"Learn from {outcome.result.dice} dice: {total:.1f} s from the press to the "
                   f"figures (the calibration itself {outcome.result.seconds:.1f} s)")
-            for name, spent in stages.items():
-                if name and spent >= 0.05:
-                    print(f"  {name}: {spent:.1f} s")
+            for stage_name, spent in stages.items():
+                if stage_name and spent >= 0.05:
+                    print(f"  {stage_name}: {spent:.1f} s")
             print(f"  reader chosen: {outcome.choice.chosen}; every known throw, rule reader "
                   f"{outcome.choice.rules.right}/{outcome.choice.rules.dice} right, learned "
                   f"{outcome.choice.learned.right}/{outcome.choice.learned.dice}")

@@ -137,7 +137,7 @@ def upload() -> Any:
 def draft(draft_id: str) -> Any:
     found = teacher().draft(draft_id)
     if found is None:
-        return error_page(404, "That throw is no longer held; take it again.")
+        return _no_longer_held()
     height, width = found.image.shape[:2]
     return render_template("dice_draft.html", csrf=csrf_token(), draft=found, width=width,
                            height=height, places=json.dumps(found.places))
@@ -148,8 +148,13 @@ def draft(draft_id: str) -> Any:
 def draft_picture(draft_id: str) -> Any:
     found = teacher().draft(draft_id)
     if found is None:
-        return error_page(404, "That throw is no longer held; take it again.")
+        return _no_longer_held()
     return Response(found.jpeg(), mimetype="image/jpeg", headers={"Cache-Control": "no-store"})
+
+
+def _no_longer_held() -> Any:
+    return error_page(404, "That throw is no longer held (the table keeps the last few, until "
+                           "it stops); take it again.")
 
 
 @bp.post("/save")
