@@ -1,4 +1,4 @@
-"""Build the second look's weights (``vision/rules/second_look.npz``) from labelled photographs.
+"""Build the second look's weights (``vision/models/second_look.npz``) from labelled photographs.
 
 Why a script in the package: the weights are data made from ``webcam-wood/Train``, and anyone
 must be able to make them again (fixed seeds; PyTorch trains, only for this script)::
