@@ -19,7 +19,7 @@ from vision_lab.evaluate import evaluate, load_labels, pictures
 
 PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"
 
-#: measured 71/71 right, 0 wrong after issue 4 (68/71 before; docs/vision.md); the recall
+#: measured 71/71 right, 0 wrong (docs/vision.md); the recall
 #: floor leaves room for one die of OpenCV version differences. The wrong-value ceiling is the
 #: target's 0.5% of 71 dice, rounded down: none.
 RECALL_FLOOR = 0.98
