@@ -95,7 +95,9 @@ class TableController(RefereeCommands, ExposedValues):
     ``events`` is the command queue (made by whoever wires the panels to it; a new one when
     None). ``seat_names`` maps panel seat ids to player names, for ``SeatEvent``s put on
     :attr:`events` by panels wired under other names. ``save_zones(zones)`` writes
-    referee-set zones to the config (``bidou-table run --config`` gives it).
+    referee-set zones to the config (``bidou-table run --config`` gives it). ``lay_zones(players)``
+    (the simulated table without calibrated zones) lays a zone for every player of a game
+    whose seats the camera lacks, so the referee may start any variant with 2 to 8 players.
     """
 
     def __init__(self, log: GameLog, *, variant: str, players: tuple[str, ...] | list[str],
@@ -105,6 +107,7 @@ class TableController(RefereeCommands, ExposedValues):
                  seat_names: dict[Any, str] | None = None,
                  events: queue.Queue[Any] | None = None,
                  save_zones: Callable[[list[Zone]], None] | None = None,
+                 lay_zones: Callable[[tuple[str, ...]], list[Zone]] | None = None,
                  wall_clock: Callable[[], str] = _now) -> None:
         self.log = log
         self.variant = variant
@@ -115,6 +118,7 @@ class TableController(RefereeCommands, ExposedValues):
         self.leds = leds
         self.reads = SeatReads(watcher, before_read)
         self.save_zones = save_zones
+        self.lay_zones = lay_zones
         self.seat_names = dict(seat_names or {})
         self.wall_clock = wall_clock
         self.events: queue.Queue[Any] = events if events is not None else queue.Queue()
@@ -296,6 +300,7 @@ class TableController(RefereeCommands, ExposedValues):
             ) from None
         self.row, self.game, self._entries, self._hand_starts = row, game, entries, starts
         self._reset_seats()
+        self._fit_zones(row.players)
         self._opening = opening
         self.publisher.clear_events()
         if game.over and row.status == "playing":  # the plug was pulled after the last action

@@ -17,7 +17,7 @@ from engine.actions import DICE_VERBS, Action, dice_fit, dice_words
 from engine.errors import RecordError
 from engine.variants import check_setup
 from firmware.commands import CORRECTIONS, Correct, Refusal
-from firmware.seating import seating_problem
+from firmware.seating import seating_problem, setup_problem
 
 
 @dataclass(frozen=True)
@@ -108,6 +108,9 @@ def new_game(cmd: Correct, variant: str, players: tuple[str, ...],
     setup = NewGame(cmd.variant or variant,
                     tuple(cmd.players) if cmd.players is not None else players,
                     dict(cmd.options) if cmd.options is not None else dict(options))
+    problem = setup_problem(setup.variant, setup.players, setup.options)
+    if problem:
+        return Refusal(f"The new game cannot start: {problem}")
     try:
         check_setup(setup.variant, setup.players, setup.options)
     except RecordError as e:

@@ -111,6 +111,12 @@ def zones_for(config: TableConfig) -> list[Zone]:
     return default_zones(list(config.players), *config.camera.size)
 
 
+def _layout(config: TableConfig) -> Callable[[tuple[str, ...]], list[Zone]]:
+    """The simulated table's zones for any game's players, laid around its frame."""
+    width, height = config.camera.size
+    return lambda players: default_zones(list(players), width, height)
+
+
 def build_house(config: TableConfig, *, db: str = ":memory:", simulate: bool = True,
                 seed: int | None = None, unsure: float | None = None,
                 reader: Callable[[Any], Reader] | None = None,
@@ -196,6 +202,7 @@ def _open(house: House, config: TableConfig, *, db: str, simulate: bool, seed: i
         leds=house.panels.set_led if house.panels is not None else None,
         before_read=house.dice.before_read if house.dice is not None else None,
         save_zones=(lambda zs: save_zones(config_path, zs)) if config_path else None,
+        lay_zones=_layout(config) if house.dice is not None and not config.zones else None,
     )
     house.controller.start()
     house.add("controller", house.controller.stop)

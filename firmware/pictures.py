@@ -67,7 +67,50 @@ def check_zones(table: Any, seats: list[str], watcher: DiceWatcher | None
         size: tuple[int, int] | None = (int(frame.shape[1]), int(frame.shape[0]))
     except CameraError:
         size = None
-    try:
+    problem = zone_problem(table, seats, size)
+    if problem:
+        return Refusal(f"{problem} Nothing was changed.")
+    try:  # every check above is parse_zones's, said for people; this one is its last word
         return parse_zones(table, frame=size)
     except ConfigError as e:
         return Refusal(f"{e}; nothing was changed.")
+
+
+#: each number of a zone, as the referee's console names it
+ZONE_WORDS = {"x": "left edge (x)", "y": "top edge (y)", "w": "width (w)", "h": "height (h)"}
+
+
+def zone_problem(table: dict[str, Any], seats: list[str], size: tuple[int, int] | None
+                 ) -> str | None:
+    """What is wrong with the referee's zones, as a sentence naming the seat, the number and
+    what it may be (never a config key or a Python dict), or None."""
+    boxes: list[Zone] = []
+    for seat in seats:
+        zone = table[seat]
+        if not isinstance(zone, dict):
+            return f"Give {seat}'s zone as its left edge, top edge, width and height in pixels."
+        unknown = [str(k) for k in zone if k not in ZONE_WORDS]
+        if unknown:
+            return (f"{seat}'s zone has {', '.join(unknown)}; a zone has only x, y, w and h, "
+                    "in pixels.")
+        numbers: dict[str, int] = {}
+        for key, words in ZONE_WORDS.items():
+            value, least = zone.get(key), 0 if key in "xy" else 1
+            if value is None or value == "":
+                return f"{seat}'s {words} is empty; give a whole number of pixels."
+            if isinstance(value, bool) or not isinstance(value, int) or value < least:
+                return (f"{seat}'s {words} must be a whole number of pixels, {least} or more, "
+                        f"not “{value}”.")
+            numbers[key] = value
+        box = Zone(seat, numbers["x"], numbers["y"], numbers["w"], numbers["h"])
+        if size is not None and (box.x + box.w > size[0] or box.y + box.h > size[1]):
+            edge, end, most = (("right", box.x + box.w, size[0]) if box.x + box.w > size[0]
+                               else ("bottom", box.y + box.h, size[1]))
+            return (f"{seat}'s zone runs past the {edge} edge of the {size[0]} by {size[1]} "
+                    f"picture: it ends at {end} pixels, and may end at {most} at most.")
+        other = next((b for b in boxes if b.overlaps(box)), None)
+        if other is not None:
+            return (f"{other.seat}'s zone and {seat}'s overlap, so a die there would belong to "
+                    "both seats; move one of them.")
+        boxes.append(box)
+    return None

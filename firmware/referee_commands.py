@@ -112,9 +112,19 @@ class RefereeCommands:
         self._publish()
         return Outcome(True, plan.done)
 
+    def _fit_zones(self, players: tuple[str, ...]) -> None:
+        """Give every player of the game loaded a zone of the camera when the table lays its
+        zones itself (``lay_zones``: the simulated table, uncalibrated) and one lacks it; zones
+        the referee drew for these players are kept."""
+        watcher = self.reads.watcher
+        if self.lay_zones is None or watcher is None or set(players) <= set(watcher.zones):
+            return
+        watcher.set_zones(self.lay_zones(players))
+
     def _new_game(self, cmd: Correct) -> Outcome:
-        new = corrections.new_game(cmd, self.variant, self.players, self.options,
-                                    self.reads.seats)
+        # a table that lays its zones for any players (the simulated one) has a seat for all
+        seats = None if self.lay_zones is not None else self.reads.seats
+        new = corrections.new_game(cmd, self.variant, self.players, self.options, seats)
         if isinstance(new, Refusal):
             return self._refuse(None, new)
         at = self.wall_clock()

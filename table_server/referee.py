@@ -12,7 +12,7 @@ PIN.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 from urllib.parse import quote
 
@@ -29,8 +29,9 @@ from flask import (
     url_for,
 )
 
-from engine.variants import OPTIONS, VARIANTS
-from firmware.commands import Command, EnterDice, Outcome, Reread
+from engine.variants import VARIANTS
+from firmware.commands import Command, Reread
+from table_server import referee_forms
 from table_server.auth import new_csrf_token, same_secret
 from table_server.context import (
     Refused,
@@ -53,13 +54,8 @@ from table_server.guards import (
     logged_in,
     referee_required,
 )
-from table_server.validation import (
-    correction_from,
-    dice_values,
-    existing_seat,
-    form_number,
-    form_numbers,
-)
+from table_server.referee_forms import FormError
+from table_server.validation import form_number
 from web.addresses import public_base
 
 bp = Blueprint("referee", __name__, url_prefix="/referee")
@@ -110,6 +106,7 @@ def console() -> Any:
         games=finished_games(),
         zones=c.controller.zones(),
         venue=venue_status(),
+        kept=referee_forms.kept(),
     )
 
 
@@ -164,62 +161,52 @@ def logout() -> Any:
     return redirect(url_for("referee.console"), code=303)
 
 
-def _form_to_correction() -> dict[str, Any]:
-    """The correction form as the JSON object the API takes (same checks, same sentences)."""
-    form = request.form
-    data: dict[str, Any] = {"kind": form.get("kind"), "why": form.get("why", "")}
-    if form.get("position"):
-        data["position"] = form_number(form["position"])
-    if form.get("values") is not None:
-        data["values"] = form_numbers(form["values"])
-    if data["kind"] == "new-game":
-        data["variant"] = form.get("variant")
-        data["players"] = form.get("players", "").replace(",", " ").split()
-        options: dict[str, Any] = {}
-        if form.get("ranking") in OPTIONS["ranking"]:
-            options["ranking"] = form["ranking"]
-        if form.get("poor_fish"):
-            options["poor_fish"] = True
-        data["options"] = options
-    return data
-
-
-def _flash(outcome: Outcome) -> None:
-    """The table's answer to a form, shown on the console once it reloads."""
-    if outcome.ok:
-        flash(outcome.message or "Done.", "ok")
-    else:
-        flash(outcome.message + (f" ({outcome.rule})" if outcome.rule else ""), "error")
-
-
-def _apply_form(command: Callable[[], Command]) -> Any:
-    """Build the form's command (a bad field is flashed as the API would refuse it), have the
-    table apply it, flash its answer and go back to the console."""
+def _answer(form_id: str, command: Callable[[], Command], seats: Sequence[str] = ()) -> Any:
+    """Read the form as ``command`` reads it, have the table apply it, and go back to the
+    console: done, with the table's answer on top; refused, with the sentence beside that form
+    and what the referee typed still in it."""
     try:
-        _flash(ask(command()))
-    except Refused as e:
-        flash(str(e), "error")
+        outcome = ask(command())
+    except (FormError, Refused) as e:
+        return referee_forms.keep(form_id, request.form, str(e), seats)
+    if not outcome.ok:
+        return referee_forms.keep(form_id, request.form, outcome.message + (
+            f" ({outcome.rule})" if outcome.rule else ""), seats)
+    flash(outcome.message or "Done.", "ok")
     return redirect(url_for("referee.console"), code=303)
+
+
+#: each correction's form on the console, by the kind it sends
+CORRECTION_FORMS = {"fix-dice": "fix-dice", "undo": "undo", "void-hand": "void-hand",
+                    "new-game": "new-game"}
 
 
 @bp.post("/correct")
 @referee_required
 @csrf_protected
 def correct() -> Any:
-    refusal = new_game_refusal(request.form.get("kind"))
-    if refusal is not None:
-        flash(refusal, "error")
+    form, kind = request.form, request.form.get("kind", "")
+    if kind not in CORRECTION_FORMS:
+        flash(f"There is no correction {kind[:40]!r}; reload the console and use its forms.",
+              "error")
         return redirect(url_for("referee.console"), code=303)
-    return _apply_form(lambda: correction_from(_form_to_correction()))
+    refusal = new_game_refusal(kind)
+    if refusal is not None:
+        return referee_forms.keep(kind, form, refusal)
+    seats = ctx().seat_names()
+    if kind == "fix-dice":
+        return _answer(kind, lambda: referee_forms.fix_dice(form, seats))
+    if kind == "new-game":
+        return _answer(kind, lambda: referee_forms.new_game(form))
+    return _answer(kind, lambda: referee_forms.correction(kind, form))
 
 
 @bp.post("/dice")
 @referee_required
 @csrf_protected
 def dice() -> Any:
-    return _apply_form(lambda: EnterDice(existing_seat(request.form.get("seat")),
-                                         dice_values(form_numbers(request.form.get("values", ""))),
-                                         "referee"))
+    seats = ctx().seat_names()
+    return _answer("enter-dice", lambda: referee_forms.enter_dice(request.form, seats))
 
 
 @bp.post("/zones")
@@ -227,13 +214,12 @@ def dice() -> Any:
 @csrf_protected
 def zones() -> Any:
     """The zones form: x, y, w, h per seat, as ``POST /api/referee/zones`` takes them."""
-    table: dict[str, Any] = {}
-    for seat in ctx().seat_names():
-        table[seat] = {}
-        for key in ("x", "y", "w", "h"):
-            table[seat][key] = form_number(request.form.get(f"{seat}.{key}", ""))
-    outcome = ctx().controller.set_zones(table, "referee")
-    flash(outcome.message, "ok" if outcome.ok else "error")
+    seats = ctx().seat_names()
+    outcome = ctx().controller.set_zones(referee_forms.zones_typed(request.form, seats),
+                                         "referee")
+    if not outcome.ok:
+        return referee_forms.keep("zones", request.form, outcome.message, seats)
+    flash(outcome.message, "ok")
     return redirect(url_for("referee.console"), code=303)
 
 
@@ -241,7 +227,9 @@ def zones() -> Any:
 @referee_required
 @csrf_protected
 def reread() -> Any:
-    return _apply_form(lambda: Reread(existing_seat(request.form.get("seat")), "referee"))
+    seats = ctx().seat_names()
+    return _answer("reread", lambda: Reread(referee_forms.seat_chosen(
+        request.form.get("seat", ""), seats), "referee"))
 
 
 @bp.get("/camera.jpg")

@@ -139,10 +139,15 @@ class Table:
 
 def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bob"),
                seed: int = 7, db: str = ":memory:", unsure: float = 0.0,
-               **settings: Any) -> Table:
-    config = build_config({"table": {"variant": variant, "players": list(players)},
-                           "referee": {"pin": PIN, "token": REFEREE_TOKEN}}, simulate=True,
-                          environ={})
+               zones: dict[str, dict[str, int]] | None = None, **settings: Any) -> Table:
+    """``zones``: the config's ``[zones]`` (a calibrated camera, whose zones a new game of
+    other players does not move); without them the simulated table lays a zone for every
+    player of each game."""
+    data: dict[str, Any] = {"table": {"variant": variant, "players": list(players)},
+                            "referee": {"pin": PIN, "token": REFEREE_TOKEN}}
+    if zones:
+        data["zones"] = zones
+    config = build_config(data, simulate=True, environ={})
     house = build_house(config, db=db, seed=seed, reader=SceneReader, panels=False,
                         unsure=unsure)
     options = dict(referee_token=REFEREE_TOKEN, referee_pin=PIN, keepalive=0.2)

@@ -310,7 +310,8 @@ def test_referee_new_game_with_bad_setup_is_409(table) -> None:
         "kind": "new-game", "why": "x", "variant": "two-hand", "players": ["Ann"]},
         headers=table.auth("referee"))
     body = assert_error(response, 409)
-    assert body["error"].startswith("The new game cannot start: two-hand takes exactly 2")
+    assert body["error"].startswith("The new game cannot start: two-hand is played by "
+                                    "exactly 2 players and 1 is named (Ann)")
 
 
 @pytest.mark.parametrize(("body", "start"), [

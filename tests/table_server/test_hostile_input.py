@@ -18,6 +18,8 @@ import pytest
 from firmware.server_settings import ServerSettings
 from table_server.server import Dashboard
 
+from .conftest import make_table
+
 REFEREE = "r" * 20
 PIN = "123456"
 
@@ -32,6 +34,25 @@ def served(table) -> Iterator[tuple[Any, Dashboard]]:
         yield table, d
     finally:
         d.stop()
+
+
+#: a camera calibrated for Ann and Bob (the config's [zones]): a new game keeps these zones
+CALIBRATED = {"Ann": {"x": 10, "y": 10, "w": 300, "h": 220},
+              "Bob": {"x": 330, "y": 10, "w": 300, "h": 220}}
+
+
+@pytest.fixture
+def calibrated() -> Iterator[tuple[Any, Dashboard]]:
+    """A table whose camera was calibrated for Ann and Bob, served as ``served`` is."""
+    table = make_table(zones=CALIBRATED)
+    settings = ServerSettings(host="127.0.0.1", port=0, referee_token=REFEREE,
+                              referee_pin=PIN)
+    d = Dashboard(table.controller, settings).start()
+    try:
+        yield table, d
+    finally:
+        d.stop()
+        table.house.close()
 
 
 def no_traceback(caplog: Any, capfd: Any) -> bool:
@@ -219,8 +240,8 @@ def referee_json(port: int, path: str, data: dict[str, Any]) -> tuple[int, dict[
 
 
 def test_a_new_game_with_more_players_than_camera_zones_is_refused_up_front(
-        served, caplog, capfd):
-    t, d = served
+        calibrated, caplog, capfd):
+    t, d = calibrated
     entries = t.controller.log.entries(t.controller.live_game_id)
     with caplog.at_level(logging.ERROR):
         status, answer = referee_json(d.port, "/api/referee/correct", {
@@ -238,8 +259,8 @@ def test_a_new_game_with_more_players_than_camera_zones_is_refused_up_front(
 
 
 def test_a_throw_of_a_seat_without_a_zone_counts_with_values_pending_and_logs_no_traceback(
-        served, caplog, capfd):
-    t, d = served
+        calibrated, caplog, capfd):
+    t, d = calibrated
     status, _ = referee_json(d.port, "/api/referee/correct", {
         "kind": "new-game", "why": "new names", "variant": "two-hand", "players": ["Cy", "Di"]})
     assert status == 200

@@ -33,14 +33,15 @@ def test_referee_sets_zones_and_the_next_throw_is_read_in_them(table) -> None:
     assert table.state()["to_act"] == "Bob"
 
 
-def test_a_zone_outside_the_frame_is_refused_naming_key_value_and_frame(table) -> None:
+def test_a_zone_outside_the_frame_is_refused_with_a_sentence_naming_seat_and_frame(table
+                                                                                  ) -> None:
     before = table.controller.zones()
     bad = {**NEW, "Ann": {"x": 400, "y": 20, "w": 300, "h": 200}}
     response = post_zones(table, bad)
     assert response.status_code == 400
     assert response.get_json() == {
-        "error": "zones.Ann.w = 300 is not allowed: the zone must end inside the 640x480 "
-                 "frame (x + w at most 640); nothing was changed.", "rule": None}
+        "error": "Ann's zone runs past the right edge of the 640 by 480 picture: it ends at "
+                 "700 pixels, and may end at 640 at most. Nothing was changed.", "rule": None}
     assert table.controller.zones() == before
 
 
