@@ -32,6 +32,7 @@ import os
 import secrets
 import sqlite3
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -362,20 +363,31 @@ class GameLog:
                              "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
                              (name, position))
 
-    def key(self, name: str) -> str:
-        """A secret kept in the log under ``name``, made (``secrets.token_urlsafe``) on first
-        use: the seat tokens are derived from one, so an open seat page still works after
-        the table restarts on the same log. Its table ``keys(name, value)`` is made here,
-        apart from the games' schema, as it holds no game."""
+    def key(self, name: str, make: Callable[[], str] | None = None) -> str:
+        """A secret kept in the log under ``name``, made on first use (by ``make``, else
+        ``secrets.token_urlsafe``): the seat tokens are derived from one, so an open seat page
+        still works after the table restarts on the same log, and the referee PIN of a table
+        whose config sets none is one. Its table ``keys(name, value)`` is made here, apart from
+        the games' schema, as it holds no game."""
         with self._lock:
-            if self._closed:
-                raise LogError("The game log is closed; the table is shutting down.")
-            self._db.execute("CREATE TABLE IF NOT EXISTS keys "
-                             "(name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            self._keys()
             self._db.execute("INSERT OR IGNORE INTO keys (name, value) VALUES (?, ?)",
-                             (name, secrets.token_urlsafe(32)))
+                             (name, make() if make is not None else secrets.token_urlsafe(32)))
             row = self._db.execute("SELECT value FROM keys WHERE name = ?", (name,)).fetchone()
             return str(row[0])
+
+    def set_key(self, name: str, value: str) -> None:
+        """Keep ``value`` as the secret ``name`` from now on (the referee changed the PIN)."""
+        with self._lock:
+            self._keys()
+            self._db.execute("INSERT INTO keys (name, value) VALUES (?, ?) ON CONFLICT (name) "
+                             "DO UPDATE SET value = excluded.value", (name, value))
+
+    def _keys(self) -> None:
+        if self._closed:
+            raise LogError("The game log is closed; the table is shutting down.")
+        self._db.execute("CREATE TABLE IF NOT EXISTS keys "
+                         "(name TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
     def close(self) -> None:
         """Checkpoint and close; idempotent."""

@@ -32,7 +32,7 @@ from flask import (
 from engine.variants import VARIANTS
 from firmware.commands import Command, Reread
 from table_server import referee_forms
-from table_server.auth import new_csrf_token, same_secret
+from table_server.auth import new_csrf_token
 from table_server.context import (
     Refused,
     ask,
@@ -55,6 +55,7 @@ from table_server.guards import (
     referee_required,
 )
 from table_server.referee_forms import FormError
+from table_server.referee_pin import RefereePin
 from table_server.validation import form_number
 from web.addresses import public_base
 
@@ -78,6 +79,11 @@ def seat_url(base: str, seat: str) -> str:
 def qr_svg(url: str) -> str:
     """A QR code of ``url`` as inline SVG (segno), drawn without any network access."""
     return segno.make(url, micro=False).svg_inline(scale=4, dark="#000", light="#fff")
+
+
+def pin() -> RefereePin:
+    """The PIN that opens this table's console now (the config's, or kept in the log)."""
+    return RefereePin(ctx().settings, ctx().controller.log)
 
 
 def venue_status() -> dict[str, Any] | None:
@@ -107,6 +113,7 @@ def console() -> Any:
         zones=c.controller.zones(),
         venue=venue_status(),
         kept=referee_forms.kept(),
+        pin_in_config=pin().configured,
     )
 
 
@@ -126,7 +133,7 @@ def login() -> Any:
         if wait is not None:
             page, status = error_page(429, wait.sentence)
             return page, status, {"Retry-After": str(wait.seconds)}
-    if not same_secret(request.form.get("pin", ""), c.settings.referee_pin):
+    if not pin().opens(request.form.get("pin", "")):
         page = render_template("referee_login.html", csrf=csrf_token(),
                                error="That PIN is not right; try again.")
         return page, 401
@@ -230,6 +237,22 @@ def reread() -> Any:
     seats = ctx().seat_names()
     return _answer("reread", lambda: Reread(referee_forms.seat_chosen(
         request.form.get("seat", ""), seats), "referee"))
+
+
+@bp.post("/pin")
+@referee_required
+@csrf_protected
+def change_pin() -> Any:
+    """A new PIN, kept in the log; every other console is logged out (a PIN is changed when
+    the old one got about), and this one stays in."""
+    refusal = pin().change(request.form.get("pin", ""), request.form.get("again", ""))
+    if refusal is not None:
+        return referee_forms.keep("pin", {}, refusal)  # a PIN typed is never kept
+    ctx().referee_sessions.end_all()
+    response = log_in_here(ctx().devices.device_of(request.cookies.get(DEVICE_COOKIE)))
+    flash("The new PIN opens the console from now on, after a restart too; every other "
+          "console was logged out.", "ok")  # after log_in_here, which clears the session
+    return response
 
 
 @bp.get("/camera.jpg")

@@ -20,6 +20,7 @@ from table_server.broadcast import Broadcaster
 from table_server.context import Context
 from table_server.dice_teach import UPLOAD_BODY
 from table_server.present import decorate
+from table_server.referee_pin import RefereePin
 from web.addresses import public_base
 from web.descriptors import Bound, choose_bound
 from web.listen import listening_socket
@@ -131,8 +132,10 @@ class Dashboard:
         if self.bound is not None:
             lines.append(self.bound.sentence())
         if self.settings.pin_generated:
-            lines.append(f"Referee PIN:      {self.settings.referee_pin} (generated; set "
-                         "[referee] pin in the config to choose it)")
+            kept = RefereePin(self.settings, self.context.controller.log).current()
+            lines.append(f"Referee PIN:      {kept} (kept in the table's log across restarts; "
+                         "change it on the referee console, or set [referee] pin in the "
+                         "config)")
         if self.settings.token_generated and simulate:
             lines.append(f"Referee token:    {self.settings.referee_token} (generated; set "
                          "BIDOU_REFEREE_TOKEN or [referee] token to choose it)")

@@ -13,6 +13,7 @@ from urllib.parse import urlsplit
 import pytest
 
 from firmware.server_settings import ServerSettings
+from table_server.referee_pin import RefereePin
 from table_server.server import Dashboard
 
 
@@ -61,8 +62,10 @@ def test_startup_lines_print_addresses_and_generated_secrets(table) -> None:
     lines = d.startup_lines(simulate=True)
     assert lines[0] == "Table view:       http://127.0.0.1:0/"
     assert any(line.startswith("Seat Ann:") and "?token=" in line for line in lines)
-    assert "Referee PIN:      123456 (generated; set [referee] pin in the config to choose it)" \
-        in lines
+    kept = RefereePin(settings, table.controller.log).current()  # the log's, not the settings'
+    assert kept.isdigit() and len(kept) == 6
+    assert (f"Referee PIN:      {kept} (kept in the table's log across restarts; change it on "
+            "the referee console, or set [referee] pin in the config)") in lines
     assert any("t" * 20 in line for line in lines)
     assert not any("t" * 20 in line for line in d.startup_lines(simulate=False))
 
