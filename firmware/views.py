@@ -163,6 +163,33 @@ def seat_dice(game: Game, seat: str) -> list[int] | None:
     return list(dice) if dice else None
 
 
+def captain_roll(game: Game, seat: str, hand_actions: int) -> int | None:
+    """``seat``'s die in the captain roll that began this hand (its latest, after a tie),
+    until it throws: the roller's phone shows it where a throw's dice will be. A captain
+    roll's die is public (``wording.action_sentence`` says it to the table), so no concealed
+    die is shown by this; a roll whose value is pending has none until settled."""
+    if game.concealed_dice(seat) is not None:
+        return None
+    start = len(game.history) - max(0, hand_actions)
+    if game.expects == "roll":  # rolling now: this hand's actions are the rolls so far
+        block = game.history[start:]
+    else:  # the captaincy is decided: the rolls just before this hand began, if any
+        first = start
+        while first > 0 and _is_roll(game.history[first - 1]):
+            first -= 1
+        block = game.history[first:start]
+    die = None
+    for action in block:
+        if action.player == seat and _is_roll(action) and action.numbers:
+            die = action.numbers[0]
+    return die
+
+
+def _is_roll(action: Any) -> bool:
+    """A captain roll, or the settling of one (a settle of one die)."""
+    return action.verb == "roll" or (action.verb == "settle" and len(action.numbers) == 1)
+
+
 def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
     """Public state plus ``seat``'s own dice, their name and place in Table 1, and what each
     of its buttons does now (for that seat's page and nobody else)."""
@@ -170,6 +197,7 @@ def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
     out["seat"] = seat
     out["dice"] = seat_dice(game, seat)
     out["dice_pending"] = game.values_pending(seat)
+    out["captain_roll"] = captain_roll(game, seat, state.get("hand_actions", 0))
     whole = out["dice"] is not None and len(out["dice"]) == 3
     ranking = game.options.get("ranking", "three-digit")
     out["dice_name"] = spoken_name(out["dice"]) if whole else None

@@ -165,7 +165,10 @@
       else if (state.dice_pending) box.appendChild(el("p", { class: "muted" },
         "Your throw counts; the camera could not read it surely, so its values are settled " +
         "if the dice are shown."));
-      else box.appendChild(el("p", { class: "muted" }, "No dice under your cup yet."));
+      else if (state.captain_roll) {  // the roller's own die of the captain roll
+        box.appendChild(dice([state.captain_roll], true));
+        box.appendChild(el("p", { id: "my-captain-roll" }, `Your captain roll: ${state.captain_roll}`));
+      } else box.appendChild(el("p", { class: "muted" }, "No dice under your cup yet."));
       document.getElementById("my-throw").textContent = state.dice_name || "";
       document.getElementById("my-rank").textContent = state.dice_rank || "";
     }

@@ -112,3 +112,24 @@ def test_the_simulated_table_starts_multi_hand_for_five_and_reads_every_seat(tab
     for seat in ("Ann", "Bob", "Cy", "Dee", "Eve"):
         assert table.act(seat, "roll").status_code == 200
         assert table.controller.reads.last[seat].values == table.sim.camera.dice()[seat]
+
+
+def test_the_roller_sees_their_captain_roll_and_no_one_elses_dice(table) -> None:
+    """The captain roll shown to the roller (issue 48): each roller's own state carries their
+    die until they throw; nobody's state carries another seat's roll, and the public state none."""
+    assert table.act("Ann", "roll").status_code == 200
+    ann_die = table.controller.game.history[-1].numbers[0]
+
+    def seat(name: str) -> dict:
+        return table.client.get(f"/api/seat/{name}", headers=table.auth(name)).get_json()
+
+    assert seat("Ann")["captain_roll"] == ann_die and seat("Ann")["dice"] is None
+    assert seat("Bob")["captain_roll"] is None  # Bob has not rolled: Ann's die is not his
+    assert "captain_roll" not in table.state()
+    while table.controller.game.expects == "roll":  # to the end of the roll, ties and all
+        assert table.act(table.controller.game.to_act, "roll").status_code == 200
+    rolls = {a.player: a.numbers[0] for a in table.controller.game.history}
+    assert {name: seat(name)["captain_roll"] for name in ("Ann", "Bob")} == rolls
+    captain = table.controller.game.to_act
+    assert table.act(captain, "throw").status_code == 200
+    assert seat(captain)["captain_roll"] is None and len(seat(captain)["dice"]) == 3
