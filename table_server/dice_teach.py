@@ -15,6 +15,7 @@ The calibration's progress comes over Server-Sent Events of its own
 from __future__ import annotations
 
 import json
+import pathlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -105,7 +106,8 @@ def page() -> Any:
     return render_template("dice_teach.html", csrf=csrf_token(), tally=tally,
                            needs=tally.needs(), seats=list(t.watcher.zones) if t.watcher else [],
                            throws=t.folder.throws() if t.folder else [],
-                           folder=t.folder.path if t.folder else None,
+                           folder=t.folder.path.name if t.folder else None,
+                           log_name=pathlib.Path(t.log.path).name,
                            status=status_of(t), upload_mb=MAX_BYTES // (1024 * 1024))
 
 
