@@ -8,13 +8,17 @@ to the referee, whose entry settles it.
 
 from __future__ import annotations
 
+import os
 import random
+import shutil
+from pathlib import Path
 
 import pytest
 
 from engine import replay
 
 WAIT_MS = 10_000
+DOCS = Path(__file__).resolve().parents[2] / "docs"
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
@@ -52,6 +56,23 @@ def say_on_phone(page, owner: str, values, label: str) -> object:
     return answer.value
 
 
+def settle_pictures(shot, table_page, phone) -> None:
+    """The settle flow as docs/rules/pending.md shows it: the table view at a TV's and a
+    phone's width, and the owner's phone, under test-artifacts/; with
+    BIDOU_UPDATE_DOCS_SCREENSHOTS=1 copied into docs/."""
+    taken = []
+    for page, name, sizes in ((table_page, "table", ((1920, 1080), (390, 844))),
+                              (phone, "seat", ((390, 844),))):
+        for width, height in sizes:
+            page.set_viewport_size({"width": width, "height": height})
+            taken.append(shot(page, f"settle-{name}-{width}.png"))
+    table_page.set_viewport_size({"width": 1280, "height": 800})
+    phone.set_viewport_size({"width": 412, "height": 915})
+    if os.environ.get("BIDOU_UPDATE_DOCS_SCREENSHOTS"):
+        for path in taken:
+            shutil.copy(path, DOCS / f"screenshot-{path.name}")
+
+
 def random_move(t, rng: random.Random):
     """One random legal move of the seat to act, through the API with its own token."""
     options = t.controller.game.allowed()
@@ -87,6 +108,7 @@ def test_D_S4_a_match_at_30_percent_unsure_ends_with_no_referee_settled_from_two
         if settled_on_phones == 0:
             assert table_page.locator(f'.seat[data-seat="{owner}"] img.settlepic').count() == 1
             shot(table_page, "table-settle.png")
+            settle_pictures(shot, table_page, seats[owner])
         assert say_on_phone(seats[owner], owner, values, "These are my dice").status == 200
         answer = say_on_phone(seats[other], owner, values, "Agree")  # prefilled: the owner's
         assert answer.status == 200, answer.text()
