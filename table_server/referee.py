@@ -54,6 +54,7 @@ from table_server.guards import (
     logged_in,
     referee_required,
 )
+from table_server.i18n import gettext as _
 from table_server.referee_forms import FormError
 from table_server.referee_pin import RefereePin
 from table_server.validation import form_number
@@ -194,8 +195,8 @@ CORRECTION_FORMS = {"fix-dice": "fix-dice", "undo": "undo", "void-hand": "void-h
 def correct() -> Any:
     form, kind = request.form, request.form.get("kind", "")
     if kind not in CORRECTION_FORMS:
-        flash(f"There is no correction {kind[:40]!r}; reload the console and use its forms.",
-              "error")
+        flash(_("There is no correction “%(kind)s”; reload the console and use its forms.",
+                kind=kind[:40]), "error")
         return redirect(url_for("referee.console"), code=303)
     refusal = new_game_refusal(kind)
     if refusal is not None:
@@ -250,8 +251,8 @@ def change_pin() -> Any:
         return referee_forms.keep("pin", {}, refusal)  # a PIN typed is never kept
     ctx().referee_sessions.end_all()
     response = log_in_here(ctx().devices.device_of(request.cookies.get(DEVICE_COOKIE)))
-    flash("The new PIN opens the console from now on, after a restart too; every other "
-          "console was logged out.", "ok")  # after log_in_here, which clears the session
+    flash(_("The new PIN opens the console from now on, after a restart too; every other "
+            "console was logged out."), "ok")  # after log_in_here, which clears the session
     return response
 
 

@@ -18,6 +18,7 @@ from flask import redirect, session, url_for
 from engine.actions import is_die
 from engine.variants import OPTIONS, VARIANTS
 from firmware.commands import Correct, EnterDice
+from table_server.i18n import gettext as _
 from table_server.validation import DICE_COUNTS, MAX_WHY, form_number, form_numbers
 
 #: the longest text kept of one field (a reason is at most MAX_WHY), and of one zone number
@@ -36,12 +37,12 @@ def dice_typed(text: str) -> tuple[int, ...]:
     """The dice typed in a form ("6 5 4", "6-5-4", one die for a captain roll)."""
     text = text.strip()
     if not text:
-        raise FormError("Type the dice, such as 6 5 4 (one die for a captain roll).")
+        raise FormError(_("Type the dice, such as 6 5 4 (one die for a captain roll)."))
     numbers = form_numbers(text)
     if (isinstance(numbers, str) or len(numbers) not in DICE_COUNTS
             or not all(is_die(n) for n in numbers)):
-        raise FormError(f"“{text[:40]}” are not dice: type three numbers from 1 to 6, such "
-                        "as 6 5 4, or one for a captain roll.")
+        raise FormError(_("“%(typed)s” are not dice: type three numbers from 1 to 6, such as "
+                          "6 5 4, or one for a captain roll.", typed=text[:40]))
     return tuple(numbers)
 
 
@@ -49,18 +50,18 @@ def why_typed(form: Mapping[str, str]) -> str:
     """The reason a correction is made, which the log keeps with it."""
     why = form.get("why", "").strip()
     if not why:
-        raise FormError("Say why in the Why box: every correction is kept in the log with its "
-                        "reason.")
+        raise FormError(_("Say why in the Why box: every correction is kept in the log with "
+                          "its reason."))
     if len(why) > MAX_WHY:
-        raise FormError(f"The reason has {len(why)} characters; say it in {MAX_WHY} at most "
-                        "(it is kept in the log and sent to the venue).")
+        raise FormError(_("The reason has %(n)s characters; say it in %(most)s at most (it is "
+                          "kept in the log and sent to the venue).", n=len(why), most=MAX_WHY))
     return why
 
 
 def seat_chosen(value: str, seats: Sequence[str]) -> str:
     """A seat picked from the form's list."""
     if value not in seats:
-        raise FormError(f"Choose a seat from the list ({', '.join(seats)}).")
+        raise FormError(_("Choose a seat from the list (%(seats)s).", seats=", ".join(seats)))
     return value
 
 
@@ -72,12 +73,12 @@ def fix_dice(form: Mapping[str, str], seats: Sequence[str]) -> Correct:
     if typed:
         position = form_number(typed)
         if not isinstance(position, int) or position < 1:
-            raise FormError(f"The action number is the number at the start of a line of the "
-                            f"log below (1, 2, 3...), not “{typed[:40]}”.")
+            raise FormError(_("The action number is the number at the start of a line of the "
+                              "log below (1, 2, 3...), not “%(typed)s”.", typed=typed[:40]))
         return Correct("fix-dice", "referee", why, position=position, values=values)
     if not form.get("seat"):
-        raise FormError("Choose whose latest throw or roll to fix, or type the action number "
-                        "from the log below.")
+        raise FormError(_("Choose whose latest throw or roll to fix, or type the action "
+                          "number from the log below."))
     return Correct("fix-dice", "referee", why, seat=seat_chosen(form["seat"], seats),
                    values=values)
 
@@ -97,10 +98,11 @@ def new_game(form: Mapping[str, str]) -> Correct:
     variant takes is the table's to say (``firmware.seating.setup_problem``)."""
     variant = form.get("variant", "")
     if variant not in VARIANTS:
-        raise FormError(f"Choose a variant from the list: {', '.join(VARIANTS)}.")
+        raise FormError(_("Choose a variant from the list: %(variants)s.",
+                          variants=", ".join(VARIANTS)))
     players = tuple(form.get("players", "").replace(",", " ").split())
     if not players:
-        raise FormError("Type the players' names in seat order, such as Ann Bob Cy.")
+        raise FormError(_("Type the players' names in seat order, such as Ann Bob Cy."))
     options: dict[str, Any] = {}
     if form.get("ranking") in OPTIONS["ranking"]:
         options["ranking"] = form["ranking"]

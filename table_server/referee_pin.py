@@ -14,11 +14,16 @@ import secrets
 from firmware.log import GameLog
 from firmware.server_settings import MIN_PIN_LENGTH, ServerSettings
 from table_server.auth import same_secret
+from table_server.i18n import gettext as _
 
 #: the PIN's name in the log's keys
 LOG_KEY = "referee-pin"
 MAX_PIN_LENGTH = 12
-IN_CONFIG = ("This table's PIN is set in its config ([referee] pin); change it there and "
+
+
+def in_config() -> str:
+    """What the console says when the config sets the PIN."""
+    return _("This table's PIN is set in its config ([referee] pin); change it there and "
              "restart the table.")
 
 
@@ -49,13 +54,13 @@ class RefereePin:
     def change(self, new: str, again: str) -> str | None:
         """Keep ``new`` as the PIN; None when done, else the sentence saying why not."""
         if self.configured:
-            return IN_CONFIG
+            return in_config()
         new, again = new.strip(), again.strip()
         if not (new.isascii() and new.isdigit()
                 and MIN_PIN_LENGTH <= len(new) <= MAX_PIN_LENGTH):
-            return (f"A PIN is {MIN_PIN_LENGTH} to {MAX_PIN_LENGTH} digits (0-9), so it is not "
-                    "guessed; type a new one.")
+            return _("A PIN is %(least)s to %(most)s digits (0-9), so it is not guessed; type "
+                     "a new one.", least=MIN_PIN_LENGTH, most=MAX_PIN_LENGTH)
         if new != again:
-            return "The two PINs typed differ; type the new PIN twice, the same both times."
+            return _("The two PINs typed differ; type the new PIN twice, the same both times.")
         self.log.set_key(LOG_KEY, new)
         return None

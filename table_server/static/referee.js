@@ -3,7 +3,7 @@
    folded) redrawn on every state change. */
 "use strict";
 (() => {
-  const { el, clear } = Bidou;
+  const { el, clear, t, tn } = Bidou;
   const LOG_OPEN = 15;
   const camera = document.getElementById("camera");
   if (camera) {
@@ -22,8 +22,8 @@
     const s = await r.json();
     list("needs-look", [...(s.disputes || []).map((d) => d.sentence),
                         ...(s.needs_look || []).map((n) => `${n.seat}: ${n.reason}`)],
-         "Nothing waiting.");
-    list("flags", s.flags || [], "None.");
+         t("Nothing waiting."));
+    list("flags", s.flags || [], t("None."));
     const body = clear(document.getElementById("all-dice"));
     for (const seat of s.seats || []) {
       const row = el("tr");
@@ -38,8 +38,9 @@
     list("log", log.slice(0, LOG_OPEN), "");
     list("log-earlier", log.slice(LOG_OPEN), "");
     document.getElementById("log-fold").hidden = log.length <= LOG_OPEN;
+    const earlier = Math.max(0, log.length - LOG_OPEN);
     document.getElementById("log-earlier-count").textContent =
-      `${Math.max(0, log.length - LOG_OPEN)} earlier entries`;
+      tn("%(n)s earlier entry", "%(n)s earlier entries", earlier);
     document.getElementById("ref-prompt").textContent = `${s.to_act || ""} ${s.expects || ""}`;
     const status = document.getElementById("camera-status");
     if (status && s.camera) status.textContent = s.camera.error || s.camera.name || "";

@@ -167,7 +167,8 @@
         "if the dice are shown."));
       else if (state.captain_roll) {  // the roller's own die of the captain roll
         box.appendChild(dice([state.captain_roll], true));
-        box.appendChild(el("p", { id: "my-captain-roll" }, `Your captain roll: ${state.captain_roll}`));
+        box.appendChild(el("p", { id: "my-captain-roll" },
+          Bidou.t("Your captain roll: %(die)s", { die: state.captain_roll })));
       } else box.appendChild(el("p", { class: "muted" }, "No dice under your cup yet."));
       document.getElementById("my-throw").textContent = state.dice_name || "";
       document.getElementById("my-rank").textContent = state.dice_rank || "";

@@ -133,3 +133,19 @@ def test_the_roller_sees_their_captain_roll_and_no_one_elses_dice(table) -> None
     captain = table.controller.game.to_act
     assert table.act(captain, "throw").status_code == 200
     assert seat(captain)["captain_roll"] is None and len(seat(captain)["dice"]) == 3
+
+
+@pytest.mark.parametrize(("language", "heading", "sentence"), [
+    ("fr", "Console de l'arbitre", "Le numéro de l'action est celui qui commence une ligne du "
+                                   "journal ci-dessous (1, 2, 3…), pas « first »."),
+    ("es", "Consola del árbitro", "El número de la acción es el que empieza una línea del "
+                                  "registro de abajo (1, 2, 3…), no «first»."),
+])
+def test_the_console_and_its_refusals_speak_the_chosen_language(table, language, heading,
+                                                                 sentence) -> None:
+    table.login()
+    page = html.unescape(table.client.get(f"/referee?lang={language}").get_data(as_text=True))
+    assert f"<h1>{heading}</h1>" in page
+    page, _ = post(table, "/referee/correct", {"kind": "fix-dice", "seat": "", "values": "6 5 4",
+                                               "position": "first", "why": "x"})
+    assert sentence in html.unescape(form_html(page, "fix-dice"))

@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import html
 
-from table_server.referee_pin import IN_CONFIG, RefereePin
+from table_server.referee_pin import RefereePin
+
+IN_CONFIG = ("This table's PIN is set in its config ([referee] pin); change it there and "
+             "restart the table.")
 
 
 def unconfigured(table_factory, db: str):
