@@ -31,7 +31,7 @@ from flask import (
 
 from engine.variants import VARIANTS
 from firmware.commands import Command, Reread
-from table_server import referee_forms
+from table_server import present, referee_forms
 from table_server.auth import new_csrf_token
 from table_server.context import (
     Refused,
@@ -114,6 +114,7 @@ def console() -> Any:
         zones=c.controller.zones(),
         venue=venue_status(),
         kept=referee_forms.kept(),
+        prompt=present.prompt(c.controller.public_state()),
         pin_in_config=pin().configured,
     )
 

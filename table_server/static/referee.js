@@ -41,9 +41,12 @@
     const earlier = Math.max(0, log.length - LOG_OPEN);
     document.getElementById("log-earlier-count").textContent =
       tn("%(n)s earlier entry", "%(n)s earlier entries", earlier);
-    document.getElementById("ref-prompt").textContent = `${s.to_act || ""} ${s.expects || ""}`;
     const status = document.getElementById("camera-status");
     if (status && s.camera) status.textContent = s.camera.error || s.camera.name || "";
   }
-  Bidou.listen(() => refresh());
+  // the table's prompt comes with its public state ("Bob to throw.")
+  Bidou.listen((state) => {
+    if (state && state.prompt) document.getElementById("ref-prompt").textContent = state.prompt;
+    refresh();
+  });
 })();

@@ -12,6 +12,8 @@ from pathlib import Path
 
 import pytest
 
+from table_server.present import prompt
+
 pytestmark = [pytest.mark.browser]
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -69,6 +71,7 @@ def test_every_console_form_refused_keeps_what_was_typed_beside_its_sentence(
         browser, served, shot) -> None:
     t, d = served
     page = console(browser, d, 1280, 900)
+    assert page.locator("#ref-prompt").inner_text() == "Ann to roll for captain."  # a sentence
     for form_id, typed, sentence in FORMS:
         form = page.locator(f"form#{form_id}")
         for selector, value in typed.items():
@@ -136,5 +139,7 @@ def test_a_five_player_multi_hand_started_from_the_form_rolls_on_five_phones(
             shot(phone, "seat-captain-roll-390.png")
         phone.context.close()
     assert [a.verb for a in t.controller.game.history] == ["roll"] * 5
+    now = prompt(t.controller.public_state())  # the console's prompt is kept live
+    page.locator(f"#ref-prompt:text-is('{now}')").wait_for(timeout=WAIT_MS)
     shot(table, "table-five-players-1920.png")
     shot(page, "referee-five-players-1280.png")
