@@ -5,6 +5,7 @@ learning), and the calibration kept and undone without a restart."""
 
 from __future__ import annotations
 
+import html
 import io
 import json
 
@@ -242,3 +243,26 @@ def test_a_table_started_without_a_config_keeps_its_reader_beside_its_log(tmp_pa
         assert not isinstance(house.watcher.reader, ZoneReader)
     finally:
         house.close()
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ["Teach the table its dice", "</strong> dice known: 0 in 0 known throws, 0 in 0 "
+            "corrections made in play.", "Kept on the table in the folder known-throws, beside "
+            "its game log table.db;"]),
+    ("fr", ["Apprendre ses dés à la table", "</strong> dés connus : 0 dans 0 coup connu, 0 "
+            "dans 0 correction en cours de jeu.", "Gardés sur la table dans le dossier "
+            "known-throws, à côté de son journal de parties table.db ;"]),
+    ("es", ["Enseñar sus dados a la mesa", "</strong> dados conocidos: 0 en 0 tiradas "
+            "conocidas, 0 en 0 correcciones hechas durante el juego.", "Guardadas en la mesa "
+            "en la carpeta known-throws, junto a su registro de partidas table.db;"]),
+])
+def test_the_dice_page_says_where_its_throws_are_kept_in_each_language(taught, language,
+                                                                         words) -> None:
+    """The page names the folder beside the table's log, never the machine's whole path
+    (issue 48: a test's temp path was shown), in the referee's language."""
+    _, _, app, folder = taught
+    client, _, _ = login(app)
+    page = html.unescape(client.get(f"/referee/dice?lang={language}").get_data(as_text=True))
+    for text in words:
+        assert text in page, text
+    assert str(folder) not in page
