@@ -38,6 +38,7 @@ from firmware.known_folder import NOT_A_DIE
 from firmware.photo_upload import MAX_BYTES, PhotoError
 from table_server.context import ctx, error_page
 from table_server.guards import csrf_protected, csrf_token, referee_required
+from table_server.i18n import gettext as _
 from table_server.sse import KEEP_ALIVE, RETRY, format_event
 
 bp = Blueprint("dice", __name__, url_prefix="/referee/dice")
@@ -173,7 +174,8 @@ def save() -> Any:
     except TeachError as exc:
         return _refused(exc)
     values = sorted(p["value"] for p in places if p["value"] != NOT_A_DIE)
-    flash(f"Saved {name}: {len(values)} dice ({' '.join(map(str, values)) or 'none'}).", "ok")
+    flash(_("Saved %(name)s: %(n)s dice (%(values)s).", name=name, n=len(values),
+            values=" ".join(map(str, values)) or _("none")), "ok")
     return redirect(url_for("dice.page"), code=303)
 
 
@@ -195,7 +197,7 @@ def known_picture(name: str) -> Any:
     t = teacher()
     data = t.folder.picture(name) if t.folder else None
     if data is None:
-        return error_page(404, f"There is no known throw {name!r}.")
+        return error_page(404, _("There is no known throw “%(name)s”.", name=name))
     kind = "image/png" if data[:4] == b"\x89PNG" else "image/jpeg"
     return Response(data, mimetype=kind, headers={"Cache-Control": "no-store"})
 
@@ -206,8 +208,9 @@ def known_picture(name: str) -> Any:
 def delete(name: str) -> Any:
     t = teacher()
     if t.folder is None or not t.folder.delete(name):
-        return error_page(404, f"There is no known throw {name!r}; nothing was deleted.")
-    flash(f"Deleted the known throw {name}.", "ok")
+        return error_page(404, _("There is no known throw “%(name)s”; nothing was deleted.",
+                                 name=name))
+    flash(_("Deleted the known throw %(name)s.", name=name), "ok")
     return redirect(url_for("dice.page"), code=303)
 
 
@@ -221,7 +224,7 @@ def learn() -> Any:
         refusal = str(exc)
     if refusal is not None:
         return error_page(409, refusal)
-    flash("Learning these dice: the table plays on meanwhile.", "ok")
+    flash(_("Learning these dice: the table plays on meanwhile."), "ok")
     return redirect(url_for("dice.page"), code=303)
 
 
