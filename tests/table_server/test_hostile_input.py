@@ -24,9 +24,8 @@ REFEREE = "r" * 20
 PIN = "123456"
 
 
-@pytest.fixture
-def served(table) -> Iterator[tuple[Any, Dashboard]]:
-    """The test table behind the real server on a free loopback port; stopped at the end."""
+def serve(table) -> Iterator[tuple[Any, Dashboard]]:
+    """``table`` behind the real server on a free loopback port; stopped at the end."""
     settings = ServerSettings(host="127.0.0.1", port=0, referee_token=REFEREE,
                               referee_pin=PIN)
     d = Dashboard(table.controller, settings).start()
@@ -34,6 +33,12 @@ def served(table) -> Iterator[tuple[Any, Dashboard]]:
         yield table, d
     finally:
         d.stop()
+
+
+@pytest.fixture
+def served(table) -> Iterator[tuple[Any, Dashboard]]:
+    """The test table, served."""
+    yield from serve(table)
 
 
 #: a camera calibrated for Ann and Bob (the config's [zones]): a new game keeps these zones
@@ -43,15 +48,11 @@ CALIBRATED = {"Ann": {"x": 10, "y": 10, "w": 300, "h": 220},
 
 @pytest.fixture
 def calibrated() -> Iterator[tuple[Any, Dashboard]]:
-    """A table whose camera was calibrated for Ann and Bob, served as ``served`` is."""
+    """A table whose camera was calibrated for Ann and Bob, served."""
     table = make_table(zones=CALIBRATED)
-    settings = ServerSettings(host="127.0.0.1", port=0, referee_token=REFEREE,
-                              referee_pin=PIN)
-    d = Dashboard(table.controller, settings).start()
     try:
-        yield table, d
+        yield from serve(table)
     finally:
-        d.stop()
         table.house.close()
 
 
