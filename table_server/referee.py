@@ -12,7 +12,7 @@ PIN.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
 
@@ -30,7 +30,7 @@ from flask import (
 )
 
 from engine.variants import VARIANTS
-from firmware.commands import Command, Reread
+from firmware.commands import CORRECTIONS, Command, Reread
 from table_server import present, referee_forms
 from table_server.auth import new_csrf_token
 from table_server.context import (
@@ -137,7 +137,7 @@ def login() -> Any:
             return page, status, {"Retry-After": str(wait.seconds)}
     if not pin().opens(request.form.get("pin", "")):
         page = render_template("referee_login.html", csrf=csrf_token(),
-                               error="That PIN is not right; try again.")
+                               error=_("That PIN is not right; try again."))
         return page, 401
     if device is None:
         c.limiter.forgive(client_address())
@@ -170,24 +170,19 @@ def logout() -> Any:
     return redirect(url_for("referee.console"), code=303)
 
 
-def _answer(form_id: str, command: Callable[[], Command], seats: Sequence[str] = ()) -> Any:
+def _answer(form_id: str, command: Callable[[], Command]) -> Any:
     """Read the form as ``command`` reads it, have the table apply it, and go back to the
     console: done, with the table's answer on top; refused, with the sentence beside that form
     and what the referee typed still in it."""
     try:
         outcome = ask(command())
     except (FormError, Refused) as e:
-        return referee_forms.keep(form_id, request.form, str(e), seats)
+        return referee_forms.keep(form_id, request.form, str(e))
     if not outcome.ok:
         return referee_forms.keep(form_id, request.form, outcome.message + (
-            f" ({outcome.rule})" if outcome.rule else ""), seats)
+            f" ({outcome.rule})" if outcome.rule else ""))
     flash(outcome.message or "Done.", "ok")
     return redirect(url_for("referee.console"), code=303)
-
-
-#: each correction's form on the console, by the kind it sends
-CORRECTION_FORMS = {"fix-dice": "fix-dice", "undo": "undo", "void-hand": "void-hand",
-                    "new-game": "new-game"}
 
 
 @bp.post("/correct")
@@ -195,7 +190,7 @@ CORRECTION_FORMS = {"fix-dice": "fix-dice", "undo": "undo", "void-hand": "void-h
 @csrf_protected
 def correct() -> Any:
     form, kind = request.form, request.form.get("kind", "")
-    if kind not in CORRECTION_FORMS:
+    if kind not in CORRECTIONS:  # each correction's form on the console is named by its kind
         flash(_("There is no correction “%(kind)s”; reload the console and use its forms.",
                 kind=kind[:40]), "error")
         return redirect(url_for("referee.console"), code=303)
