@@ -18,6 +18,7 @@ from engine.errors import RecordError
 from engine.variants import check_setup
 from firmware.commands import CORRECTIONS, Correct, Refusal
 from firmware.seating import seating_problem, setup_problem
+from firmware.wording import N_, Phrase
 
 
 @dataclass(frozen=True)
@@ -97,6 +98,11 @@ def fix_target(cmd: Correct, actions: list[Action]) -> tuple[int, Action] | Refu
     return pos, Action(old.player, old.verb, values)
 
 
+def refused_new_game(problem: Phrase) -> Phrase:
+    """The sentence of a new game refused for ``problem`` (``seating.setup_problem``)."""
+    return N_("The new game cannot start: %(problem)s", problem=problem)
+
+
 def new_game(cmd: Correct, variant: str, players: tuple[str, ...],
              options: dict[str, Any], zones: Sequence[str] | None = None) -> NewGame | Refusal:
     """The game a ``new-game`` starts: the command's set-up, else the table's own.
@@ -110,7 +116,7 @@ def new_game(cmd: Correct, variant: str, players: tuple[str, ...],
                     dict(cmd.options) if cmd.options is not None else dict(options))
     problem = setup_problem(setup.variant, setup.players, setup.options)
     if problem:
-        return Refusal(f"The new game cannot start: {problem}")
+        return Refusal(str(refused_new_game(problem)))
     try:
         check_setup(setup.variant, setup.players, setup.options)
     except RecordError as e:

@@ -14,6 +14,7 @@ import cv2
 from engine.errors import CameraError, ConfigError
 from firmware.commands import Refusal
 from firmware.throws import DiceWatcher
+from firmware.wording import N_, Phrase
 from vision.annotate import annotate
 from vision.zones import Zone, parse_zones, read_seats
 
@@ -62,55 +63,74 @@ def check_zones(table: Any, seats: list[str], watcher: DiceWatcher | None
         return Refusal(f"Give one zone for each seat ({', '.join(seats)}); "
                        + (f"missing: {', '.join(missing)}" if missing else
                           f"not seats here: {', '.join(unknown)}") + ".")
-    try:
-        frame = watcher.snapshot()
-        size: tuple[int, int] | None = (int(frame.shape[1]), int(frame.shape[0]))
-    except CameraError:
-        size = None
+    size = frame_size(watcher)
     problem = zone_problem(table, seats, size)
     if problem:
-        return Refusal(f"{problem} Nothing was changed.")
+        return Refusal(str(unchanged(problem)))
     try:  # every check above is parse_zones's, said for people; this one is its last word
         return parse_zones(table, frame=size)
     except ConfigError as e:
         return Refusal(f"{e}; nothing was changed.")
 
 
+def frame_size(watcher: DiceWatcher) -> tuple[int, int] | None:
+    """The camera frame's (width, height), or None when no frame can be had."""
+    try:
+        frame = watcher.snapshot()
+    except CameraError:
+        return None
+    return int(frame.shape[1]), int(frame.shape[0])
+
+
+def unchanged(problem: Phrase) -> Phrase:
+    """The sentence of zones refused for ``problem``."""
+    return N_("%(problem)s Nothing was changed.", problem=problem)
+
+
 #: each number of a zone, as the referee's console names it
-ZONE_WORDS = {"x": "left edge (x)", "y": "top edge (y)", "w": "width (w)", "h": "height (h)"}
+ZONE_WORDS = {"x": N_("left edge (x)"), "y": N_("top edge (y)"), "w": N_("width (w)"),
+              "h": N_("height (h)")}
 
 
 def zone_problem(table: dict[str, Any], seats: list[str], size: tuple[int, int] | None
-                 ) -> str | None:
+                 ) -> Phrase | None:
     """What is wrong with the referee's zones, as a sentence naming the seat, the number and
     what it may be (never a config key or a Python dict), or None."""
     boxes: list[Zone] = []
     for seat in seats:
         zone = table[seat]
         if not isinstance(zone, dict):
-            return f"Give {seat}'s zone as its left edge, top edge, width and height in pixels."
+            return N_("Give %(seat)s's zone as its left edge, top edge, width and height in "
+                      "pixels.", seat=seat)
         unknown = [str(k) for k in zone if k not in ZONE_WORDS]
         if unknown:
-            return (f"{seat}'s zone has {', '.join(unknown)}; a zone has only x, y, w and h, "
-                    "in pixels.")
+            return N_("%(seat)s's zone has %(keys)s; a zone has only x, y, w and h, in pixels.",
+                      seat=seat, keys=", ".join(unknown))
         numbers: dict[str, int] = {}
         for key, words in ZONE_WORDS.items():
             value, least = zone.get(key), 0 if key in "xy" else 1
             if value is None or value == "":
-                return f"{seat}'s {words} is empty; give a whole number of pixels."
+                return N_("%(seat)s's %(number)s is empty; give a whole number of pixels.",
+                          seat=seat, number=words)
             if isinstance(value, bool) or not isinstance(value, int) or value < least:
-                return (f"{seat}'s {words} must be a whole number of pixels, {least} or more, "
-                        f"not “{value}”.")
+                return N_("%(seat)s's %(number)s must be a whole number of pixels, %(least)s or "
+                          "more, not “%(value)s”.", seat=seat, number=words, least=least,
+                          value=value)
             numbers[key] = value
         box = Zone(seat, numbers["x"], numbers["y"], numbers["w"], numbers["h"])
-        if size is not None and (box.x + box.w > size[0] or box.y + box.h > size[1]):
-            edge, end, most = (("right", box.x + box.w, size[0]) if box.x + box.w > size[0]
-                               else ("bottom", box.y + box.h, size[1]))
-            return (f"{seat}'s zone runs past the {edge} edge of the {size[0]} by {size[1]} "
-                    f"picture: it ends at {end} pixels, and may end at {most} at most.")
+        if size is not None and box.x + box.w > size[0]:
+            return N_("%(seat)s's zone runs past the right edge of the %(width)s by %(height)s "
+                      "picture: it ends at %(end)s pixels, and may end at %(most)s at most.",
+                      seat=seat, width=size[0], height=size[1], end=box.x + box.w,
+                      most=size[0])
+        if size is not None and box.y + box.h > size[1]:
+            return N_("%(seat)s's zone runs past the bottom edge of the %(width)s by "
+                      "%(height)s picture: it ends at %(end)s pixels, and may end at %(most)s "
+                      "at most.", seat=seat, width=size[0], height=size[1], end=box.y + box.h,
+                      most=size[1])
         other = next((b for b in boxes if b.overlaps(box)), None)
         if other is not None:
-            return (f"{other.seat}'s zone and {seat}'s overlap, so a die there would belong to "
-                    "both seats; move one of them.")
+            return N_("%(other)s's zone and %(seat)s's overlap, so a die there would belong to "
+                      "both seats; move one of them.", other=other.seat, seat=seat)
         boxes.append(box)
     return None

@@ -218,9 +218,12 @@ def dice() -> Any:
 @csrf_protected
 def zones() -> Any:
     """The zones form: x, y, w, h per seat, as ``POST /api/referee/zones`` takes them."""
-    seats = ctx().seat_names()
-    outcome = ctx().controller.set_zones(referee_forms.zones_typed(request.form, seats),
-                                         "referee")
+    seats, controller = ctx().seat_names(), ctx().controller
+    typed = referee_forms.zones_typed(request.form, seats)
+    problem = referee_forms.zones_problem(typed, seats, controller.watcher)
+    if problem is not None:
+        return referee_forms.keep("zones", request.form, problem, seats)
+    outcome = controller.set_zones(typed, "referee")
     if not outcome.ok:
         return referee_forms.keep("zones", request.form, outcome.message, seats)
     flash(outcome.message, "ok")

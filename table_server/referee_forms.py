@@ -18,7 +18,12 @@ from flask import redirect, session, url_for
 from engine.actions import is_die
 from engine.variants import OPTIONS, VARIANTS
 from firmware.commands import Correct, EnterDice
+from firmware.corrections import refused_new_game
+from firmware.pictures import frame_size, unchanged, zone_problem
+from firmware.seating import setup_problem
+from firmware.throws import DiceWatcher
 from table_server.i18n import gettext as _
+from table_server.i18n import say
 from table_server.validation import DICE_COUNTS, MAX_WHY, form_number, form_numbers
 
 #: the longest text kept of one field (a reason is at most MAX_WHY), and of one zone number
@@ -108,8 +113,21 @@ def new_game(form: Mapping[str, str]) -> Correct:
         options["ranking"] = form["ranking"]
     if form.get("poor_fish"):
         options["poor_fish"] = True
+    problem = setup_problem(variant, players, options)  # the table checks it again
+    if problem is not None:
+        raise FormError(say(refused_new_game(problem)))
     return Correct("new-game", "referee", why_typed(form), variant=variant, players=players,
                    options=options)
+
+
+def zones_problem(zones: dict[str, dict[str, Any]], seats: Sequence[str],
+                  watcher: DiceWatcher | None) -> str | None:
+    """What is wrong with the zones typed, in the referee's language (the table checks them
+    again when it takes them), or None."""
+    if watcher is None:
+        return None  # the table's own refusal says there is no camera
+    problem = zone_problem(zones, list(seats), frame_size(watcher))
+    return say(unchanged(problem)) if problem is not None else None
 
 
 def zones_typed(form: Mapping[str, str], seats: Sequence[str]) -> dict[str, dict[str, Any]]:

@@ -18,18 +18,18 @@ NAMES = ("a name is 1 to 24 printable characters, without spaces, / or \\, and n
 
 @pytest.mark.parametrize(("variant", "players", "problem"), [
     ("multi-hand", [f"P{i}" for i in range(12)],
-     "the table has 8 seats and 12 are named (P0, P1, P2, P3, P4, P5, P6, P7, P8, P9, "
+     "the table has 8 seats and 12 players are named (P0, P1, P2, P3, P4, P5, P6, P7, P8, P9, "
      "P10, P11); name 8 at most."),
-    ("two-hand", ["a\u0000", "Bob"], f"the name 'a\\x00' has a space or an unprintable "
+    ("two-hand", ["a\u0000", "Bob"], f"the name “a\\x00” has a space or an unprintable "
                                       f"character; {NAMES}"),
-    ("two-hand", ["..", "Bob"], f"the name '..' is a path step; {NAMES}"),
-    ("two-hand", ["a/b", "Bob"], f"the name 'a/b' has a slash; {NAMES}"),
+    ("two-hand", ["..", "Bob"], f"the name “..” is a path step; {NAMES}"),
+    ("two-hand", ["a/b", "Bob"], f"the name “a/b” has a slash; {NAMES}"),
     ("montevideo", ["Ann", "Bob"], "montevideo is played by 3 to 8 players and 2 are named "
                                    "(Ann, Bob); name at least 3, or choose two-hand for 2 "
                                    "players."),
     ("multi-hand", ["Ann", "Bob", "Ann"], "Ann is named twice; each player needs a name of "
                                           "their own."),
-    ("two-hand", ["Ann", "pot"], "'pot' is the name of a place on the table (centre, pot, "
+    ("two-hand", ["Ann", "pot"], "“pot” is the name of a place on the table (centre, pot, "
                                  "removed); give that player another name."),
 ])
 def test_the_referees_new_game_is_refused_in_the_referees_words(table, variant, players,

@@ -149,3 +149,25 @@ def test_the_console_and_its_refusals_speak_the_chosen_language(table, language,
     page, _ = post(table, "/referee/correct", {"kind": "fix-dice", "seat": "", "values": "6 5 4",
                                                "position": "first", "why": "x"})
     assert sentence in html.unescape(form_html(page, "fix-dice"))
+
+
+@pytest.mark.parametrize(("path", "form_id", "data", "sentence"), [
+    ("/referee/correct", "new-game",
+     {"kind": "new-game", "players": "Ann Bob Cy", "variant": "two-hand",
+      "ranking": "three-digit", "why": "x"},
+     "La nouvelle partie ne peut pas commencer : two-hand se joue à exactement 2 joueurs et 3 "
+     "sont nommés (Ann, Bob, Cy) ; nommez-en 2, ou choisissez multi-hand ou montevideo pour 3 "
+     "à 8 joueurs."),
+    ("/referee/zones", "zones",
+     {"Ann.x": "10", "Ann.y": "10", "Ann.w": "700", "Ann.h": "200",
+      "Bob.x": "10", "Bob.y": "250", "Bob.w": "300", "Bob.h": "200"},
+     "La zone de Ann dépasse le bord droit de l'image de 640 sur 480 : elle finit à 710 pixels "
+     "et peut finir au plus à 640. Rien n'a été changé."),
+])
+def test_the_tables_own_refusals_reach_the_console_in_its_language(table, path, form_id,
+                                                                   data, sentence) -> None:
+    table.login()
+    table.client.get("/referee?lang=fr")
+    page, _ = post(table, path, data)
+    assert sentence in html.unescape(form_html(page, form_id))
+    assert table.state()["game_id"] == 1
