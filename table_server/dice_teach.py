@@ -87,8 +87,8 @@ def new_game_refusal(kind: object) -> str | None:
     by the one the calibration is about to replace; and play is answered meanwhile."""
     found = current_app.config.get("DICE_TEACHER")
     if kind == "new-game" and found is not None and found.learning.running:
-        return ("The table is learning its dice; a new game can start once it has finished "
-                "(the Dice page shows how long is left), and the game in hand plays on.")
+        return _("The table is learning its dice; a new game can start once it has finished "
+                 "(the Dice page shows how long is left), and the game in hand plays on.")
     return None
 
 
