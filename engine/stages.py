@@ -102,6 +102,7 @@ class Rolling(Stage):
         p = action.player
         die = action.numbers[0] if action.numbers else None
         effects = [self.roll_note(p, die)]
+        top = max([*self.roll.rolls.values(), die or 0])  # the die tied on, if they tie
         tied = self.roll.record(p, die)
         if self.roll.complete and self.roll.unsettled:  # every die rolled, some not read
             pause = Settling(self, self.roll.unsettled, dice=1, before="the captain is named",
@@ -109,7 +110,7 @@ class Rolling(Stage):
                              shown={q: (d,) for q, d in self.roll.rolls.items() if d})
             self.handover = pause
             return effects + pause.pause()
-        return effects + self._outcome(tied, die or 0)
+        return effects + self._outcome(tied, top)
 
     def _decided(self) -> list[Effect]:
         top = max(self.roll.rolls.values())

@@ -96,3 +96,9 @@ def test_M4_a_captain_among_the_fewest_throws_keeps_the_captaincy(multi_hand) ->
     g = multi_hand(*ANN_CAPTAIN, "Ann throw 1 2 3", "Ann stand", "Bob throw 1 2 3", "Bob stand",
              "Cid throw 1 2 3", "Cid throw 1 2 3", "Cid stand")
     assert (g.to_act, g.state()["captain"]) == ("Ann", "Ann")
+
+
+def test_M2_the_tie_note_names_the_highest_die_not_the_last_one_rolled(multi_hand) -> None:
+    g = multi_hand("Ann roll 6", "Bob roll 6")
+    event = g.apply(Action.parse("Cid roll 1"))
+    assert [e.text for e in event.effects][-1] == "Ann and Bob tie on 6 and roll again"
