@@ -63,7 +63,7 @@ DIE_SHIFT, DIE_RESIZE = 0.2, 0.3
 #: "not a die" drawn from each known die: off its centre by this much of its size (the die
 #: at the crop's edge), and at these sizes times its own (a pip; the die small in a wide crop)
 OFF_CENTRE = (0.55, 0.8)
-WRONG_SIZES = ((0.15, 0.35), (2.2, 3.0))
+WRONG_SIZES = ((0.08, 0.4), (2.2, 3.0))
 #: near misses drawn per known die and picture (:func:`near_misses`)
 NEAR_MISSES = 4
 #: which parameters train: all of them, or the first blocks (stem and blocks 0-4) and the head
