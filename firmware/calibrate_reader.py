@@ -163,11 +163,11 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
         settings = _settings_now(vision, config, say)
     except VisionError as exc:  # the model itself
         return _failed(done, str(exc), 1)
+    say(f"Reading {len(items)} known throws ({dice} dice) {where} with the learned reader "
+        "and the rule reader.")
     teaching = network.learn_extra()
     if not teaching:
         say(network.HEAD_ONLY)
-    say(f"Reading {len(items)} known throws ({dice} dice) {where} with the learned reader "
-        "and the rule reader.")
     result: adapt.Adaptation | folds.Teaching
     try:
         if teaching:  # the module's constants at call time, so a test may make it short
