@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import pathlib
 import sys
 import time
@@ -168,6 +169,9 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
     teaching = network.learn_extra()
     if not teaching:
         say(network.HEAD_ONLY)
+    elif os.environ.get(network.NO_TEACHING) == "0":
+        teaching = False
+        say(network.TOLD_NOT_TO)
     result: adapt.Adaptation | folds.Teaching
     try:
         if teaching:  # the module's constants at call time, so a test may make it short

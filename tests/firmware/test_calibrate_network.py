@@ -50,6 +50,7 @@ def throws(tmp_path) -> pathlib.Path:
 @pytest.mark.slow
 def test_calibrate_teaches_the_table_s_network_and_keeps_it_only_when_the_folds_read_better(
         tmp_path, throws, monkeypatch, capsys) -> None:
+    monkeypatch.setenv(network.NO_TEACHING, "1")  # the suite's default is "0" (conftest)
     monkeypatch.setattr(teach, "STEPS", 3)
     monkeypatch.setattr(folds, "FOLDS", 2)
     config = tmp_path / "pub.toml"

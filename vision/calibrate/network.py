@@ -43,6 +43,14 @@ HEAD_ONLY = ("PyTorch is not installed here, so only the learned reader's head i
              "teach the table its own network.")
 
 
+#: set to "0", a calibration fits the learned reader's head alone even where PyTorch is
+#: installed (a table without minutes to spare; the test suite, but for the tests of teaching)
+NO_TEACHING = "BIDOU_TABLE_TEACH"
+#: what a calibration says when told not to teach
+TOLD_NOT_TO = (f"{NO_TEACHING}=0: only the learned reader's head is fitted, the table's own "
+               "network is not taught.")
+
+
 def learn_extra() -> bool:
     """Whether the learn extra (PyTorch, onnx, onnx2torch) can be imported here."""
     try:
