@@ -12,11 +12,15 @@ reads them with both readers and decides two things, each in plain sentences:
   keeps
   its reader). Changed, ``reader = "..."`` is written under ``[vision]``, even over a reader
   the config named: calibrating is how a pub asks the table to read its dice best.
-- **the learned reader's own head**: fitted on two thirds of the pictures and checked on the
-  third held back (:mod:`vision.calibrate.adapt`), kept only when it reads them better; kept, it
-  saves
-  ``NAME.head.npz`` and ``NAME.reader.json`` beside the config ``NAME.toml`` and writes
-  ``head = "NAME.head.npz"`` under ``[vision]``.
+- **the table's own network**, where the learn extra (PyTorch) is installed: the face network
+  taught on the known throws and judged on folds of them held out of its teaching
+  (:mod:`vision.calibrate.folds`), kept only when it reads them better than the untaught
+  table; kept, ``NAME.faces.onnx``, ``NAME.head.npz`` and ``NAME.reader.json`` are saved
+  beside the config ``NAME.toml`` and ``head = "NAME.head.npz"`` is written under
+  ``[vision]``. The reader's choice then weighs the taught network's held-out reading.
+  Without PyTorch, one sentence says to install the extra, and only **the learned reader's
+  own head** is fitted, on two thirds of the pictures and checked on the third held back
+  (:mod:`vision.calibrate.adapt`), kept and saved the same way when it reads them better.
 
 The config keeps its comments (:func:`hardware.config_edit.save_vision`). ``--dry-run`` only
 prints. A config with only its ``[table]`` section is enough: no zones or camera are needed.
@@ -29,16 +33,17 @@ One calibration, two callers: the command and the referee console's "Learn these
 bar), and returns a :class:`Calibration`; the console holds it (mode ``"hold"``) until the
 referee keeps it (:func:`save_calibration`, which the command's ``"save"`` mode calls too).
 
-Exit 0 when the reader changed or the head was kept (and saved, unless ``--dry-run``); 1 when
-neither (nothing changed), or the config, the model or the log cannot be read, or the files
-cannot be saved; 2 for known throws that cannot be used (each case one sentence naming the
-file, or too few dice) or a zone option given with them.
+Exit 0 when the reader changed or the network or head was kept (and saved, unless
+``--dry-run``); 1 when neither (nothing changed), or the config, the model or the log cannot
+be read, or the files cannot be saved; 2 for known throws that cannot be used (each case one
+sentence naming the file, or too few dice) or a zone option given with them.
 """
 
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import pathlib
 import sys
 import time
@@ -49,7 +54,7 @@ from engine.errors import ConfigError, VisionError
 from firmware.correction_pictures import known_from_log
 from firmware.log_guard import LogError
 from hardware.config_edit import read_config, save_vision
-from vision.calibrate import adapt, known, reader_choice
+from vision.calibrate import adapt, folds, known, network, reader_choice, teach
 from vision.calibrate.known import KnownThrowsError, Tally
 from vision.learned import face_reader
 from vision.reader import check, config_vision, face_settings
@@ -95,7 +100,8 @@ class Calibration:
 
     status: int = 1
     error: str | None = None
-    result: adapt.Adaptation | None = None
+    #: the table's taught network (:class:`folds.Teaching`), or its head fitted alone
+    result: adapt.Adaptation | folds.Teaching | None = None
     choice: reader_choice.Choice | None = None
     written: list[pathlib.Path] = field(default_factory=list)
 
@@ -160,9 +166,20 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
         return _failed(done, str(exc), 1)
     say(f"Reading {len(items)} known throws ({dice} dice) {where} with the learned reader "
         "and the rule reader.")
+    teaching = network.learn_extra()
+    if not teaching:
+        say(network.HEAD_ONLY)
+    elif os.environ.get(network.NO_TEACHING) == "0":
+        teaching = False
+        say(network.TOLD_NOT_TO)
+    result: adapt.Adaptation | folds.Teaching
     try:
-        result = adapt.calibrate(items, settings, seed=request.seed,
-                                 progress=lambda step, steps: _reading(tell, step, steps))
+        if teaching:  # the module's constants at call time, so a test may make it short
+            result = folds.teach_table(items, settings, folds=folds.FOLDS, seed=request.seed,
+                                       steps=teach.STEPS, progress=tell)
+        else:
+            result = adapt.calibrate(items, settings, seed=request.seed,
+                                     progress=lambda step, steps: _reading(tell, step, steps))
         start = time.monotonic()
         left_out = set(result.left_out)
         read = [item for item in items if item.name not in left_out]
@@ -175,10 +192,17 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
         return _failed(done, str(exc), 2)
     except VisionError as exc:
         return _failed(done, str(exc), 1)
-    choice = reader_choice.choose(rules, result.now, vision.reader)
+    learned = result.after if isinstance(result, folds.Teaching) and result.kept else result.now
+    choice = reader_choice.choose(rules, learned, vision.reader)
     done.result, done.choice = result, choice
-    _report(result, settings, choice, say)
+    _report_choice(result, settings, choice, say)
+    if isinstance(result, folds.Teaching):
+        _report_teaching(result, say)
+    else:
+        _report(result, settings, say)
     done.status = _judge(done, request, say)
+    if request.mode != "hold" and isinstance(result, folds.Teaching):
+        folds.discard(result)  # saved, it was moved already; else a dry run's or not kept
     tell("done", 1, 1)
     return done
 
@@ -203,7 +227,8 @@ def _known(request: Request) -> tuple[list[adapt.Known], str]:
         folder = request.known_throws
         for throw in known.find_throws(folder):
             items.append(adapt.Known(throw.path.name, throw.values,
-                                     lambda path=throw.path: known.load_picture(path)))
+                                     lambda path=throw.path: known.load_picture(path),
+                                     boxes=throw.boxes))
         where.append(f"in {folder}")
     if request.from_log is not None:
         found = known_from_log(request.from_log)
@@ -234,10 +259,9 @@ def _settings_now(vision: VisionSettings, config: pathlib.Path | None,
         return settings
 
 
-def _report(result: adapt.Adaptation, settings: face_reader.Settings,
-            choice: reader_choice.Choice, say: Callable[[str], None]) -> None:
-    """Both readers on every known throw and which the table reads with; the held-back
-    throws before and after the head's adaptation; in sentences, and what it cost."""
+def _report_choice(result: adapt.Adaptation | folds.Teaching, settings: face_reader.Settings,
+                   choice: reader_choice.Choice, say: Callable[[str], None]) -> None:
+    """Both readers on every known throw and which the table reads with, in sentences."""
     if result.left_out:
         shown = ", ".join(result.left_out[:NAMED]) + (", ..." if len(result.left_out) > NAMED
                                                       else "")
@@ -245,6 +269,8 @@ def _report(result: adapt.Adaptation, settings: face_reader.Settings,
             f"dice (blank or covered): {shown}.")
     own = (f"the table's own head {settings.head.name}" if settings.head
            else "the model's head")
+    if isinstance(result, folds.Teaching) and result.kept:
+        own = "the table's own network, each throw read by one taught without it"
     say(f"Every known throw ({choice.rules.dice} dice), by the rule reader: "
         f"{_reads(choice.rules)}.")
     say(f"... by the learned reader ({own}): {_reads(choice.learned)}.")
@@ -258,6 +284,37 @@ def _report(result: adapt.Adaptation, settings: face_reader.Settings,
     else:
         say(f"Neither reader reads them better ({CHOICE_RULE}): the table keeps the "
             f"{chosen} reader.")
+
+
+def _report_teaching(result: folds.Teaching, say: Callable[[str], None]) -> None:
+    """The known throws as the table reads them now, and as its taught network read each of
+    them taught without it; in sentences, and what it cost."""
+    say(f"The table's own network, taught {folds.FOLDS} times, each time on the known throws "
+        f"but one fold of them ({result.examples_dice} dice and {result.examples_not_dice} "
+        "places that are no die in all), and read on the fold held out:")
+    say(f"Untaught, as the table reads now: {_reads(result.untaught)}.")
+    say(f"Taught, each throw read by a network that never saw it: {_reads(result.taught)}.")
+    say("(At the table a throw with anything unsure in its zone goes to the referee.)")
+    _failures(result.taught, say)
+    say(f"The calibration took {result.seconds:.0f} seconds on this machine, reading the "
+        "pictures and teaching the network included.")
+
+
+def _failures(tally: Tally, say: Callable[[str], None]) -> None:
+    if tally.failures:
+        say("Not read exactly:")
+        for line in tally.failures[:NAMED]:
+            say(f"  {line}")
+        if len(tally.failures) > NAMED:
+            say(f"  and {len(tally.failures) - NAMED} more.")
+
+
+def _report(result: adapt.Adaptation, settings: face_reader.Settings,
+            say: Callable[[str], None]) -> None:
+    """The held-back throws before and after the head's adaptation; in sentences, and what
+    it cost."""
+    own = (f"the table's own head {settings.head.name}" if settings.head
+           else "the model's head")
     fitted, held = len(result.fitted), len(result.held_back)
     say(f"The learned reader's head, fitted on {fitted} of the pictures "
         f"({result.examples_dice} dice matched, and {result.examples_not_dice} places that "
@@ -265,12 +322,7 @@ def _report(result: adapt.Adaptation, settings: face_reader.Settings,
     say(f"Before, with {own}: {_reads(result.before)}.")
     say(f"Adapted to this table: {_reads(result.after)}.")
     say("(At the table a throw with anything unsure in its zone goes to the referee.)")
-    if result.after.failures:
-        say("Not read exactly after the adaptation:")
-        for line in result.after.failures[:NAMED]:
-            say(f"  {line}")
-        if len(result.after.failures) > NAMED:
-            say(f"  and {len(result.after.failures) - NAMED} more.")
+    _failures(result.after, say)
     say(f"The calibration took {result.seconds:.1f} seconds on this machine, reading the "
         "pictures with both readers included.")
 
@@ -280,11 +332,12 @@ def _judge(done: Calibration, request: Request, say: Callable[[str], None]) -> i
     reads the held-back throws better, the reader when the other reads every known throw
     better); the exit status: 1 when neither changed."""
     assert done.result is not None and done.choice is not None
+    what, where = (("taught network", "the folds held out") if isinstance(
+        done.result, folds.Teaching) else ("adapted head", "the held-back throws"))
     if done.result.kept:
-        say(f"Kept: the adapted head reads the held-back throws better ({RULE}).")
+        say(f"Kept: the {what} reads {where} better ({RULE}).")
     else:
-        say(f"The adapted head is not kept: it does not read the held-back throws better "
-            f"({RULE}).")
+        say(f"The {what} is not kept: it does not read {where} better ({RULE}).")
     if not done.changes:
         say("The table reads as before and the config was not changed; take more throws, "
             "or check the values written for the pictures above.")
@@ -316,14 +369,18 @@ def save_calibration(done: Calibration, config: pathlib.Path | None,
         assert config is not None, "a table without a config names where its head goes"
         head = adapt.head_path(config)
     if result.kept:
-        head, own = adapt.save(result, head)
+        head, own = (folds.save(result, head) if isinstance(result, folds.Teaching)
+                     else adapt.save(result, head))
         keys["head"] = head.name
         written += [head, own]
     if config is not None:
         save_vision(config, keys)
         written.append(config)
     where = f"in {config}" if config is not None else "(no config file: until the table stops)"
-    if result.kept:
+    if result.kept and isinstance(result, folds.Teaching):
+        say(f"Saved the table's own network beside {head}, its head in it and its thresholds "
+            f"in {own}; head = \"{head.name}\" is under [vision] {where}.")
+    elif result.kept:
         say(f"Saved the table's own head in {head} and its thresholds in {own}; "
             f"head = \"{head.name}\" is under [vision] {where}.")
     if choice.changed:

@@ -30,7 +30,7 @@ import time
 
 import cv2
 
-from vision.calibrate import folds, reader_choice, teach
+from vision.calibrate import adapt, folds, reader_choice, teach
 from vision.calibrate.adapt import Known
 from vision.calibrate.known import Tally
 from vision.learned.face_reader import Settings, read_dice
@@ -89,7 +89,7 @@ def calibrated_config(known: list[Known], model: pathlib.Path, folder: pathlib.P
     choice = reader_choice.choose(reader_choice.rule_tally(known), learned, reader_choice.RULES)
     lines = ["[vision]", f'reader = "{choice.chosen}"']
     if result.kept:
-        lines.append(f'head = "{folds.save(result, config).name}"')
+        lines.append(f'head = "{folds.save(result, adapt.head_path(config))[0].name}"')
     config.write_text("\n".join(lines) + "\n")
     return config, result, choice
 

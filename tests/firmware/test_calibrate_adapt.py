@@ -3,6 +3,9 @@ table (firmware/calibrate_reader.py), and `read-dice --config` then reads as tha
 
 The known throws are tests/data/dice/webcam-wood's 32 webcam pictures, each with its values
 written from its labels. The tests that read them use the shipped model in vision/models.
+Here PyTorch is hidden (as on a table without the learn extra), so calibrating fits the
+learned reader's head alone; teaching the table's own network is tests/firmware/
+test_calibrate_network.py's.
 """
 
 from __future__ import annotations
@@ -11,6 +14,7 @@ import dataclasses
 import json
 import pathlib
 import shutil
+import sys
 import tomllib
 
 import cv2
@@ -21,7 +25,7 @@ import firmware.calibrate_reader as calibrate_reader
 from firmware.cli import main
 from firmware.config import load_config
 from firmware.log import GameLog, Picture
-from vision.calibrate import adapt
+from vision.calibrate import adapt, network
 from vision.calibrate.known import Tally
 from vision.learned.face_model import CLASSES, Head, fingerprint
 from vision.learned.face_reader import load
@@ -41,6 +45,12 @@ players = ["Ann", "Bob"]
 def values_of(photo: pathlib.Path) -> list[int]:
     height, width = cv2.imread(str(photo)).shape[:2]
     return [label.value for label in load_labels(photo.with_suffix(".txt"), width, height)]
+
+
+@pytest.fixture(autouse=True)
+def without_the_learn_extra(monkeypatch) -> None:
+    """PyTorch cannot be imported, as where the learn extra is not installed."""
+    monkeypatch.setitem(sys.modules, "torch", None)
 
 
 @pytest.fixture(scope="module")
@@ -156,6 +166,17 @@ def test_a_kept_adaptation_is_saved_beside_the_config_and_read_dice_config_reads
     assert {d["value"] for d in line["dice"]} == {6}  # the table's own head read them
     assert main(["read-dice", "--json", photo]) == 0  # without --config: not the table's
     assert {d["value"] for d in json.loads(capsys.readouterr().out)["dice"]} != {6}
+
+
+def test_without_the_learn_extra_one_sentence_says_to_install_it_and_the_head_is_fitted(
+        config, throws, monkeypatch, capsys) -> None:
+    monkeypatch.setattr(calibrate_reader.adapt, "calibrate",
+                        lambda known, settings, seed=0, progress=None: kept(six_head()))
+    assert main(["calibrate", "--config", str(config), "--known-throws", str(throws),
+                 "--dry-run"]) == 0
+    out = capsys.readouterr().out
+    assert network.HEAD_ONLY in out and "make learn" in network.HEAD_ONLY
+    assert "Kept: the adapted head reads the held-back throws better" in out
 
 
 def test_dry_run_prints_and_saves_nothing(config, throws, monkeypatch, capsys) -> None:

@@ -79,3 +79,18 @@ def test_a_table_network_reads_a_photograph_through_read_dice(tmp_path):
         image, Settings(head=head, min_value=0.9, not_a_die=0.5, detect=0.3,
                         sure_die=0.0)).dice)
     assert own.dice, f"{photo.name}: the table's network read no die"
+
+
+def test_a_table_reads_only_places_of_its_own_dice_sizes(tmp_path):
+    """The calibration records the table's dice sizes (``die_sizes``); the reader reads no
+    place outside them, so a pip or a patch of several dice is never read as a die."""
+    head = table_files(tmp_path)
+    photo = sorted((DATA / "webcam-wood").glob("*.jpg"))[0]
+    image = load_picture(photo)
+    places = face_reader.look(image, load(MODELS, head), Settings(head=head), 0.15,
+                              every_place=True)
+    assert places and all(20.0 <= p.size <= 90.0 for p in places)
+    record = json.loads((tmp_path / "pub.reader.json").read_text())
+    (tmp_path / "pub.reader.json").write_text(json.dumps({**record, "die_sizes": [500, 900]}))
+    face_reader.load.cache_clear()
+    assert not read_dice(image, Settings(head=head)).dice

@@ -84,7 +84,7 @@ def test_a_calibration_on_the_pictures_in_tests_data_writes_what_the_table_loads
     assert result.dice >= 60 and result.examples_dice > 0 and result.examples_not_dice > 0
     assert result.taught.dice == result.untaught.dice == result.dice
     if result.kept:
-        head = folds.save(result, tmp_path / "pub.toml")
+        head, _ = folds.save(result, tmp_path / "pub.head.npz")
         model = face_reader.load(MODELS, head)
         assert model.faces is face_reader.face_network(tmp_path / "pub.faces.onnx")
     else:

@@ -103,15 +103,38 @@ class Teaching:
     steps: int = teach.STEPS
     part: str = "all"
     fold_seconds: list[float] = field(default_factory=list)
+    left_out: tuple[str, ...] = ()  # optional pictures that could not hold dice
+
+    @property
+    def before(self) -> Tally:
+        """The known throws as the table reads now (what the referee console shows)."""
+        return self.untaught
+
+    @property
+    def after(self) -> Tally:
+        """The known throws as the taught network read them, each held out of its teaching."""
+        return self.taught
+
+    @property
+    def now(self) -> Tally:
+        """Every known throw as the table's learned reader reads it now."""
+        return self.untaught
 
 
-def load_pictures(known: Sequence[Known]) -> list[np.ndarray]:
-    """Every known picture, checked; one that cannot hold dice names itself."""
-    out = []
+def load_pictures(known: Sequence[Known], left_out: list[str] | None = None,
+                  ) -> list[np.ndarray]:
+    """Every known picture, checked; one that cannot hold dice names itself, or, optional (a
+    correction's picture, which nobody can take again), is named in ``left_out`` and skipped
+    (its place in the list is None)."""
+    out: list[np.ndarray] = []
     for item in known:
         try:
             out.append(checked_picture(item.picture()))
         except (VisionError, KnownThrowsError) as exc:
+            if item.optional and left_out is not None:
+                left_out.append(item.name)
+                out.append(None)  # type: ignore[arg-type]
+                continue
             raise KnownThrowsError(f"{item.name}: {str(exc).rstrip('.')}: take it again or "
                                    "leave it out") from None
     return out
@@ -134,19 +157,27 @@ def examples_of(known: Sequence[Known], seen: Sequence[Seen], pictures: Sequence
             here = [Example(index, look_.places[i].centre, look_.places[i].size, cls)
                     for i, cls in match(look_, thresholds) if not look_.places[i].cut]
             dice = [e for e in here if e.cls > 0]
-            out += dice + [e for e in here if e.cls == 0 and clear_of(e, dice)]
+            out += dice + [e for e in here if e.cls == 0 and not_a_die_place(e, dice)]
+        out += teach.near_misses(dice, rng)
         out += teach.background(pictures[index].shape, dice, index, rng, BACKGROUND)
     return out
 
 
-def clear_of(place: Example, dice: Sequence[Example]) -> bool:
-    """Whether a place lies clear of every die, so that a crop of it holds none. Why: a
-    reader's place near a known die is mostly the same die seen off its centre or at another
-    size (a pip, a pattern), and taught as "not a die" it teaches the network to refuse the
-    table's dice wherever the detector places them a little off (webcam-wood as a new table,
-    left-out model, 60 known dice: the held-out folds then missed 31 of them)."""
-    return all(math.dist(place.centre, d.centre) > teach.CLEAR_OF_DICE * max(place.size, d.size)
-               for d in dice)
+def not_a_die_place(place: Example, dice: Sequence[Example]) -> bool:
+    """Whether a reader's place that matched no known value is surely no die's place: clear of
+    every die, or near one but off its centre by half its size or more, or under half or over
+    twice its size. A place nearer and nearer its size is the die seen a little off, as the
+    reader's places often are, and is not taught either way (taught as "not a die", every
+    place near a die was: the held-out folds of webcam-wood as a new table then missed 31 of
+    60 dice)."""
+    for d in dice:
+        near = math.dist(place.centre, d.centre)
+        if near > teach.CLEAR_OF_DICE * max(place.size, d.size):
+            continue
+        ratio = place.size / d.size
+        if near < 0.5 * d.size and 0.5 <= ratio <= 2.0:
+            return False
+    return True
 
 
 def fold_of(known: Sequence[Known], folds: int, seed: int) -> dict[str, int]:
@@ -222,7 +253,11 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
     check_enough(sum(len(k.values) for k in known))
     start = time.monotonic()
     say = progress or (lambda stage, step, steps_: None)
-    pictures = load_pictures(known)
+    left_out: list[str] = []
+    loaded = load_pictures(known, left_out)
+    known = [k for k, image in zip(known, loaded, strict=True) if image is not None]
+    pictures = [image for image in loaded if image is not None]
+    check_enough(sum(len(k.values) for k in known))
     model = face_reader.load(settings.model, settings.head)
     base_model = face_reader.load(settings.model)
     now_t = face_reader.thresholds_of(model, settings)
@@ -274,7 +309,7 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
                           sum(len(k.values) for k in known), len(known),
                           sum(e.cls > 0 for e in ex), sum(e.cls == 0 for e in ex),
                           network=base_print, steps=steps, part=part,
-                          fold_seconds=fold_seconds)
+                          fold_seconds=fold_seconds, left_out=tuple(left_out))
         if kept:
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
             teach.fine_tune(net, pictures, ex, steps=steps, part=part, seed=seed + folds,
@@ -287,14 +322,16 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
     return result
 
 
-def save(result: Teaching, config: pathlib.Path) -> pathlib.Path:
-    """The taught network beside ``config`` (``NAME.faces.onnx``, ``NAME.head.npz``,
-    ``NAME.reader.json``; the record of the calibration in the last); the head's path, for
-    ``[vision] head``. Each file is written aside and put in place, the thresholds last; the
+def save(result: Teaching, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
+    """The taught network at ``head`` (``NAME.head.npz``, :func:`vision.calibrate.adapt.head_path`
+    of the config ``NAME.toml``), with ``NAME.faces.onnx`` and ``NAME.reader.json`` (the record
+    of the calibration in the last) beside it; the head's path, for ``[vision] head``, and the
+    thresholds'. Each file is written aside and put in place, the thresholds last; the
     temporary folder is removed (:func:`discard` removes it when nothing is saved)."""
     if result.folder is None:
         raise ValueError("the table's network was not kept: there is nothing to save")
-    name = config.stem
+    name = head.name[: -len(".head.npz")] if head.name.endswith(".head.npz") else head.stem
+    config = head.with_name(f"{name}.toml")
     src = result.folder
     data = json.loads((src / "table.reader.json").read_text())
     data["faces"] = f"{name}.faces.onnx"
@@ -316,7 +353,7 @@ def save(result: Teaching, config: pathlib.Path) -> pathlib.Path:
     shutil.rmtree(src, ignore_errors=True)
     result.folder = None
     face_reader.load.cache_clear()
-    return targets["table.head.npz"]
+    return targets["table.head.npz"], own
 
 
 

@@ -37,6 +37,31 @@ NEEDS_TORCH = ("teaching the table's own network needs PyTorch: install the lear
                "(pip install 'bidou-table[learn]', or make learn) and calibrate again")
 
 
+#: what a calibration says when it fits the head alone for want of PyTorch
+HEAD_ONLY = ("PyTorch is not installed here, so only the learned reader's head is fitted: "
+             "install the learn extra (pip install 'bidou-table[learn]', or make learn) to "
+             "teach the table its own network.")
+
+
+#: set to "0", a calibration fits the learned reader's head alone even where PyTorch is
+#: installed (a table without minutes to spare; the test suite, but for the tests of teaching)
+NO_TEACHING = "BIDOU_TABLE_TEACH"
+#: what a calibration says when told not to teach
+TOLD_NOT_TO = (f"{NO_TEACHING}=0: only the learned reader's head is fitted, the table's own "
+               "network is not taught.")
+
+
+def learn_extra() -> bool:
+    """Whether the learn extra (PyTorch, onnx, onnx2torch) can be imported here."""
+    try:
+        import onnx  # noqa: F401  # lazy: only asked when a table is calibrated
+        import onnx2torch  # noqa: F401  # lazy: as above
+        import torch  # noqa: F401  # lazy: as above
+    except ImportError:
+        return False
+    return True
+
+
 def float_graph(path: pathlib.Path) -> Any:
     """``path``'s network as an ``onnx.ModelProto`` in floats: a float network unchanged, an
     8-bit one (QDQ) with its weights dequantised and each activation's QuantizeLinear/

@@ -161,6 +161,8 @@ class Model:
         for source in (folder / "reader.json", own):
             if source is not None and source.is_file():
                 self.thresholds.update(_thresholds(source))
+        #: the table's dice sizes in pixels (its calibration's ``die_sizes``), or None
+        self.die_sizes = _die_sizes(own) if own is not None and own.is_file() else None
         if own is not None and own.is_file():
             _check_fitted_for(own, folder / "faces.onnx", head)
 
@@ -215,6 +217,15 @@ def _thresholds(path: pathlib.Path) -> dict[str, float]:
     except (OSError, ValueError, TypeError) as exc:
         raise VisionError(f"{path} is not the dice reader's thresholds ({exc}); calibrate the "
                           "table again or delete the file.") from exc
+
+
+def _die_sizes(path: pathlib.Path) -> tuple[float, float] | None:
+    """A table's ``die_sizes`` (smallest, largest), when its thresholds file records them."""
+    try:
+        low, high = json.loads(path.read_text())["die_sizes"]
+        return (float(low), float(high))
+    except (OSError, ValueError, TypeError, KeyError):
+        return None
 
 
 @functools.lru_cache(maxsize=8)
@@ -361,6 +372,11 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
     (a table's calibration, the recipe's refit), which learns from those too."""
     spots, no_die = sized(image, propose(image, model, settings, min_score), model,
                           settings.die_size)
+    if model.die_sizes is not None and settings.die_size is None:  # a table's own dice
+        low, high = model.die_sizes
+        keep = [low <= size <= high for _, size, _ in spots]
+        spots = [s for s, k in zip(spots, keep, strict=True) if k]
+        no_die = no_die[np.asarray(keep, bool)] if len(keep) else no_die
     if not every_place:
         spots = [s for s, p in zip(spots, no_die, strict=True) if p < NO_DIE_AT_SIZING]
     return read_places(image, spots, model)
