@@ -73,7 +73,7 @@ CREATE TABLE IF NOT EXISTS entries (
 POSITIONS = ("CREATE TABLE IF NOT EXISTS positions "
              "(name TEXT PRIMARY KEY, position INTEGER NOT NULL)")
 
-KINDS = ("action", "undo", "fix-dice", "void-hand", "new-game")
+KINDS = ("action", "undo", "fix-dice", "void-hand", "new-game", "seating")
 
 
 @dataclass(frozen=True)
