@@ -99,6 +99,9 @@ def server_config(config: LeagueConfig, index: int, folder: str) -> dict[str, An
         },
         "leafnodes": {
             "listen": f"{host}:{config.leaf_ports[index]}",
+            # pubs dial the urls of their link only, never the addresses the servers know
+            # themselves by (inside the league's network, or behind a relay)
+            "no_advertise": True,
             "authorization": {"users": [
                 {"user": p, "password": pw, "account": pub_account(p)}
                 for p, pw in sorted(config.pubs.items())]},

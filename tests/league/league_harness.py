@@ -84,14 +84,15 @@ def game_messages(venue: str, table: str, log_id: str, game: int, rng: random.Ra
 
 
 def day_of_games(venue: str, tables: list[str], logs: dict[str, str], games: int, seed: int,
-                 roster: list[str], day: datetime = DAY0) -> list[EntryMessage]:
-    """``games`` finished games per table, one after another from ``day``, every table's
-    entries in log order (tables interleaved by time)."""
+                 roster: list[str], day: datetime = DAY0, first: int = 1
+                 ) -> list[EntryMessage]:
+    """``games`` finished games per table (ids from ``first``), one after another from
+    ``day``, every table's entries in log order (tables interleaved by time)."""
     timed: list[tuple[datetime, int, EntryMessage]] = []
     for n, table in enumerate(tables):
         rng = random.Random(f"{seed}-{venue}-{table}")
         t = day + timedelta(seconds=17 * n)
-        for game in range(1, games + 1):
+        for game in range(first, first + games):
             msgs = game_messages(venue, table, logs[table], game, rng, roster, t)
             timed += [(t + timedelta(seconds=d), i, m) for i, (d, m) in enumerate(msgs)]
             t += timedelta(seconds=msgs[-1][0] + 30)
@@ -125,6 +126,7 @@ class Pub(Venue):
         self.relays = [Relay(p) for p in league.config.leaf_ports]
         self.logs = {t: f"{name}-{t}-{os.urandom(3).hex()}" for t in tables}
         self.tables = list(tables)
+        self.played = 0  # games each table has played so far
 
     def start_hub(self) -> None:
         link = LeagueLink(tuple(f"nats-leaf://127.0.0.1:{r.port}" for r in self.relays),
@@ -153,7 +155,10 @@ class Pub(Venue):
 
     def day(self, games: int, seed: int, roster: list[str],
             day: datetime = DAY0) -> list[EntryMessage]:
-        return day_of_games(self.name, self.tables, self.logs, games, seed, roster, day)
+        """The next ``games`` games of each table (their ids follow the last day's)."""
+        first = self.played + 1
+        self.played += games
+        return day_of_games(self.name, self.tables, self.logs, games, seed, roster, day, first)
 
     def cut(self) -> None:
         for r in self.relays:
