@@ -10,6 +10,7 @@ import tempfile
 import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import psycopg
 import pytest
@@ -49,3 +50,22 @@ def folder() -> Iterator[Path]:
         yield path
     finally:
         shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def league(folder: Path, new_db: Callable[[], str]) -> Iterator[tuple[Any, list[Any]]]:
+    """A running league of two pubs (each two tables), the roster holding ``ROSTER``."""
+    from league_harness import ROSTER, League, Pub  # lazy: beside these tests (path above)
+
+    lg = League(folder / "league", new_db())
+    pubs = [Pub(folder / p, new_db(), lg, p) for p in ("pub1", "pub2")]
+    try:
+        lg.start()
+        lg.add_roster(ROSTER)
+        for p in pubs:
+            p.start()
+        yield lg, pubs
+    finally:
+        for p in pubs:
+            p.stop_all()
+        lg.stop_all()

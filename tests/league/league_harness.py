@@ -39,6 +39,8 @@ PYTHON = sys.executable
 NAMES = ("Ann", "Bob", "Cy", "Dee")
 VARIANTS = ("montevideo", "multi-hand")
 DAY0 = datetime(2026, 12, 1, 12, 0, tzinfo=UTC)
+#: the roster the tests' league holds
+ROSTER = [f"p{i:03d}" for i in range(12)]
 
 
 def stamp(t: datetime) -> str:

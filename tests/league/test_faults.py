@@ -7,37 +7,16 @@ from __future__ import annotations
 
 import signal
 import time
-from collections.abc import Callable, Iterator
 from datetime import timedelta
-from pathlib import Path
 
 import psycopg
 import pytest
-from league_harness import DAY0, League, Pub, wait_until
+from league_harness import DAY0, ROSTER, League, Pub, wait_until
 
 from venue.ingester import CRASH_ENV
 
-ROSTER = [f"p{i:03d}" for i in range(12)]
 
-pytestmark = pytest.mark.slow
-
-
-@pytest.fixture
-def league(folder: Path, new_db: Callable[[], str]) -> Iterator[tuple[League, list[Pub]]]:
-    lg = League(folder / "league", new_db())
-    pubs = [Pub(folder / p, new_db(), lg, p) for p in ("pub1", "pub2")]
-    try:
-        lg.start()
-        lg.add_roster(ROSTER)
-        for p in pubs:
-            p.start()
-        yield lg, pubs
-    finally:
-        for p in pubs:
-            p.stop_all()
-        lg.stop_all()
-
-
+@pytest.mark.slow
 def test_a_league_server_killed_during_play_loses_and_doubles_nothing(
         league: tuple[League, list[Pub]]) -> None:
     lg, pubs = league
@@ -52,6 +31,7 @@ def test_a_league_server_killed_during_play_loses_and_doubles_nothing(
     lg.check(pubs)
 
 
+@pytest.mark.slow
 def test_a_pub_cut_from_the_league_for_a_day_comes_back_whole_and_rated_as_if_on_time(
         league: tuple[League, list[Pub]]) -> None:
     lg, pubs = league
@@ -72,6 +52,7 @@ def test_a_pub_cut_from_the_league_for_a_day_comes_back_whole_and_rated_as_if_on
     assert late > 0
 
 
+@pytest.mark.slow
 def test_the_league_ingester_killed_between_its_commit_and_its_ack(
         league: tuple[League, list[Pub]]) -> None:
     lg, pubs = league
@@ -85,6 +66,7 @@ def test_the_league_ingester_killed_between_its_commit_and_its_ack(
     lg.check(pubs)
 
 
+@pytest.mark.slow
 def test_postgres_restarted_during_league_ingestion(league: tuple[League, list[Pub]],
                                                     pg_cluster: object) -> None:
     lg, pubs = league
