@@ -1,12 +1,13 @@
 """The pub's copy of the league's roster: kept in the venue store, so it serves through a cut.
 
-The league keeps its players (id, display name, home pub) and puts each one in the JetStream
-key-value bucket ``BIDOU_ROSTER`` of its cluster (key: the player's id; value: JSON ``{"id",
-"name", "home"}``; a deleted key is a player taken off). A pub's roster keeper
-(``bidou-venue roster``, ``venue.roster_keeper``) watches that bucket into the venue store's
-``roster`` table and answers each table's request for it on ``bidou.<venue>.<table>.roster``
-(a subject the table's own NATS user may already publish on; the answer goes to its own
-reply inbox). Cut from the league, the pub's tables are still answered from the store.
+The league keeps its players (id, display name, home pub) and answers ``league.roster.get``
+with all of them; it says ``league.roster.changed`` when one is added or changed. Both cross
+to a pub's hub over its leaf link to the league (``league.cluster``'s accounts share them with
+every pub). A pub's roster keeper (``bidou-venue roster``, ``venue.roster_keeper``) asks for
+the roster on its own hub, keeps it in the venue store's ``roster`` table, and answers each
+table's request on ``bidou.<venue>.<table>.roster`` (a subject the table's own NATS user may
+already publish on; the answer goes to its own reply inbox). Cut from the league, the pub's
+tables are still answered from the copy.
 
 This module is the roster's data: its table, what a player is, the answer's JSON.
 """
@@ -21,7 +22,9 @@ import psycopg
 
 from firmware.roster_seating import id_problem
 
-BUCKET = "BIDOU_ROSTER"
+#: where the league answers with its whole roster, and says that it changed
+ROSTER_GET = "league.roster.get"
+ROSTER_CHANGED = "league.roster.changed"
 #: the longest display name the league keeps (as a seat name: firmware.seating.MAX_NAME)
 MAX_NAME = 40
 
@@ -64,18 +67,6 @@ def player_problem(data: Any) -> str | None:
     return None
 
 
-def parse_player(value: bytes) -> Player:
-    """A player from the bucket's value; ValueError with a sentence when it is not one."""
-    try:
-        data = json.loads(value)
-    except (ValueError, UnicodeDecodeError) as e:
-        raise ValueError(f"a roster value is not JSON ({e})") from None
-    problem = player_problem(data)
-    if problem:
-        raise ValueError(problem)
-    return Player(data["id"], data["name"], data["home"])
-
-
 def answer(players: Iterable[Player], synced: str | None) -> bytes:
     """The answer to a table's request: every player, and when the copy last heard the
     league (ISO time; None: never since the keeper started, the store's copy is older)."""
@@ -105,17 +96,15 @@ def ensure_schema(db: psycopg.Connection[Any]) -> None:
         db.execute(SCHEMA)
 
 
-def put(db: psycopg.Connection[Any], player: Player) -> None:
-    """Keep (or update) one player, in its own transaction."""
+def replace_all(db: psycopg.Connection[Any], players: list[Player]) -> None:
+    """Make the copy the league's roster as answered, in one transaction: a player the
+    league no longer lists is taken off."""
     with db.transaction():
-        db.execute("INSERT INTO roster (id, name, home) VALUES (%s, %s, %s) ON CONFLICT (id) "
-                   "DO UPDATE SET name = excluded.name, home = excluded.home, synced = now()",
-                   player)
-
-
-def remove(db: psycopg.Connection[Any], player_id: str) -> None:
-    with db.transaction():
-        db.execute("DELETE FROM roster WHERE id = %s", (player_id,))
+        db.execute("DELETE FROM roster WHERE NOT id = ANY(%s)", ([p.id for p in players],))
+        for p in players:
+            db.execute("INSERT INTO roster (id, name, home) VALUES (%s, %s, %s) ON CONFLICT "
+                       "(id) DO UPDATE SET name = excluded.name, home = excluded.home, "
+                       "synced = now()", p)
 
 
 def read(db: psycopg.Connection[Any]) -> list[Player]:
