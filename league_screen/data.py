@@ -133,12 +133,16 @@ class Reader:
     def flags(self) -> dict[str, Any]:
         """Players seated at two tables at once, and what the league refused."""
         def q(db: psycopg.Connection[Any]) -> dict[str, Any]:
+            doubles = store.double_seats(db)
+            names = dict(db.execute("SELECT player_id, name FROM roster WHERE player_id = "
+                                    "ANY(%s)", ([d.player_id for d in doubles],)).fetchall())
             return {"double_seats": [{"player_id": d.player_id,
+                                      "name": names.get(d.player_id, d.player_id),
                                       "first": dict(zip(("venue", "table", "game"), d.first,
                                                         strict=True)),
                                       "second": dict(zip(("venue", "table", "game"),
                                                          d.second, strict=True))}
-                                     for d in store.double_seats(db)],
+                                     for d in doubles],
                     "problems": [p._asdict() for p in store.problems(db)[:50]]}
         return self.read(q)
 

@@ -125,9 +125,13 @@ class Live:
     async def _follow(self) -> None:
         link = self.link
         assert link is not None
+        async def on_error(e: Exception) -> None:  # the wall says so; no traceback
+            self.problem = f"the league's cluster: {e!r}"
+
         nc = await nats.connect(list(link.urls), user=link.user, password=link.password,
                                 tls=link.tls(), name="league screen", connect_timeout=2,
-                                max_reconnect_attempts=-1, reconnect_time_wait=1)
+                                max_reconnect_attempts=-1, reconnect_time_wait=1,
+                                error_cb=on_error)
         try:
             self.connected, self.problem = True, None
 

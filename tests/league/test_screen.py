@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import socket
 import subprocess
 import tempfile
 import time
@@ -25,6 +26,11 @@ from league_screen.data import Reader
 from league_screen.live import ClusterLink, Live
 from venue.hub import nats_server_binary
 from venue_screen.server import ScreenServer
+
+
+def _listening(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
 
 
 class Screen:
@@ -60,12 +66,13 @@ def league_screen(dsn: str) -> Iterator[tuple[Screen, dict[str, Any]]]:
     server = subprocess.Popen([nats_server_binary(), "-p", str(port), "-js", "-sd",
                                str(folder)], stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
+    wait_until(lambda: _listening(port), 30, "the nats-server to listen")
     live = Live(ClusterLink((f"nats://127.0.0.1:{port}",)))
     live.start()
     screen = ScreenServer(create_app(Reader(dsn), live, name="League test"), "127.0.0.1", 0)
     screen.start()
     try:
-        wait_until(lambda: live.connected, 20, "the screen to reach the nats-server")
+        wait_until(lambda: live.connected, 30, "the screen to reach the nats-server")
         yield Screen(f"http://127.0.0.1:{screen.port}", f"nats://127.0.0.1:{port}"), written
     finally:
         screen.stop()
@@ -160,3 +167,57 @@ def test_the_live_wall_shows_tables_public_state_and_never_a_concealed_die(
     assert south["online"] and south["players"]["Ann"]["name"] == "Ann Dupont"
     assert south["players"]["Hal"]["player_id"] is None
     time.sleep(0)  # the wall page itself is drawn in the browser test
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
+        league_screen) -> None:
+    """Every page drawn whole, the live wall by its script, no CSP refusal; the screenshots
+    in docs/ are these pages (docs/league.md)."""
+    import os
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip(f"{CHROMIUM} is absent: `sudo apt-get install chromium` to run it")
+    from playwright.sync_api import sync_playwright  # lazy: only this test needs it
+
+    screen, _ = league_screen
+    state = {"game_id": 1, "status": "playing", "variant": "two-hand", "to_act": "Ann",
+             "expects": "throw", "pot": 2,
+             "seats": [{"name": "Ann", "chips": 3, "to_act": True}, {"name": "Hal", "chips": 4}]}
+    screen.publish("bidou.south.t2.state", state)
+    screen.publish("bidou.north.t1.state", state | {"game_id": 2, "seats": [
+        {"name": "Ann", "chips": 5, "to_act": True}, {"name": "Fox", "chips": 2}]})
+    refused: list[str] = []
+    with sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            for width, height in ((1920, 1080), (390, 844)):
+                page = browser.new_page(viewport={"width": width, "height": height})
+                page.on("console", lambda m: refused.append(m.text)
+                        if "Content Security Policy" in m.text else None)
+                page.goto(screen.url + "/")
+                assert page.locator("#standings tr").count() == 101  # a header and a page
+                assert page.locator("#double-seats .flag").count() == 1
+                page.screenshot(path=str(DOCS / f"screenshot-league-standings-{width}.png"))
+                page.goto(screen.url + "/players/p0001")
+                assert page.locator("#rating-plot polyline").count() == 1
+                page.screenshot(path=str(DOCS / f"screenshot-league-player-{width}.png"),
+                                full_page=True)
+                page.goto(screen.url + "/games/north/t2/1")
+                assert page.locator("#record tr").count() > 5
+                page.goto(screen.url + "/live")
+                page.wait_for_selector('.card[data-table="south/t2"]', timeout=20_000)
+                page.wait_for_selector('.card[data-table="north/t1"]', timeout=20_000)
+                assert "Ann Dupont" in page.inner_text("#featured")
+                page.screenshot(path=str(DOCS / f"screenshot-league-live-{width}.png"))
+                page.close()
+        finally:
+            browser.close()
+    assert not refused, refused
