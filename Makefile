@@ -11,7 +11,7 @@ PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 TRAIN_VENV ?= .venv-train
 SETS ?= ../shared/dice
 
-.PHONY: run teach test test-fast bench lint clean learn train-venv train venue pi-check
+.PHONY: run teach test test-fast bench lint clean learn train-venv train venue league pi-check
 
 # What the table needs, and no more: a pub's Pi gets no test tools.
 $(VENV)/.installed: pyproject.toml
@@ -45,6 +45,19 @@ $(VENV)/.installed-venue: $(VENV)/.installed
 VENUE_TABLES ?= 4
 venue: $(VENV)/.installed-venue
 	$(PY) -m venue.cli up --tables $(VENUE_TABLES)
+
+# A whole league on this machine (docs/league.md): PostgreSQL, the league's three NATS servers,
+# its ingester, roster service and screen, and LEAGUE_PUBS pubs (default 2), each a venue whose
+# hub is a leaf node of the league, with LEAGUE_TABLES self-playing tables (default 2) seating
+# rostered players; prints every address; Ctrl-C stops it.
+LEAGUE_PUBS ?= 2
+LEAGUE_TABLES ?= 2
+$(VENV)/.installed-league: $(VENV)/.installed
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[league]'
+	touch $@
+
+league: $(VENV)/.installed-league
+	$(PY) -m league.cli up --pubs $(LEAGUE_PUBS) --tables $(LEAGUE_TABLES)
 
 run: $(VENV)/.installed
 	$(VENV)/bin/bidou-table run $(ARGS)
