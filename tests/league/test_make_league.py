@@ -79,6 +79,13 @@ def test_make_league_rates_a_game_of_rostered_players_and_ctrl_c_leaves_nothing(
         assert player["home_venue"] in ("north", "south") and player["history"]
         assert any(g["ordinal"] is not None for g in player["games"])
         assert get(screen + "api/flags")["double_seats"] == []  # each table its own players
+
+        def table_copy() -> list[dict]:  # the roster reached a table through its pub's hub
+            path = folder / "north" / "t1.db.roster.json"
+            return json.loads(path.read_text())["players"] if path.exists() else []
+
+        copy = wait_until(table_copy, 60, "the roster in north t1's copy")
+        assert {p["home"] for p in copy} == {"north", "south"}
     finally:
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=120)
