@@ -7,6 +7,7 @@ pub's hub reads (docs/league.md, "Installing a league")."""
 from __future__ import annotations
 
 import argparse
+import configparser
 import importlib
 import os
 import shlex
@@ -30,16 +31,11 @@ UNITS = sorted(p.name for p in DEPLOY.glob("*.service"))
 
 
 def service(name: str) -> dict[str, str]:
-    keys: dict[str, str] = {}
-    section = ""
-    for line in (DEPLOY / name).read_text().splitlines():
-        line = line.strip()
-        if line.startswith("["):
-            section = line
-        elif section == "[Service]" and "=" in line and not line.startswith("#"):
-            key, _, value = line.partition("=")
-            keys[key] = value
-    return keys
+    """The unit's [Service] keys, as systemd reads them (a repeated key: its last value)."""
+    unit = configparser.RawConfigParser(strict=False, interpolation=None)
+    unit.optionxform = str  # type: ignore[assignment,method-assign]
+    unit.read_string((DEPLOY / name).read_text())
+    return dict(unit["Service"])
 
 
 def test_every_part_has_its_unit() -> None:

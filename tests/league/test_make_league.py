@@ -14,6 +14,7 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+from test_make_venue import children_of
 from venue_harness import wait_until
 
 pytestmark = pytest.mark.slow
@@ -21,26 +22,6 @@ pytestmark = pytest.mark.slow
 #: Seconds the test gives the league to finish and rate a game (a two-hand match at 0.1 s
 #: an action is some hundred actions; the machine is shared)
 RATED_WITHIN = 300
-
-
-def children_of(pid: int) -> set[int]:
-    """Every process below ``pid`` (from /proc)."""
-    parents: dict[int, int] = {}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                stat = (entry / "stat").read_text()
-                parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
-            except (OSError, ValueError, IndexError):
-                continue
-    found, todo = set(), [pid]
-    while todo:
-        p = todo.pop()
-        for child, parent in parents.items():
-            if parent == p and child not in found:
-                found.add(child)
-                todo.append(child)
-    return found
 
 
 def get(url: str) -> dict:
