@@ -11,7 +11,7 @@ PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 TRAIN_VENV ?= .venv-train
 SETS ?= ../shared/dice
 
-.PHONY: run teach test test-fast bench lint clean learn train-venv train venue league pi-check
+.PHONY: run teach test test-fast bench lint clean learn train-venv train venue pi-check
 
 # What the table needs, and no more: a pub's Pi gets no test tools.
 $(VENV)/.installed: pyproject.toml
@@ -50,6 +50,7 @@ venue: $(VENV)/.installed-venue
 # its ingester, roster service and screen, and LEAGUE_PUBS pubs (default 2), each a venue whose
 # hub is a leaf node of the league, with LEAGUE_TABLES self-playing tables (default 2) seating
 # rostered players; prints every address; Ctrl-C stops it.
+.PHONY: league
 LEAGUE_PUBS ?= 2
 LEAGUE_TABLES ?= 2
 $(VENV)/.installed-league: $(VENV)/.installed
