@@ -37,14 +37,13 @@ from venue.hub import (
     nats_server_binary,
 )
 from venue.private_file import write_private
+from venue.roster import ROSTER_CHANGED, ROSTER_GET
 from venue.settings import TABLE_QUOTA
 
 LEAGUE_ENTRIES = "LEAGUE_ENTRIES"
 LEAGUE_LIVE = "LEAGUE_LIVE"
 LEAGUE_ACCOUNT = "LEAGUE"
 REPLICAS = 3
-ROSTER_GET = "league.roster.get"
-ROSTER_CHANGED = "league.roster.changed"
 
 
 def pub_account(pub: str) -> str:

@@ -53,6 +53,7 @@ CREATE TABLE IF NOT EXISTS ratings (
     ordinal DOUBLE PRECISION NOT NULL, games INTEGER NOT NULL, lost INTEGER NOT NULL,
     last_played TEXT NOT NULL
 );
+CREATE INDEX IF NOT EXISTS ratings_order ON ratings (ordinal DESC, player_id);
 CREATE TABLE IF NOT EXISTS rating_history (
     player_id TEXT NOT NULL, finished TEXT NOT NULL, venue TEXT NOT NULL,
     table_name TEXT NOT NULL, game INTEGER NOT NULL, place INTEGER NOT NULL,

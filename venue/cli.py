@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "rebuild": ("venue.cmd_rebuild", "rebuild games, results and players from the events"),
     "add-tables": ("venue.cmd_add_tables", "add tables to the venue config, each with a "
                    "password of its own, and print each one's [venue] section"),
+    "roster": ("venue.roster_keeper", "keep the pub's copy of the league's roster and hand it "
+               "to the tables"),
     "accept-log": ("venue.cmd_accept_log", "take a table's replaced log as genuine, keeping "
                    "the old one's games"),
 }

@@ -26,6 +26,7 @@ from venue_harness import Venue, _listening, free_port, wait_until
 from engine.autoplay import random_action
 from engine.variants import new_game
 from firmware.log import Entry, GameRow
+from firmware.roster_seating import seating_text
 from firmware.views import entry_is_public
 from league import ratings
 from league import store as league_store
@@ -57,7 +58,7 @@ def game_messages(venue: str, table: str, log_id: str, game: int, rng: random.Ra
     ids = rng.sample(roster, len(players))
     seats = {p: (None if rng.random() < guests else i) for p, i in zip(players, ids, strict=True)}
     g = new_game(variant, players, {})
-    texts = [("seating", " ".join(f"{p}={seats[p] or 'guest'}" for p in players))]
+    texts = [("seating", seating_text(players, seats))]
     while not g.over and len(texts) < 3000:
         action = random_action(g, rng)
         g.apply(action)

@@ -57,9 +57,9 @@ def test_bad_input_is_refused_with_a_sentence_and_stops_nothing_else(
     answer = asyncio.run(publish_as_pub(one, league_subject("pub2", "t1"), other.to_bytes()))
     assert answer == "no responders"
     # a roster id not in the roster; an action by a player not seated; a replaced log
-    one.play(forged(one, "t1", BAD, [("seating", "Ann=p001 Bob=zz-unknown"),
+    one.play(forged(one, "t1", BAD, [("seating", '{"Ann": "p001", "Bob": "zz-unknown"}'),
                                       ("action", "Ann bet 1")]))
-    one.play(forged(one, "t1", BAD + 1, [("seating", "Ann=p001 Bob=guest"),
+    one.play(forged(one, "t1", BAD + 1, [("seating", '{"Ann": "p001", "Bob": null}'),
                                          ("action", "Zed bet 1")]))
     two.play(two.day(1, seed=12, roster=ROSTER))  # t2's log is the league's
     wait_until(lambda: lg.rows("pub2") == two.venue_rows() != [], 60, "pub2 in the league")
