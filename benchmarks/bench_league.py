@@ -70,12 +70,18 @@ def _venue(pub: str, port: int, folder: Path, dsn: str, tables: int):  # noqa: A
         "tables": {f"t{i}": {"password": f"pw-{pub}-{i}"} for i in range(tables)}})
 
 
-def _run_uplinks(configs: list, stop_file: str) -> None:  # noqa: ANN001
-    """Every pub's uplink, in one process (one asyncio loop)."""
+def _run_uplinks(configs: list, logs: dict, stop_file: str) -> None:  # noqa: ANN001
+    """Every pub's uplink, in one process (one asyncio loop). Each reads its venue's
+    enrolled logs from the bench's table (``logs``) instead of a venue store of its own:
+    50 stores' connections are more than the bench's one PostgreSQL takes (50)."""
+
+    class BenchUplink(Uplink):
+        def enrolled(self) -> dict[str, str]:
+            return {t: log for (p, t), log in logs.items() if p == self.config.name}
 
     async def main() -> None:
         stop = asyncio.Event()
-        ups = [asyncio.create_task(Uplink(c).run(stop)) for c in configs]
+        ups = [asyncio.create_task(BenchUplink(c).run(stop)) for c in configs]
 
         async def watch() -> None:
             while not os.path.exists(stop_file):
@@ -132,6 +138,7 @@ def _dirty(dsn: str) -> int:
 
 
 def main() -> None:  # noqa: PLR0915 -- one run, in order
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))  # the finally below stops all
     parser = argparse.ArgumentParser()
     parser.add_argument("--pubs", type=int, default=50)
     parser.add_argument("--tables", type=int, default=10)
@@ -216,7 +223,7 @@ def main() -> None:  # noqa: PLR0915 -- one run, in order
         wait_until(lambda: "consuming" in (folder / "ingester.log").read_text(), 60,
                    "the league ingester")
         stop_file = str(folder / "stop-uplinks")
-        up = multiprocessing.Process(target=_run_uplinks, args=(venues, stop_file))
+        up = multiprocessing.Process(target=_run_uplinks, args=(venues, logs, stop_file))
         up.start()
 
         # 1. at a pub's pace
