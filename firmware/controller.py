@@ -55,6 +55,7 @@ from firmware.presses import decide
 from firmware.publishing import Publisher, Subscription
 from firmware.rebuild import rebuild, record_from_log
 from firmware.referee_commands import RefereeCommands
+from firmware.roster_seating import Seat, SeatingCommands
 from firmware.seat_reads import SeatReads
 from firmware.throws import DiceWatcher
 from firmware.wording import (
@@ -83,7 +84,7 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="milliseconds")
 
 
-class TableController(RefereeCommands, ExposedValues):
+class TableController(RefereeCommands, SeatingCommands, ExposedValues):
     """Owns the engine state of the table; see the module docstring.
 
     ``log`` is the durable log; ``variant``, ``players`` and ``options`` are the game to start
@@ -488,5 +489,6 @@ _HANDLERS: dict[type, Callable[[TableController, Any], Outcome]] = {
     Reread: TableController._reread,
     Settle: TableController._settle_claim,
     Correct: TableController._correct,
+    Seat: TableController._seat,
     SeatEvent: TableController._panel_event,
 }

@@ -15,7 +15,8 @@ Schema (docs/controller.md):
 - ``entries(id, game, seq, kind, text, by, why, at)`` -- seq counts from 1 within a game;
   kind ``action`` (text is the record action, ``Ann throw 6 5 4``), ``undo`` (text is the
   undone action), ``fix-dice`` (``POSITION ACTION``: the action at that position of the game
-  record is replaced), ``void-hand`` (text is the number of actions kept), ``new-game``.
+  record is replaced), ``void-hand`` (text is the number of actions kept), ``new-game``,
+  ``seating`` (who plays in each seat for the league, ``firmware.roster_seating``).
 - ``keys(name, value)`` -- secrets made on first use (``GameLog.key``): ``seat-tokens``, from
   which the seat tokens are derived so they survive a restart.
 - ``pictures(game, seq, seat, seen, image)`` -- made on first use, apart from the games'
@@ -74,7 +75,7 @@ CREATE TABLE IF NOT EXISTS entries (
 POSITIONS = ("CREATE TABLE IF NOT EXISTS positions "
              "(name TEXT PRIMARY KEY, position INTEGER NOT NULL)")
 
-KINDS = ("action", "undo", "fix-dice", "void-hand", "new-game")
+KINDS = ("action", "undo", "fix-dice", "void-hand", "new-game", "seating")
 
 
 @dataclass(frozen=True)

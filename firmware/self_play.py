@@ -6,7 +6,9 @@ a pub's table makes. Every ``pace`` seconds (with some jitter, as people are) it
 the actions the public state allows, at random; a throw reads the simulated camera like a
 THROW press (a throw the camera is unsure of counts, its values pending), exposed dice the
 camera still cannot read are entered as the referee would (docs/rules/pending.md), and a finished
-game is followed by a new one. It runs in its own thread and only calls ``submit``.
+game is followed by a new one. Given roster ids (``make league``), it seats players drawn from
+them before each game's first action, as a league's referee does. It runs in its own thread
+and only calls ``submit``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 from firmware.commands import Act, Correct, EnterDice
 from firmware.controller import TableController
+from firmware.roster_seating import Seat
 
 CHIP_VERBS = ("bet", "raise")
 
@@ -39,8 +42,10 @@ def choose(state: dict[str, Any], rng: random.Random) -> Act | EnterDice | Corre
 class SelfPlay:
     """The thread playing ``controller`` every ``pace`` seconds; ``stop()`` ends it."""
 
-    def __init__(self, controller: TableController, pace: float, seed: int | None = None):
+    def __init__(self, controller: TableController, pace: float, seed: int | None = None,
+                 roster: tuple[str, ...] = ()):
         self.controller = controller
+        self.roster = roster
         self.pace = pace
         self.rng = random.Random(seed)
         self._stop = threading.Event()
@@ -56,6 +61,17 @@ class SelfPlay:
 
     def _run(self) -> None:
         while not self._stop.wait(self.pace * self.rng.uniform(0.5, 1.5)):
-            command = choose(self.controller.public_state(), self.rng)
+            state = self.controller.public_state()
+            command = self._seating(state) or choose(state, self.rng)
             if command is not None:
                 self.controller.submit(command)
+
+    def _seating(self, state: dict[str, Any]) -> Seat | None:
+        """Players drawn from the roster ids for a game not begun nor seated yet."""
+        if not self.roster or state.get("status") != "playing" or state.get("actions"):
+            return None
+        if any(self.controller.seating().values()):
+            return None
+        seats = list(state.get("players") or [])
+        drawn = self.rng.sample(list(self.roster), min(len(seats), len(self.roster)))
+        return Seat(dict(zip(seats, drawn, strict=False)), by="autoplay")

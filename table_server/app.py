@@ -22,6 +22,7 @@ from table_server import api, dice_teach, history, i18n, pages, referee, referee
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.context import Context, error_page, json_error
 from table_server.devices import RefereeDevices, device_key
+from table_server.league_seats import bp as league_seats_bp
 from table_server.press_gate import PressGate
 from web.guard import guard
 from web.hosts import AllowedHosts
@@ -88,6 +89,7 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     app.register_blueprint(referee_pass.bp)
     app.register_blueprint(history.bp)
     app.register_blueprint(dice_teach.bp)
+    app.register_blueprint(league_seats_bp)
 
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> Any:

@@ -29,6 +29,7 @@ from firmware.dice_teacher import DiceTeacher, simulated_throw
 from firmware.house import House, build_house
 from firmware.log import LogError
 from firmware.machine import PI_DB, SIM_DB, default_db, on_raspberry_pi
+from firmware.roster_seating import id_problem
 from firmware.self_play import SelfPlay
 from firmware.server_settings import (
     HOST_ALLOWED,
@@ -66,6 +67,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--autoplay", type=_pace, default=None, metavar="SECONDS",
                         help="simulation only: the table plays random legal actions by "
                              "itself, one about every SECONDS (make venue's tables)")
+    parser.add_argument("--autoplay-roster", type=_roster_ids, default=(), metavar="ID,ID,...",
+                        help="with --autoplay: before each game the table seats players drawn "
+                             "from these roster ids (make league's tables)")
+
+
+def _roster_ids(text: str) -> tuple[str, ...]:
+    """``--autoplay-roster``: roster ids, comma-separated, each well-formed."""
+    ids = tuple(i for i in text.split(",") if i)
+    for i in ids:
+        bad = id_problem(i)
+        if bad:
+            raise argparse.ArgumentTypeError(bad)
+    return ids
 
 
 def _share(text: str) -> float:
@@ -153,7 +167,8 @@ def build(args: argparse.Namespace, simulate: bool) -> tuple[House, Dashboard]:
             house.close()
             raise ConfigError("--autoplay", args.autoplay,
                               "only in simulation: a real table is played by people")
-        play = SelfPlay(house.controller, args.autoplay, seed=args.seed)
+        play = SelfPlay(house.controller, args.autoplay, seed=args.seed,
+                        roster=getattr(args, "autoplay_roster", ()))
         play.start()
         house.add("self-play", play.stop)
     return house, dashboard
@@ -182,6 +197,13 @@ def start_forwarder(house: House, dashboard: Dashboard, settings: VenueSettings)
     forwarder.start()
     dashboard.app.config["VENUE_STATUS"] = forwarder.status
     house.add("venue forwarder", forwarder.stop)
+    # lazy: as the forwarder, only with [venue]
+    from venue.roster_copy import RosterCopy, copy_path
+
+    copy = RosterCopy(settings, copy_path(house.log.path))
+    copy.start()
+    dashboard.app.config["LEAGUE_ROSTER"] = copy
+    house.add("roster copy", copy.stop)
     _say(f"Venue: forwarding the log to {settings.url} as table {settings.table}")
 
 

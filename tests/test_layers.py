@@ -1,13 +1,14 @@
 """The layers import only downward, without circles, and say why when they import late.
 
-docs/architecture.md: engine < vision < simulator < hardware < firmware < venue < table_server
-< venue_screen; a module imports only from its own layer or the ones below. Beside the product
-stand the model lab (``vision_lab``: training and scoring the dice reader) and the benchmarks:
-nothing in the product imports them, the lab leans only on the layers up to the simulator, and
-the benchmarks may measure anything. Read from the source (``ast``), so an import hidden in a
-function counts as much as one at the top. ``firmware/cli.py`` names its subcommands' modules
-as strings (``importlib``, chosen at run time): that is dispatch, not an import, and it is
-checked apart (every name must be a real module).
+docs/architecture.md: engine < vision < simulator < hardware < firmware < venue < league < web
+< table_server < venue_screen < league_screen; a module imports only from its own layer or the
+ones below. Beside the product stand the model lab (``vision_lab``: training and scoring the
+dice reader) and the benchmarks: nothing in the product imports them, the lab leans only on the
+layers up to the simulator, and the benchmarks may measure anything. Read from the source
+(``ast``), so an import hidden in a function counts as much as one at the top.
+``firmware/cli.py`` names its subcommands' modules as strings (``importlib``, chosen at run
+time): that is dispatch, not an import, and it is checked apart (every name must be a real
+module).
 
 No module imports another round a circle either, in any package, late imports counted: a
 circle means two modules that are one job, or a piece both need that belongs in a third. And
@@ -23,8 +24,12 @@ import pathlib
 import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
-LAYERS = ("engine", "vision", "simulator", "hardware", "firmware", "venue", "web",
-          "table_server", "venue_screen")
+#: ``league`` (the league's store, ingester, ratings and NATS cluster) stands on the venue (its
+#: entry format and store) and under the table's server (a table's referee console may read
+#: the roster copy); ``league_screen`` (its screen and JSON API) is the top, above the venue's
+#: screen, whose serving and pages it may reuse.
+LAYERS = ("engine", "vision", "simulator", "hardware", "firmware", "venue", "league", "web",
+          "table_server", "venue_screen", "league_screen")
 RANK = {name: i for i, name in enumerate(LAYERS)}
 #: The packages beside the product, and what each may import besides itself.
 APART = {"vision_lab": ("engine", "vision", "simulator"),

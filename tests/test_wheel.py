@@ -19,8 +19,8 @@ import pytest
 
 ROOT = pathlib.Path(__file__).resolve().parents[1]
 #: the product's top-level packages (the layers of tests/test_layers.py), where they exist
-PRODUCT = ("engine", "vision", "simulator", "hardware", "firmware", "venue", "web",
-           "table_server", "venue_screen")
+PRODUCT = ("engine", "vision", "simulator", "hardware", "firmware", "venue", "league", "web",
+           "table_server", "venue_screen", "league_screen")
 #: left out of the copy: git's and the venvs' folders, caches, earlier builds, and the
 #: leave-one-set-out models (ignored by git, never shipped)
 NOT_COPIED = shutil.ignore_patterns(".git", ".venv*", ".pi-check", "__pycache__", "build",

@@ -1,0 +1,1 @@
+"""The league: every pub's games in one PostgreSQL store, its players' ratings (docs/league.md)."""

@@ -1,0 +1,157 @@
+"""The league's NATS: three nats-server processes in one JetStream cluster, streams of three
+replicas, and accounts that keep each pub to its own subjects.
+
+Accounts (the servers enforce them, whatever a pub's software does):
+
+- ``LEAGUE`` holds the streams and the league's own user (ingester, screen);
+- ``PUB_<pub>``, one per pub, has no user: a pub's hub joins it as a leaf node (its leaf
+  user is bound to it). It can reach the league only through what the accounts share:
+  ``league.<pub>.>`` (a service ``LEAGUE`` exports to that pub alone: the uplink's
+  JetStream publishes, answered by the stream), the roster (``league.roster.get``, a
+  service, and ``league.roster.changed``, a stream, to every pub), and its tables' public
+  state (``bidou.<pub>.*.state``, a stream it exports to ``LEAGUE``). A publish on another
+  pub's subjects has no importer in its account: the server drops it, and a JetStream
+  publish there gets "no responders" at once.
+- ``SYS``, the system account (its user is the routes' password's, for monitoring).
+
+Streams (``stream_configs``): ``LEAGUE_ENTRIES`` (file, 3 replicas, ``league.*.*.entry``,
+deduplicated by the venue's message id) and ``LEAGUE_LIVE`` (memory, 3 replicas, each
+table's latest state).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+from typing import Any
+
+from nats.js.api import DiscardPolicy, StorageType, StreamConfig
+
+from league.settings import LeagueConfig
+from venue.hub import (
+    DUPLICATE_WINDOW,
+    MAX_AGE,
+    MAX_ENTRY_BYTES,
+    MAX_STATE_BYTES,
+    nats_server_binary,
+)
+from venue.private_file import write_private
+from venue.roster import ROSTER_CHANGED, ROSTER_GET
+from venue.settings import TABLE_QUOTA
+
+LEAGUE_ENTRIES = "LEAGUE_ENTRIES"
+LEAGUE_LIVE = "LEAGUE_LIVE"
+LEAGUE_ACCOUNT = "LEAGUE"
+REPLICAS = 3
+
+
+def pub_account(pub: str) -> str:
+    return f"PUB_{pub}"
+
+
+def league_subject(venue: str, table: str) -> str:
+    """Where a pub's uplink publishes a table's entry in the league."""
+    return f"league.{venue}.{table}.entry"
+
+
+def venue_subject(subject: str) -> str:
+    """The venue's subject of a league entry subject (``league.V.T.entry`` ->
+    ``bidou.V.T.entry``), so the venue's own check reads it; anything else unchanged."""
+    head, _, rest = subject.partition(".")
+    return f"bidou.{rest}" if head == "league" else subject
+
+
+def server_config(config: LeagueConfig, index: int, folder: str) -> dict[str, Any]:
+    """Server ``index`` (0, 1, 2) of the league's cluster, its store in ``folder``."""
+    host = config.host
+    route_host = "127.0.0.1" if host in ("0.0.0.0", "::") else host
+    route = f"league:{config.route_password}"
+    accounts: dict[str, Any] = {
+        LEAGUE_ACCOUNT: {
+            "jetstream": "enabled",
+            "users": [{"user": config.admin_user, "password": config.admin_password}],
+            "exports": [{"service": f"league.{p}.>", "accounts": [pub_account(p)]}
+                        for p in sorted(config.pubs)]
+            + [{"service": ROSTER_GET}, {"stream": ROSTER_CHANGED}],
+            "imports": [{"stream": {"account": pub_account(p), "subject": f"bidou.{p}.*.state"}}
+                        for p in sorted(config.pubs)],
+        },
+        "SYS": {"users": [{"user": "sys", "password": config.route_password}]},
+    }
+    for p in sorted(config.pubs):
+        accounts[pub_account(p)] = {
+            "imports": [{"service": {"account": LEAGUE_ACCOUNT, "subject": f"league.{p}.>"}},
+                        {"service": {"account": LEAGUE_ACCOUNT, "subject": ROSTER_GET}},
+                        {"stream": {"account": LEAGUE_ACCOUNT, "subject": ROSTER_CHANGED}}],
+            "exports": [{"stream": f"bidou.{p}.*.state", "accounts": [LEAGUE_ACCOUNT]}],
+        }
+    return {
+        "server_name": f"{config.name}-{index + 1}",
+        "listen": f"{host}:{config.client_ports[index]}",
+        "jetstream": {"store_dir": folder, "max_memory_store": 256 * 1048576},
+        "cluster": {
+            "name": config.name, "listen": f"{host}:{config.cluster_ports[index]}",
+            "authorization": {"user": "league", "password": config.route_password},
+            "routes": [f"nats-route://{route}@{route_host}:{p}"
+                       for i, p in enumerate(config.cluster_ports) if i != index],
+        },
+        "leafnodes": {
+            "listen": f"{host}:{config.leaf_ports[index]}",
+            # pubs dial the urls of their link only, never the addresses the servers know
+            # themselves by (inside the league's network, or behind a relay)
+            "no_advertise": True,
+            "authorization": {"users": [
+                {"user": p, "password": pw, "account": pub_account(p)}
+                for p, pw in sorted(config.pubs.items())]},
+        },
+        "accounts": accounts,
+        "system_account": "SYS",
+        "max_payload": 1048576,
+    }
+
+
+def start_server(config: LeagueConfig, index: int, folder: str) -> subprocess.Popen[bytes]:
+    """Write server ``index``'s config into ``folder`` and start it (its own process group);
+    its log is ``folder/nats.log``, its store ``folder/jetstream``."""
+    return start_nats(folder, json.dumps(server_config(config, index, os.path.join(
+        folder, "jetstream")), indent=2))
+
+
+def start_nats(folder: str, text: str) -> subprocess.Popen[bytes]:
+    """nats-server on the config ``text``, written (0600: passwords) to
+    ``folder/nats.conf``; its own process group, its log ``folder/nats.log``."""
+    os.makedirs(folder, exist_ok=True)
+    path = os.path.join(folder, "nats.conf")
+    write_private(path, text)
+    out = open(os.path.join(folder, "nats.log"), "ab")  # noqa: SIM115 -- the child's
+    try:
+        return subprocess.Popen([nats_server_binary(), "-c", path], stdout=out,
+                                stderr=subprocess.STDOUT, start_new_session=True)
+    finally:
+        out.close()
+
+
+def stream_configs(config: LeagueConfig) -> list[StreamConfig]:
+    """The league's streams, three replicas each. Bounds as the venue's: each table's quota
+    (a week at a person's pace; a full table's new entries are refused and wait in its pub's
+    hub), a week kept, 8 KiB an entry."""
+    return [
+        StreamConfig(name=LEAGUE_ENTRIES, subjects=["league.*.*.entry"],
+                     storage=StorageType.FILE, num_replicas=REPLICAS,
+                     duplicate_window=DUPLICATE_WINDOW, max_msgs_per_subject=TABLE_QUOTA,
+                     discard=DiscardPolicy.NEW, discard_new_per_subject=True,
+                     max_msg_size=MAX_ENTRY_BYTES, max_age=MAX_AGE),
+        StreamConfig(name=LEAGUE_LIVE, subjects=["bidou.*.*.state"],
+                     storage=StorageType.MEMORY, num_replicas=REPLICAS,
+                     max_msgs_per_subject=1, max_msg_size=MAX_STATE_BYTES),
+    ]
+
+
+async def ensure_streams(js: Any, config: LeagueConfig) -> None:
+    """Create the league's streams, or bring their config up to date (idempotent)."""
+    for cfg in stream_configs(config):
+        try:
+            await js.add_stream(cfg)
+        except Exception:  # it exists with another config: update it
+            await js.update_stream(cfg)

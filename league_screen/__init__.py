@@ -1,0 +1,1 @@
+"""The league's screen: standings, players, pubs, games and a live wall (docs/league.md)."""
