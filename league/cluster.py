@@ -37,14 +37,13 @@ from venue.hub import (
     nats_server_binary,
 )
 from venue.private_file import write_private
+from venue.roster import ROSTER_CHANGED, ROSTER_GET
 from venue.settings import TABLE_QUOTA
 
 LEAGUE_ENTRIES = "LEAGUE_ENTRIES"
 LEAGUE_LIVE = "LEAGUE_LIVE"
 LEAGUE_ACCOUNT = "LEAGUE"
 REPLICAS = 3
-ROSTER_GET = "league.roster.get"
-ROSTER_CHANGED = "league.roster.changed"
 
 
 def pub_account(pub: str) -> str:
@@ -99,6 +98,9 @@ def server_config(config: LeagueConfig, index: int, folder: str) -> dict[str, An
         },
         "leafnodes": {
             "listen": f"{host}:{config.leaf_ports[index]}",
+            # pubs dial the urls of their link only, never the addresses the servers know
+            # themselves by (inside the league's network, or behind a relay)
+            "no_advertise": True,
             "authorization": {"users": [
                 {"user": p, "password": pw, "account": pub_account(p)}
                 for p, pw in sorted(config.pubs.items())]},

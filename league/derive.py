@@ -13,9 +13,9 @@ from typing import Any
 import psycopg
 
 from firmware.log import Entry
+from firmware.roster_seating import KIND, parse_seating
 from league import ratings
 from league.ranking import places
-from league.seating import KIND, parse_seating
 from venue import store as venue_store
 from venue.messages import EntryMessage
 

@@ -60,6 +60,7 @@ class LeagueIngester(Ingester):
         self.part = partition
         self.pubs = set(config.pubs_of(partition))
         self.rated = 0
+        self.ratings_db: psycopg.Connection[Any] | None = None  # its own: a thread of its own
 
     def note(self, part: int, venue: str, table: str, sentence: str) -> None:
         """A refusal: one line here (once per sentence) and a ``problems`` row (blocking)."""
@@ -122,11 +123,14 @@ class LeagueIngester(Ingester):
         return outcomes
 
     def catch_up(self) -> None:
-        """The ratings computed again from the earliest game marked (blocking)."""
+        """The ratings computed again from the earliest game marked (blocking), on a
+        connection of its own (a connection is one thread's)."""
         try:
-            self.rated += ratings.catch_up(self.database(0))
+            if self.ratings_db is None or self.ratings_db.closed or self.ratings_db.broken:
+                self.ratings_db = league_store.connect(self.league.dsn)
+            self.rated += ratings.catch_up(self.ratings_db)
         except psycopg.OperationalError:
-            self.dbs[0] = None
+            self.ratings_db = None
 
     async def run(self, stop: asyncio.Event) -> None:
         c = self.league

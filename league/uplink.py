@@ -6,7 +6,10 @@ only to that hub, as the venue's own user: the hub is a leaf node of the league
 the league's stream, through the pub's account. It reads the hub's entries through its own
 durable consumer (``league-uplink``), publishes each unchanged (the venue's bytes, the venue's
 message id, so the league's stream drops a repeat), and acknowledges it on the hub only once
-the league has acknowledged it (stored on two of its three servers). Cut from the league, it
+the league has acknowledged it (stored on two of its three servers). Only the entries of each
+table's log the venue enrolled go (``tables`` in the venue's store): a forged log, or a new
+SD card's log the venue has not accepted, is refused by the venue and never reaches the
+league, so the league's first log of a table is always the venue's. Cut from the league, it
 sends nothing, keeps its place in the hub (which keeps a week) and says how many wait; on
 reconnection it goes on where it stopped. Exactly once: at least once by the hub's consumer,
 at most once by the league's message ids and the league store's keys.
@@ -22,6 +25,7 @@ import time
 from typing import Any
 
 import nats
+import psycopg
 
 from league.cluster import league_subject
 from league.pull import NamedPuller
@@ -59,12 +63,56 @@ class Uplink:
         self.config = config
         self.hub_url = hub_url or config.hub_url
         self.sent = 0
-        self.waiting = 0
+        self.skipped = 0
         self.problem = ""
+        self.db: psycopg.Connection[Any] | None = None
+
+    def enrolled(self) -> dict[str, str] | None:
+        """Each table's log the venue enrolled (blocking); None while PostgreSQL is away."""
+        try:
+            if self.db is None or self.db.closed or self.db.broken:
+                self.db = psycopg.connect(self.config.dsn, connect_timeout=5, autocommit=True)
+            return dict(self.db.execute("SELECT table_name, log_id FROM tables WHERE venue = %s",
+                                        (self.config.name,)).fetchall())
+        except psycopg.Error:
+            self.db = None
+            return None
+
+    async def sendable(self, msgs: list[Any]) -> list[Any]:
+        """The messages of logs the venue enrolled; the others are acknowledged and not sent
+        (the venue refused them), with a line; while the venue's store cannot be read,
+        none (they come again)."""
+        logs = await asyncio.to_thread(self.enrolled)
+        if logs is None:
+            for m in msgs:
+                await m.nak(delay=1)
+            say("the venue's store cannot be read; entries wait in the hub")
+            await asyncio.sleep(1)
+            return []
+        out = []
+        for m in msgs:
+            try:
+                d = json.loads(m.data)
+                table, log_id = d["table"], d["log_id"]
+            except Exception:  # noqa: BLE001 -- junk: the league refuses it with a sentence
+                out.append(m)
+                continue
+            if logs.get(table) == log_id:
+                out.append(m)
+                continue
+            await m.ack()
+            self.skipped += 1
+            text = (f"table {table}'s entries from log {log_id} are not sent to the league: "
+                    f"the venue holds log {logs.get(table)} for it (see the venue's screen)")
+            if text != self.problem:
+                say(text)
+                self.problem = text
+        return out
 
     async def forward(self, js: Any, msgs: list[Any]) -> None:
         """Publish a batch to the league and acknowledge on the hub what the league took;
         the rest is delivered again by the hub (``nak``), in order."""
+        msgs = await self.sendable(msgs)
         results = await asyncio.gather(*(
             js.publish(league_subject(*m.subject.split(".")[1:3]), m.data,
                        headers={"Nats-Msg-Id": message_id(m)}, timeout=PUBLISH_TIMEOUT)
@@ -85,7 +133,7 @@ class Uplink:
             if text != self.problem:
                 say(text)
             self.problem = text
-        elif self.problem:
+        elif self.problem.startswith("the league did not"):
             say("the league takes entries again")
             self.problem = ""
 

@@ -14,7 +14,6 @@ import sys
 import threading
 
 from league.settings import add_config_argument, config_for
-
 from league_screen.app import create_app
 from league_screen.data import Reader
 from league_screen.live import ClusterLink, Live

@@ -4,8 +4,16 @@ database per test) and its harness, reused as they are (tests/venue/conftest.py)
 from __future__ import annotations
 
 import importlib.util
+import shutil
 import sys
+import tempfile
+import uuid
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
 
 VENUE_TESTS = Path(__file__).resolve().parents[1] / "venue"
 sys.path.insert(0, str(VENUE_TESTS))  # venue_harness, as the venue's tests import it
@@ -19,3 +27,45 @@ pg_cluster = _fixtures.pg_cluster
 dsn = _fixtures.dsn
 venue = _fixtures.venue
 need = _fixtures.need
+
+
+@pytest.fixture
+def new_db(pg_cluster: object) -> Callable[[], str]:
+    """Make a fresh database of the session's cluster (a pub's venue store, the league's)."""
+
+    def make() -> str:
+        name = f"l_{uuid.uuid4().hex[:10]}"
+        base = pg_cluster.dsn  # type: ignore[attr-defined]
+        with psycopg.connect(base, autocommit=True) as db:
+            db.execute(f"CREATE DATABASE {name}")
+        return base.replace("dbname=bidou_venue", f"dbname={name}")
+
+    return make
+
+
+@pytest.fixture
+def folder() -> Iterator[Path]:
+    path = Path(tempfile.mkdtemp(prefix="bidou-league-"))
+    try:
+        yield path
+    finally:
+        shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def league(folder: Path, new_db: Callable[[], str]) -> Iterator[tuple[Any, list[Any]]]:
+    """A running league of two pubs (each two tables), the roster holding ``ROSTER``."""
+    from league_harness import ROSTER, League, Pub  # lazy: beside these tests (path above)
+
+    lg = League(folder / "league", new_db())
+    pubs = [Pub(folder / p, new_db(), lg, p) for p in ("pub1", "pub2")]
+    try:
+        lg.start()
+        lg.add_roster(ROSTER)
+        for p in pubs:
+            p.start()
+        yield lg, pubs
+    finally:
+        for p in pubs:
+            p.stop_all()
+        lg.stop_all()

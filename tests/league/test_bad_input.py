@@ -1,0 +1,89 @@
+"""Bad input to the league, with real processes: each refused with a sentence (the league
+ingester's log and a ``problems`` row, for the league's page), nothing of it stored, and
+nothing else stops: every other game of both pubs is in the league as in its venue."""
+
+from __future__ import annotations
+
+import asyncio
+from datetime import timedelta
+
+import nats
+import psycopg
+import pytest
+from league_harness import DAY0, ROSTER, League, Pub, stamp, wait_until
+from nats.js.errors import NoStreamResponseError
+
+from firmware.log import Entry, GameRow
+from league.cluster import league_subject
+from venue import store as venue_store
+from venue.messages import EntryMessage, entry_message
+
+BAD = 900  # the forged games' ids: the venue stores them, the league refuses their entries
+
+
+def forged(pub: Pub, table: str, game: int, entries: list[tuple[str, str]],
+           players: tuple[str, ...] = ("Ann", "Bob"), log_id: str | None = None
+           ) -> list[EntryMessage]:
+    """A game's first entries as one holding the pub's hub could send them."""
+    row = GameRow(game, "multi-hand", players, {}, stamp(DAY0), None, "playing", None)
+    return [entry_message(pub.name, table, log_id or pub.logs[table],
+                          Entry(game, seq, kind, text, "referee", "", stamp(DAY0)), row)
+            for seq, (kind, text) in enumerate(entries, start=1)]
+
+
+async def publish_as_pub(pub: Pub, subject: str, data: bytes) -> str:
+    """A JetStream publish into the league through the pub's hub; the server's answer."""
+    nc = await nats.connect(pub.url, user=pub.admin[0], password=pub.admin[1])
+    try:
+        ack = await nc.jetstream().publish(subject, data, timeout=3)
+        return f"stored as {ack.seq}"
+    except NoStreamResponseError:
+        return "no responders"
+    finally:
+        await nc.close()
+
+
+def problems(lg: League) -> list[str]:
+    with psycopg.connect(lg.dsn) as db:
+        return [r[0] for r in db.execute("SELECT sentence FROM problems").fetchall()]
+
+
+@pytest.mark.slow
+def test_bad_input_is_refused_with_a_sentence_and_stops_nothing_else(
+        league: tuple[League, list[Pub]]) -> None:
+    lg, (one, two) = league
+    # a pub publishing on another pub's subjects: the league's servers refuse it
+    other = forged(two, "t1", BAD, [("action", "Ann bet 1")])[0]
+    answer = asyncio.run(publish_as_pub(one, league_subject("pub2", "t1"), other.to_bytes()))
+    assert answer == "no responders"
+    # a roster id not in the roster; an action by a player not seated; a replaced log
+    one.play(forged(one, "t1", BAD, [("seating", '{"Ann": "p001", "Bob": "zz-unknown"}'),
+                                      ("action", "Ann bet 1")]))
+    one.play(forged(one, "t1", BAD + 1, [("seating", '{"Ann": "p001", "Bob": null}'),
+                                         ("action", "Zed bet 1")]))
+    two.play(two.day(1, seed=12, roster=ROSTER))  # t2's log is the league's
+    wait_until(lambda: lg.rows("pub2") == two.venue_rows() != [], 60, "pub2 in the league")
+    with venue_store.connect(two.dsn) as db:  # a new SD card, accepted at the pub
+        venue_store.accept_log(db, "pub2", "t2", "NEW-SD-CARD")
+    two.play(forged(two, "t2", 1, [("action", "Ann bet 1")], log_id="NEW-SD-CARD"))
+    wait_until(lambda: any("NEW-SD-CARD" in s for s in problems(lg)), 60,
+               "the replaced log's refusal")
+    said = problems(lg)
+    assert any("zz-unknown, not in the league's roster" in s for s in said), said
+    assert any("action of 'Zed', who was not seated" in s for s in said), said
+    assert any("sends from a new log (id NEW-SD-CARD" in s for s in said), said
+    log = lg.log_text()
+    for words in ("not in the league's roster", "who was not seated", "from a new log"):
+        assert words in log
+    # nothing of them stored, and everything else goes on
+    for pub in (one, two):
+        pub.play(pub.day(3, seed=11, roster=ROSTER, day=DAY0 + timedelta(hours=1)))
+    with psycopg.connect(lg.dsn) as db:
+        assert db.execute("SELECT count(*) FROM events WHERE game = %s OR text LIKE 'Zed %%' "
+                          "OR log_id = %s OR venue = 'pub2' AND game >= %s",
+                          (BAD, "NEW-SD-CARD", BAD)).fetchone()[0] == 0
+    for pub, keep in ((two, lambda r: r[0] == "t1"), (one, lambda r: r[1] < BAD)):
+        wait_until(lambda pub=pub, keep=keep: (
+            [r for r in lg.rows(pub.name) if keep(r)] == [r for r in pub.venue_rows() if keep(r)]
+            and ("t1", pub.played, "over") in {r[:3] for r in pub.venue_rows()}), 90,
+            f"{pub.name}'s other games in the league, as in its venue")
