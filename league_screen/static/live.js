@@ -28,6 +28,7 @@ function card(t) {
         const a = el("a", who.name || who.player_id);
         a.href = "/players/" + encodeURIComponent(who.player_id);
         name.append(a);
+        if (who.elsewhere) name.append(el("span", " also seated at another table", "problem"));
       } else {
         name.textContent = seat.name + " (guest)";
       }

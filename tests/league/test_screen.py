@@ -9,7 +9,6 @@ import json
 import socket
 import subprocess
 import tempfile
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -166,7 +165,9 @@ def test_the_live_wall_shows_tables_public_state_and_never_a_concealed_die(
     south = next(t for t in found if t["venue"] == "south")
     assert south["online"] and south["players"]["Ann"]["name"] == "Ann Dupont"
     assert south["players"]["Hal"]["player_id"] is None
-    time.sleep(0)  # the wall page itself is drawn in the browser test
+    assert south["players"]["Ann"]["elsewhere"]  # north t1's game 2 seats her too
+    north = next(t for t in found if t["venue"] == "north")
+    assert not north["players"]["Fox"]["elsewhere"]
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -216,6 +217,7 @@ def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
                 page.wait_for_selector('.card[data-table="south/t2"]', timeout=20_000)
                 page.wait_for_selector('.card[data-table="north/t1"]', timeout=20_000)
                 assert "Ann Dupont" in page.inner_text("#featured")
+                assert "also seated at another table" in page.inner_text("#featured")
                 page.screenshot(path=str(DOCS / f"screenshot-league-live-{width}.png"))
                 page.close()
         finally:
