@@ -28,11 +28,13 @@ function card(t) {
         const a = el("a", who.name || who.player_id);
         a.href = "/players/" + encodeURIComponent(who.player_id);
         name.append(a);
-        if (who.elsewhere) name.append(el("span", " also seated at another table", "problem"));
       } else {
         name.textContent = seat.name + " (guest)";
       }
       if (seat.to_act) name.append(" to act");
+      if (who && who.elsewhere) {
+        name.append(document.createElement("br"), el("small", "also seated at another table", "problem"));
+      }
       row.insertCell().textContent = seat.chips + " chips";
       row.insertCell().textContent = who && who.ordinal !== null && who.ordinal !== undefined ? "rating " + who.ordinal.toFixed(2) : "";
     }

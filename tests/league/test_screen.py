@@ -9,6 +9,7 @@ import json
 import socket
 import subprocess
 import tempfile
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -49,12 +50,16 @@ class Screen:
             return status, None, body
 
     def publish(self, subject: str, body: dict[str, Any]) -> None:
+        """Publish on the nats-server, from a thread of its own (Playwright's sync API keeps
+        an event loop running in the test's thread)."""
         async def go() -> None:
             nc = await nats.connect(self.nats_url)
             await nc.publish(subject, json.dumps(body).encode())
             await nc.flush()
             await nc.close()
-        asyncio.run(go())
+        thread = threading.Thread(target=lambda: asyncio.run(go()))
+        thread.start()
+        thread.join(timeout=30)
 
 
 @pytest.fixture
@@ -192,9 +197,12 @@ def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
     state = {"game_id": 1, "status": "playing", "variant": "two-hand", "to_act": "Ann",
              "expects": "throw", "pot": 2,
              "seats": [{"name": "Ann", "chips": 3, "to_act": True}, {"name": "Hal", "chips": 4}]}
-    screen.publish("bidou.south.t2.state", state)
-    screen.publish("bidou.north.t1.state", state | {"game_id": 2, "seats": [
-        {"name": "Ann", "chips": 5, "to_act": True}, {"name": "Fox", "chips": 2}]})
+
+    def heard() -> None:  # a table is online for 10 s after its state
+        screen.publish("bidou.south.t2.state", state)
+        screen.publish("bidou.north.t1.state", state | {"game_id": 2, "seats": [
+            {"name": "Ann", "chips": 5, "to_act": True}, {"name": "Fox", "chips": 2}]})
+
     refused: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -213,6 +221,7 @@ def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
                                 full_page=True)
                 page.goto(screen.url + "/games/north/t2/1")
                 assert page.locator("#record tr").count() > 5
+                heard()
                 page.goto(screen.url + "/live")
                 page.wait_for_selector('.card[data-table="south/t2"]', timeout=20_000)
                 page.wait_for_selector('.card[data-table="north/t1"]', timeout=20_000)
