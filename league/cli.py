@@ -3,10 +3,10 @@
 
 from __future__ import annotations
 
-import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+
+from venue.cli import dispatch
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "up": ("league_screen.cmd_up", "run a whole league on this machine"),
@@ -26,21 +26,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch to the chosen subcommand and return its exit status."""
-    args = list(sys.argv[1:] if argv is None else argv)
-    lines = ["usage: bidou-league COMMAND [ARGS]", "", "commands:"]
-    lines += [f"  {n:<10} {h}" for n, (_, h) in COMMANDS.items()]
-    if not args or args[0] in ("-h", "--help"):
-        print("\n".join(lines))
-        return 0 if args else 2
-    if args[0] not in COMMANDS:
-        print(f"bidou-league: unknown command {args[0]!r}.\n\n" + "\n".join(lines),
-              file=sys.stderr)
-        return 2
-    module_name, help_ = COMMANDS[args[0]]
-    module = importlib.import_module(module_name)
-    parser = argparse.ArgumentParser(prog=f"bidou-league {args[0]}", description=help_)
-    module.add_arguments(parser)
-    return int(module.run(parser.parse_args(args[1:])) or 0)
+    return dispatch("bidou-league", COMMANDS, argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

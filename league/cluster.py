@@ -114,10 +114,16 @@ def server_config(config: LeagueConfig, index: int, folder: str) -> dict[str, An
 def start_server(config: LeagueConfig, index: int, folder: str) -> subprocess.Popen[bytes]:
     """Write server ``index``'s config into ``folder`` and start it (its own process group);
     its log is ``folder/nats.log``, its store ``folder/jetstream``."""
+    return start_nats(folder, json.dumps(server_config(config, index, os.path.join(
+        folder, "jetstream")), indent=2))
+
+
+def start_nats(folder: str, text: str) -> subprocess.Popen[bytes]:
+    """nats-server on the config ``text``, written (0600: passwords) to
+    ``folder/nats.conf``; its own process group, its log ``folder/nats.log``."""
     os.makedirs(folder, exist_ok=True)
     path = os.path.join(folder, "nats.conf")
-    write_private(path, json.dumps(server_config(config, index,
-                                                 os.path.join(folder, "jetstream")), indent=2))
+    write_private(path, text)
     out = open(os.path.join(folder, "nats.log"), "ab")  # noqa: SIM115 -- the child's
     try:
         return subprocess.Popen([nats_server_binary(), "-c", path], stdout=out,

@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import contextlib
-import signal
 from types import SimpleNamespace
 from typing import Any
 
@@ -41,7 +39,7 @@ from league.cluster import LEAGUE_ENTRIES, ensure_streams, venue_subject
 from league.pull import NamedPuller
 from league.settings import LeagueConfig, add_config_argument, config_for
 from venue import store as venue_store
-from venue.ingester import QUEUE, Ingester, stream_seq
+from venue.ingester import QUEUE, Ingester, run_until_stopped
 from venue.messages import BadMessage, EntryMessage, parse_entry
 from venue.puller import say
 
@@ -52,6 +50,8 @@ RATINGS_EVERY = 1.0  # seconds between two ratings catch-ups
 class LeagueIngester(Ingester):
     """The venue's ingester over the league's stream, one part of the pubs."""
 
+    STREAM = LEAGUE_ENTRIES
+
     def __init__(self, config: LeagueConfig, partition: int = 0,
                  partitions: int = PARTITIONS) -> None:
         super().__init__(SimpleNamespace(name=config.name, dsn=config.dsn, tables={}, logs={}),
@@ -61,16 +61,6 @@ class LeagueIngester(Ingester):
         self.pubs = set(config.pubs_of(partition))
         self.rated = 0
         self.ratings_db: psycopg.Connection[Any] | None = None  # its own: a thread of its own
-
-    def note(self, part: int, venue: str, table: str, sentence: str) -> None:
-        """A refusal: one line here (once per sentence) and a ``problems`` row (blocking)."""
-        self.say_once("refused", sentence)
-        while True:
-            try:
-                venue_store.note_problem(self.database(part), venue, table, sentence)
-                return
-            except psycopg.OperationalError:
-                self.dbs[part] = None
 
     async def check(self, js: Any, msg: Any, part: int) -> EntryMessage | None:
         subject = venue_subject(msg.subject)
@@ -88,17 +78,9 @@ class LeagueIngester(Ingester):
                 f"a message on {msg.subject} could not be read ({type(e).__name__}: "
                 f"{str(e)[:160]}); it is not stored.")
             sentence = f"pub {venue}: {sentence}"
-        await asyncio.to_thread(self.note, part, venue, table, sentence)
+        await asyncio.to_thread(self.problem, part, table, sentence, venue)
         await self.drop(js, msg)
         return None
-
-    @staticmethod
-    async def drop(js: Any, msg: Any) -> None:
-        await msg.term()
-        seq = stream_seq(msg)
-        if seq is not None:
-            with contextlib.suppress(Exception):
-                await js.delete_msg(LEAGUE_ENTRIES, seq)
 
     def _record(self, db: psycopg.Connection[Any], messages: list[EntryMessage],  # type: ignore[override]
                 released: list[EntryMessage]) -> list[venue_store.Outcome]:
@@ -188,13 +170,6 @@ def run(args: argparse.Namespace) -> int:
               f"{config.partitions - 1} ([ingest] partitions = {config.partitions}).")
         return 2
 
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for s in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(s, stop.set)
-        await LeagueIngester(config, args.partition).run(stop)
-
-    asyncio.run(main())
+    run_until_stopped(LeagueIngester(config, args.partition).run)
     return 0
 

@@ -31,6 +31,7 @@ from typing import Any
 from urllib.parse import quote
 
 from engine.errors import ConfigError, reject_unknown_keys
+from league.cluster import start_nats
 from venue.hub import nats_server_binary, server_config
 from venue.private_file import write_private
 from venue.settings import VenueConfig, config_for
@@ -89,16 +90,8 @@ def start_pub_hub(config: VenueConfig, link: LeagueLink, folder: str, *,
                   port: int | None = None) -> subprocess.Popen[bytes]:
     """``venue.hub.start_hub`` with the league link: config in ``folder``, its own process
     group, its log ``folder/nats.log``."""
-    os.makedirs(folder, exist_ok=True)
-    path = os.path.join(folder, "nats.conf")
-    write_private(path, pub_hub_config(config, link, port=port,
-                                       store_dir=os.path.join(folder, "jetstream")))
-    out = open(os.path.join(folder, "nats.log"), "ab")  # noqa: SIM115 -- the child's
-    try:
-        return subprocess.Popen([nats_server_binary(), "-c", path], stdout=out,
-                                stderr=subprocess.STDOUT, start_new_session=True)
-    finally:
-        out.close()
+    return start_nats(folder, pub_hub_config(config, link, port=port,
+                                             store_dir=os.path.join(folder, "jetstream")))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

@@ -32,6 +32,7 @@ from typing import Any
 
 from engine.errors import ConfigError, reject_unknown_keys
 from firmware.venue_settings import NAME, NAME_ALLOWED
+from venue.settings import _section, _text
 
 SECTIONS = ("league", "cluster", "database", "ingest", "pubs")
 #: the league's own user in the LEAGUE account: its ingesters and screens
@@ -68,20 +69,6 @@ class LeagueConfig:
 
     def pubs_of(self, partition: int) -> list[str]:
         return sorted(p for p in self.pubs if self.partition_of(p) == partition)
-
-
-def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
-    value = data.get(name, {})
-    if not isinstance(value, dict):
-        raise ConfigError(name, value, f"a table: write [{name}] on a line of its own")
-    return value
-
-
-def _text(section: dict[str, Any], key: str, where: str, default: str | None = None) -> str:
-    value = section.get(key, default)
-    if not isinstance(value, str) or not value:
-        raise ConfigError(f"{where}.{key}", value, "a non-empty string")
-    return value
 
 
 def _ports(cluster: dict[str, Any], key: str, default: tuple[int, ...]) -> tuple[int, ...]:

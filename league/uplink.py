@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import signal
 import time
 from typing import Any
 
@@ -29,6 +28,7 @@ import psycopg
 
 from league.cluster import league_subject
 from league.pull import NamedPuller
+from venue.ingester import run_until_stopped
 from venue.messages import ENTRY_STREAM
 from venue.settings import VenueConfig, add_config_argument, config_for
 
@@ -181,13 +181,5 @@ def run(args: argparse.Namespace) -> int:
     config = config_for("uplink", args.config)
     if config is None:
         return 2
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for s in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(s, stop.set)
-        await Uplink(config).run(stop)
-
-    asyncio.run(main())
+    run_until_stopped(Uplink(config).run)
     return 0

@@ -26,19 +26,26 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Dispatch to the chosen subcommand and return its exit status."""
+    return dispatch("bidou-venue", COMMANDS, argv)
+
+
+def dispatch(prog: str, commands: dict[str, tuple[str, str]],
+             argv: Sequence[str] | None = None) -> int:
+    """Run ``prog``'s chosen subcommand (``commands``: name -> (module, help)), imported
+    only then; its exit status (``bidou-venue``, and ``bidou-league``)."""
     args = list(sys.argv[1:] if argv is None else argv)
-    lines = ["usage: bidou-venue COMMAND [ARGS]", "", "commands:"]
-    lines += [f"  {n:<10} {h}" for n, (_, h) in COMMANDS.items()]
+    lines = [f"usage: {prog} COMMAND [ARGS]", "", "commands:"]
+    lines += [f"  {n:<10} {h}" for n, (_, h) in commands.items()]
     if not args or args[0] in ("-h", "--help"):
         print("\n".join(lines))
         return 0 if args else 2
-    if args[0] not in COMMANDS:
-        print(f"bidou-venue: unknown command {args[0]!r}.\n\n" + "\n".join(lines),
+    if args[0] not in commands:
+        print(f"{prog}: unknown command {args[0]!r}.\n\n" + "\n".join(lines),
               file=sys.stderr)
         return 2
-    module_name, help_ = COMMANDS[args[0]]
+    module_name, help_ = commands[args[0]]
     module = importlib.import_module(module_name)
-    parser = argparse.ArgumentParser(prog=f"bidou-venue {args[0]}", description=help_)
+    parser = argparse.ArgumentParser(prog=f"{prog} {args[0]}", description=help_)
     module.add_arguments(parser)
     return int(module.run(parser.parse_args(args[1:])) or 0)
 

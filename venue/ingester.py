@@ -31,6 +31,7 @@ import threading
 import time
 import zlib
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import nats
@@ -104,6 +105,9 @@ def notices(messages: list[EntryMessage]) -> bytes:
 class Ingester:
     """One consumer, one database connection; ``handle`` is one message's whole life."""
 
+    #: the stream a message that can never be stored is deleted from
+    STREAM = ENTRY_STREAM
+
     def __init__(self, config: VenueConfig, partitions: int = PARTITIONS) -> None:
         self.config = config
         self.dbs: list[psycopg.Connection[Any] | None] = [None] * partitions
@@ -151,8 +155,9 @@ class Ingester:
                     f"{held}; the store's stays. To take the config's: bidou-venue "
                     f"accept-log --config FILE {table} --log {log_id}")
 
-    def problem(self, part: int, table: str, sentence: str) -> None:
-        """Say a refusal once and keep it for the screen (blocking: run in a thread)."""
+    def problem(self, part: int, table: str, sentence: str, venue: str | None = None) -> None:
+        """Say a refusal once and keep it for the screen (blocking: run in a thread);
+        ``venue``: whose (default this venue)."""
         with self._lock:
             new = sentence not in self._said
             self._said.add(sentence)
@@ -160,7 +165,8 @@ class Ingester:
             say(f"refused: {sentence}")
         while True:
             try:
-                store.note_problem(self.database(part), self.config.name, table, sentence)
+                store.note_problem(self.database(part), venue or self.config.name, table,
+                                   sentence)
                 return
             except psycopg.OperationalError:
                 self.dbs[part] = None
@@ -262,14 +268,13 @@ class Ingester:
         await self.drop(js, msg)
         return None
 
-    @staticmethod
-    async def drop(js: Any, msg: Any) -> None:
+    async def drop(self, js: Any, msg: Any) -> None:
         """Terminate a message that can never be stored and delete it from the stream."""
         await msg.term()
         seq = stream_seq(msg)
         if seq is not None:
             with contextlib.suppress(Exception):  # gone already (a repeat, max_age)
-                await js.delete_msg(ENTRY_STREAM, seq)
+                await js.delete_msg(self.STREAM, seq)
 
     async def handle(self, nc: Any, msgs: list[Any], part: int) -> None:
         """Messages of one partition, in order: check, write (one transaction), then
@@ -370,17 +375,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    config = config_for("ingest", args.config)
-    if config is None:
-        return 2
+def run_until_stopped(part: Callable[[asyncio.Event], Awaitable[None]]) -> None:
+    """Run ``part(stop)`` until SIGTERM or SIGINT sets ``stop`` (each long-running part's
+    command: the venue's ingester, and the league's)."""
 
     async def main() -> None:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for s in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(s, stop.set)
-        await Ingester(config).run(stop)
+        await part(stop)
 
     asyncio.run(main())
+
+
+def run(args: argparse.Namespace) -> int:
+    config = config_for("ingest", args.config)
+    if config is None:
+        return 2
+    run_until_stopped(Ingester(config).run)
     return 0

@@ -149,7 +149,7 @@ class Pub(Venue):
             self.enroll(t, log_id)
         self.start_hub()
         self.start_ingester()
-        wait_until(lambda: "consuming" in self.log_text("ingester"), 60,
+        wait_until(lambda: "consuming" in self.log_text("ingester"), 180,
                    f"{self.name}'s venue ingester to make the hub's streams")
         self.start_uplink()
 
@@ -230,7 +230,7 @@ class League:
             [PYTHON, "-m", "league.cli", "ingest", "--config", str(self.path)],
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         log.close()
-        wait_until(lambda: "consuming" in self.log_text(), 60, "the league's ingester")
+        wait_until(lambda: "consuming" in self.log_text(), 180, "the league's ingester")
 
     def kill(self, proc: subprocess.Popen[bytes] | None, sig: int = signal.SIGKILL) -> None:
         if proc is not None and proc.poll() is None:
