@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import signal
 import sys
 from datetime import UTC, datetime
 from typing import Any
@@ -25,6 +24,7 @@ import psycopg
 
 from league import store
 from league.settings import LeagueConfig, add_config_argument, config_for
+from venue.ingester import run_until_stopped
 from venue.roster import ROSTER_CHANGED, ROSTER_GET, Player, answer, player_problem
 
 log = logging.getLogger("bidou.league.roster")
@@ -115,13 +115,6 @@ def run(args: argparse.Namespace) -> int:
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
                         stream=sys.stdout)
-    loop = asyncio.new_event_loop()
-    stop = asyncio.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     print("bidou-league roster: answering the pubs' league.roster.get", flush=True)
-    try:
-        loop.run_until_complete(RosterService(config).run(stop))
-    finally:
-        loop.close()
+    run_until_stopped(RosterService(config).run)
     return 0

@@ -42,7 +42,8 @@ def _number(name: str, default: int, low: int, high: int) -> int:
 
 def featured(live: Live, reader: Reader, count: int = FEATURED) -> list[dict[str, Any]]:
     """The tables the wall shows: online ones first, then those playing, then by the best
-    rating seated at their newest game; each with its seats' players."""
+    rating seated at their newest game; each with its seats' players (``elsewhere``: that
+    player is seated at another table's newest game too)."""
     seated = reader.seated_now()
     out = []
     for t in live.snapshot():
@@ -54,6 +55,14 @@ def featured(live: Live, reader: Reader, count: int = FEATURED) -> list[dict[str
         best = max((p["ordinal"] for p in players.values() if p["ordinal"] is not None),
                    default=None)
         out.append(t | {"players": players, "best": best})
+    seen: dict[str, int] = {}
+    for t in out:
+        for p in t["players"].values():
+            if p["player_id"]:
+                seen[p["player_id"]] = seen.get(p["player_id"], 0) + 1
+    for t in out:  # a player seated at two tables now: said on both cards
+        t["players"] = {seat: p | {"elsewhere": seen.get(p["player_id"] or "", 0) > 1}
+                        for seat, p in t["players"].items()}
     out.sort(key=lambda t: (not t["online"], (t["state"] or {}).get("status") != "playing",
                             -(t["best"] if t["best"] is not None else -1e9),
                             t["venue"], t["table"]))

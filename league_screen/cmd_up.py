@@ -60,6 +60,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="seconds between a simulated table's actions (default 1)")
 
 
+def _tail(path: Path, lines: int = 5) -> str:
+    """The last lines of a part's log, for a sentence saying why it did not start."""
+    try:
+        return " | ".join(path.read_text(errors="replace").splitlines()[-lines:]) or "(empty)"
+    except OSError:
+        return "(no log)"
+
+
 class League:
     """The processes of one league on this machine (see the module docstring)."""
 
@@ -106,9 +114,11 @@ class League:
         for n in (1, 2, 3):
             self.spawn(f"league server {n}", [*league, "cluster", "--config", str(config),
                                               "--server", str(n)], f / f"cluster{n}.log")
-        for port in ports["client"]:
-            if not _wait_port(port, 30):
-                raise RuntimeError(f"a league server did not start; see {f}/cluster*.log")
+        for n, port in enumerate(ports["client"], start=1):
+            if not _wait_port(port, 90):
+                raise RuntimeError(f"league server {n} did not listen on port {port} within 90 s; "
+                                   f"its log {f / f'cluster{n}.log'} ends: "
+                                   + _tail(f / f"cluster{n}.log"))
         self.spawn("league ingester", [*league, "ingest", "--config", str(config)],
                    f / "ingester.log")
         self.spawn("league roster", [*league, "roster", "--config", str(config)],
@@ -156,8 +166,10 @@ class League:
         config = load_venue_config(str(f / "venue.toml"))
         self.parts.add(f"{pub} hub", lambda: start_pub_hub(config, link, str(f / "hub")),
                        f / "hub" / "nats.log")
-        if not _wait_port(hub_port, 30):
-            raise RuntimeError(f"pub {pub}'s hub did not start; see {f / 'hub' / 'nats.log'}")
+        if not _wait_port(hub_port, 90):
+            raise RuntimeError(f"pub {pub}'s hub did not listen on port {hub_port} within 90 s; "
+                               f"its log {f / 'hub' / 'nats.log'} ends: "
+                               + _tail(f / "hub" / "nats.log"))
         venue = [sys.executable, "-m", "venue.cli"]
         cfg = str(f / "venue.toml")
         self.spawn(f"{pub} ingester", [*venue, "ingest", "--config", cfg], f / "ingester.log")

@@ -18,7 +18,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import signal
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,6 +25,7 @@ import nats
 import psycopg
 
 from venue import roster
+from venue.ingester import run_until_stopped
 from venue.settings import VenueConfig, add_config_argument, config_for
 
 REFRESH = 60.0
@@ -142,13 +142,6 @@ def run(args: argparse.Namespace) -> int:
     if config is None:
         return 2
     logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    loop = asyncio.new_event_loop()
-    stop = asyncio.Event()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     print(f"bidou-venue roster: keeping venue {config.name}'s roster copy", flush=True)
-    try:
-        loop.run_until_complete(keep(config, stop))
-    finally:
-        loop.close()
+    run_until_stopped(lambda stop: keep(config, stop))
     return 0

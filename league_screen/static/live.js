@@ -32,6 +32,9 @@ function card(t) {
         name.textContent = seat.name + " (guest)";
       }
       if (seat.to_act) name.append(" to act");
+      if (who && who.elsewhere) {
+        name.append(document.createElement("br"), el("small", "also seated at another table", "problem"));
+      }
       row.insertCell().textContent = seat.chips + " chips";
       row.insertCell().textContent = who && who.ordinal !== null && who.ordinal !== undefined ? "rating " + who.ordinal.toFixed(2) : "";
     }

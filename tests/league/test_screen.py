@@ -9,7 +9,7 @@ import json
 import socket
 import subprocess
 import tempfile
-import time
+import threading
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -50,12 +50,16 @@ class Screen:
             return status, None, body
 
     def publish(self, subject: str, body: dict[str, Any]) -> None:
+        """Publish on the nats-server, from a thread of its own (Playwright's sync API keeps
+        an event loop running in the test's thread)."""
         async def go() -> None:
             nc = await nats.connect(self.nats_url)
             await nc.publish(subject, json.dumps(body).encode())
             await nc.flush()
             await nc.close()
-        asyncio.run(go())
+        thread = threading.Thread(target=lambda: asyncio.run(go()))
+        thread.start()
+        thread.join(timeout=30)
 
 
 @pytest.fixture
@@ -166,7 +170,9 @@ def test_the_live_wall_shows_tables_public_state_and_never_a_concealed_die(
     south = next(t for t in found if t["venue"] == "south")
     assert south["online"] and south["players"]["Ann"]["name"] == "Ann Dupont"
     assert south["players"]["Hal"]["player_id"] is None
-    time.sleep(0)  # the wall page itself is drawn in the browser test
+    assert south["players"]["Ann"]["elsewhere"]  # north t1's game 2 seats her too
+    north = next(t for t in found if t["venue"] == "north")
+    assert not north["players"]["Fox"]["elsewhere"]
 
 
 CHROMIUM = "/usr/bin/chromium"
@@ -191,9 +197,12 @@ def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
     state = {"game_id": 1, "status": "playing", "variant": "two-hand", "to_act": "Ann",
              "expects": "throw", "pot": 2,
              "seats": [{"name": "Ann", "chips": 3, "to_act": True}, {"name": "Hal", "chips": 4}]}
-    screen.publish("bidou.south.t2.state", state)
-    screen.publish("bidou.north.t1.state", state | {"game_id": 2, "seats": [
-        {"name": "Ann", "chips": 5, "to_act": True}, {"name": "Fox", "chips": 2}]})
+
+    def heard() -> None:  # a table is online for 10 s after its state
+        screen.publish("bidou.south.t2.state", state)
+        screen.publish("bidou.north.t1.state", state | {"game_id": 2, "seats": [
+            {"name": "Ann", "chips": 5, "to_act": True}, {"name": "Fox", "chips": 2}]})
+
     refused: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -212,10 +221,12 @@ def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
                                 full_page=True)
                 page.goto(screen.url + "/games/north/t2/1")
                 assert page.locator("#record tr").count() > 5
+                heard()
                 page.goto(screen.url + "/live")
                 page.wait_for_selector('.card[data-table="south/t2"]', timeout=20_000)
                 page.wait_for_selector('.card[data-table="north/t1"]', timeout=20_000)
                 assert "Ann Dupont" in page.inner_text("#featured")
+                assert "also seated at another table" in page.inner_text("#featured")
                 page.screenshot(path=str(DOCS / f"screenshot-league-live-{width}.png"))
                 page.close()
         finally:
