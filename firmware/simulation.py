@@ -105,26 +105,20 @@ class UnsureReads:
 class SceneReader:
     """A dice reader for tests: reads exactly the dice the simulated camera was given.
 
-    Each seat's dice are reported sure, side by side in the middle of its zone, with the face
-    the camera would see (7 - v under a glass table). It never looks at the frame, so a test
-    of the controller or the dashboard passes or fails on their own behaviour, whatever the
-    real reader (``vision.rules.reader.read_dice``, tested on its own) makes of a rendered frame.
+    Each die is reported sure, at the box of its top face where the camera draws it
+    (:meth:`SimulatedCamera.truth`), with the face the camera would see (7 - v under a glass
+    table), so an annotated picture frames the drawn dice. It never reads the frame's pixels,
+    so a test of the controller or the dashboard passes or fails on their own behaviour,
+    whatever the real reader (``vision.rules.reader.read_dice``, tested on its own) makes of a
+    rendered frame.
     """
 
     def __init__(self, camera: SimulatedCamera) -> None:
         self.camera = camera
 
     def __call__(self, frame: np.ndarray) -> Reading:
-        zones = {z.seat: z for z in self.camera.zones}
-        dice: list[Die] = []
-        for seat, values in self.camera.dice().items():
-            zone = zones[seat]
-            side = max(4, min(zone.w // (len(values) + 1), zone.h // 2, 40))
-            for i, value in enumerate(values):
-                cx = zone.x + zone.w * (i + 1) // (len(values) + 1)
-                cy = zone.y + zone.h // 2
-                shown = 7 - value if self.camera.bottom_faces else value
-                dice.append(Die(shown, (cx - side // 2, cy - side // 2, side, side), 0.99))
+        dice = [Die(7 - value if self.camera.bottom_faces else value, box, 0.99)
+                for _seat, value, box in self.camera.truth()]
         height, width = frame.shape[:2]
         return Reading(tuple(dice), (), width, height)
 
