@@ -234,7 +234,9 @@ class League:
         """The name of ingester ``partition``'s process and log."""
         return "ingester" if partition == 0 else f"ingester-{partition}"
 
-    def start_ingester(self, env: dict[str, str] | None = None, partition: int = 0) -> None:
+    def start_ingester(self, env: dict[str, str] | None = None, partition: int = 0,
+                       wait: bool = True) -> None:
+        """Ingester ``partition``, waiting (``wait``) until it consumes."""
         name = self.ingester(partition)
         log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 -- the child's
         self.procs[name] = subprocess.Popen(
@@ -242,7 +244,8 @@ class League:
              str(partition)],
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         log.close()
-        wait_until(lambda: "consuming" in self.log_text(name), 180, "the league's ingester")
+        if wait:
+            wait_until(lambda: "consuming" in self.log_text(name), 180, "the league's ingester")
 
     def kill(self, proc: subprocess.Popen[bytes] | None, sig: int = signal.SIGKILL) -> None:
         if proc is not None and proc.poll() is None:
