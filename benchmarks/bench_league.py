@@ -117,7 +117,8 @@ async def _publish_paced(urls: dict[str, str], timed: list[tuple[float, EntryMes
         await c.close()
 
 
-async def _publish_backlog(url: list[str], password: str, messages: list[EntryMessage]) -> None:
+async def publish_backlog(url: list[str], password: str, messages: list[EntryMessage]) -> None:
+    """Entries put in the league's stream as the league's own user, as uplinks would."""
     nc = await nats.connect(url, user="league", password=password)
     js = nc.jetstream()
     for s in range(0, len(messages), 1000):
@@ -277,7 +278,7 @@ def main() -> None:  # noqa: PLR0915 -- one run, in order
                                                                range(args.tables)]},
                                     args.games, 99, ROSTER, DAY0 + timedelta(days=1), first=1000)
         games = args.pubs * args.tables * args.games
-        asyncio.run(_publish_backlog(config.client_urls(), "adm", backlog))
+        asyncio.run(publish_backlog(config.client_urls(), "adm", backlog))
         t0 = time.monotonic()
         ing = ingester()
         wait_until(lambda: _count(league_dsn) >= before + len(backlog), 1800, "the backlog",

@@ -6,12 +6,17 @@ Accounts (the servers enforce them, whatever a pub's software does):
 - ``LEAGUE`` holds the streams and the league's own user (ingester, screen);
 - ``PUB_<pub>``, one per pub, has no user: a pub's hub joins it as a leaf node (its leaf
   user is bound to it). It can reach the league only through what the accounts share:
-  ``league.<pub>.>`` (a service ``LEAGUE`` exports to that pub alone: the uplink's
-  JetStream publishes, answered by the stream), the roster (``league.roster.get``, a
-  service, and ``league.roster.changed``, a stream, to every pub), and its tables' public
-  state (``bidou.<pub>.*.state``, a stream it exports to ``LEAGUE``). A publish on another
-  pub's subjects has no importer in its account: the server drops it, and a JetStream
-  publish there gets "no responders" at once.
+  ``uplink.<table>.entry`` (the service ``league.<pub>.>``, which ``LEAGUE`` exports to that
+  pub alone, imported as ``uplink.>``: the uplink's JetStream publishes, answered by the
+  stream; a pub never names itself, so it cannot name another pub), the roster
+  (``league.roster.get``, a service, and ``league.roster.changed``, a stream, to every pub),
+  and its tables' public state (``bidou.<pub>.*.state``, a stream it exports to
+  ``LEAGUE``).
+- A pub publishing on an entry subject of the league (``league.<any pub>.<table>.entry``)
+  reaches no stream: its account exports those subjects to ``LEAGUE`` as
+  ``refused.<pub>.league.<...>.entry`` (``refused_subject``), where the league's ingester of
+  that pub hears them, says so in its log and keeps a ``problems`` row (the league's page).
+  The server stores nothing of it; the publisher gets no acknowledgement.
 - ``SYS``, the system account (its user is the routes' password's, for monitoring).
 
 Streams (``stream_configs``): ``LEAGUE_ENTRIES`` (file, 3 replicas, ``league.*.*.entry``,
@@ -44,6 +49,8 @@ LEAGUE_ENTRIES = "LEAGUE_ENTRIES"
 LEAGUE_LIVE = "LEAGUE_LIVE"
 LEAGUE_ACCOUNT = "LEAGUE"
 REPLICAS = 3
+#: the league's entry subjects (``LEAGUE_ENTRIES``'s)
+ENTRY_SUBJECTS = "league.*.*.entry"
 
 
 def pub_account(pub: str) -> str:
@@ -53,6 +60,18 @@ def pub_account(pub: str) -> str:
 def league_subject(venue: str, table: str) -> str:
     """Where a pub's uplink publishes a table's entry in the league."""
     return f"league.{venue}.{table}.entry"
+
+
+def uplink_subject(table: str) -> str:
+    """Where a pub's uplink publishes a table's entry, at its own hub: the league's account
+    takes it as ``league.<that pub>.<table>.entry``."""
+    return f"uplink.{table}.entry"
+
+
+def refused_subject(pub: str) -> str:
+    """Where ``LEAGUE`` hears what ``pub`` published on the league's entry subjects:
+    ``refused.<pub>.league.<named pub>.<table>.entry``."""
+    return f"refused.{pub}.>"
 
 
 def venue_subject(subject: str) -> str:
@@ -75,16 +94,20 @@ def server_config(config: LeagueConfig, index: int, folder: str) -> dict[str, An
                         for p in sorted(config.pubs)]
             + [{"service": ROSTER_GET}, {"stream": ROSTER_CHANGED}],
             "imports": [{"stream": {"account": pub_account(p), "subject": f"bidou.{p}.*.state"}}
-                        for p in sorted(config.pubs)],
+                        for p in sorted(config.pubs)]
+            + [{"stream": {"account": pub_account(p), "subject": ENTRY_SUBJECTS},
+                "to": f"refused.{p}.{ENTRY_SUBJECTS}"} for p in sorted(config.pubs)],
         },
         "SYS": {"users": [{"user": "sys", "password": config.route_password}]},
     }
     for p in sorted(config.pubs):
         accounts[pub_account(p)] = {
-            "imports": [{"service": {"account": LEAGUE_ACCOUNT, "subject": f"league.{p}.>"}},
+            "imports": [{"service": {"account": LEAGUE_ACCOUNT, "subject": f"league.{p}.>"},
+                         "to": "uplink.>"},
                         {"service": {"account": LEAGUE_ACCOUNT, "subject": ROSTER_GET}},
                         {"stream": {"account": LEAGUE_ACCOUNT, "subject": ROSTER_CHANGED}}],
-            "exports": [{"stream": f"bidou.{p}.*.state", "accounts": [LEAGUE_ACCOUNT]}],
+            "exports": [{"stream": f"bidou.{p}.*.state", "accounts": [LEAGUE_ACCOUNT]},
+                        {"stream": ENTRY_SUBJECTS, "accounts": [LEAGUE_ACCOUNT]}],
         }
     return {
         "server_name": f"{config.name}-{index + 1}",
@@ -137,7 +160,7 @@ def stream_configs(config: LeagueConfig) -> list[StreamConfig]:
     (a week at a person's pace; a full table's new entries are refused and wait in its pub's
     hub), a week kept, 8 KiB an entry."""
     return [
-        StreamConfig(name=LEAGUE_ENTRIES, subjects=["league.*.*.entry"],
+        StreamConfig(name=LEAGUE_ENTRIES, subjects=[ENTRY_SUBJECTS],
                      storage=StorageType.FILE, num_replicas=REPLICAS,
                      duplicate_window=DUPLICATE_WINDOW, max_msgs_per_subject=TABLE_QUOTA,
                      discard=DiscardPolicy.NEW, discard_new_per_subject=True,

@@ -1,24 +1,14 @@
 """`bidou-league rebuild --config league.toml`: games, results, players, seatings, rankings
-and ratings made again from the events (``league.derive.rebuild_all``)."""
+and ratings made again from the events (``league.derive.rebuild_all``), as `bidou-venue
+rebuild` does it for a venue (``venue.cmd_rebuild.rebuild_command``)."""
 
 from __future__ import annotations
-
-import argparse
 
 from league import derive
 from league import store as league_store
 from league.settings import add_config_argument, config_for
+from venue.cmd_rebuild import rebuild_command
 
-
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    add_config_argument(parser)
-
-
-def run(args: argparse.Namespace) -> int:
-    config = config_for("rebuild", args.config)
-    if config is None:
-        return 2
-    with league_store.connect(config.dsn) as db:
-        games = derive.rebuild_all(db)
-    print(f"bidou-league rebuild: {games} finished games ranked, ratings made again")
-    return 0
+add_arguments = add_config_argument
+run = rebuild_command(config_for, league_store.connect, derive.rebuild_all,
+                      "bidou-league rebuild: {} finished games ranked, ratings made again")

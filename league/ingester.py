@@ -16,7 +16,9 @@ connection, in order. For each message:
 3. acknowledged after the commit. Killed between the two, the message comes again and is a
    repeat.
 
-Beside it, once a second, the ratings are computed again from the earliest game marked
+Beside it, it hears what the league's servers refused of its pubs (a pub publishing on the
+league's entry subjects, ``league.refusals``): a line here and a ``problems`` row. And once a
+second, the ratings are computed again from the earliest game marked
 (``league.ratings.catch_up``, one at a time across every ingester).
 
 ``bidou-league ingest --config league.toml [--partition K]``.
@@ -37,6 +39,7 @@ from league import store as league_store
 from league.checks import check_batch
 from league.cluster import LEAGUE_ENTRIES, ensure_streams, venue_subject
 from league.pull import NamedPuller
+from league.refusals import Refusals
 from league.settings import LeagueConfig, add_config_argument, config_for
 from venue import store as venue_store
 from venue.ingester import QUEUE, Ingester, run_until_stopped
@@ -129,6 +132,8 @@ class LeagueIngester(Ingester):
             except Exception as e:  # noqa: BLE001 -- the cluster has no leader yet
                 say(f"the league's streams are not ready ({type(e).__name__}: {e}); again in 1 s")
                 await asyncio.sleep(1)
+        refusals = Refusals(c.dsn, self.pubs, set(c.pubs), self.say_once)
+        await refusals.subscribe(nc)
         puller = NamedPuller(nc, js, LEAGUE_ENTRIES, f"ingest-{self.part}",
                              [f"league.{p}.*.entry" for p in sorted(self.pubs)] or
                              ["league._none_.*.entry"])
@@ -148,7 +153,8 @@ class LeagueIngester(Ingester):
 
         say(f"consuming {LEAGUE_ENTRIES} (pubs {', '.join(sorted(self.pubs))}) into "
             f"PostgreSQL ({len(self.dbs)} connections)")
-        tasks = [asyncio.create_task(puller.run(deliver)), asyncio.create_task(rate())]
+        tasks = [asyncio.create_task(puller.run(deliver)), asyncio.create_task(rate()),
+                 asyncio.create_task(refusals.run())]
         await stop.wait()
         for t in tasks + workers:
             t.cancel()

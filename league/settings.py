@@ -13,10 +13,12 @@ admin_password = "..."             # the league's own user (ingester, screen), a
 route_password = "..."             # the servers' routes
 [database]
 dsn = "host=127.0.0.1 port=5432 user=bidou dbname=bidou_league"
+screen_dsn = "..."                 # optional: the screen's role, which only reads
 [ingest]
-partitions = 1                     # ingesters; each takes the pubs whose hash falls in it
+partitions = 1                     # ingesters (`bidou-league ingest --partition K`)
 [pubs.pub1]
 password = "..."                   # the pub hub's leaf-node password (bidou-league add-venue)
+partition = 0                      # which ingester takes it (default: crc32 of its name)
 ```
 A pub's name is a venue name (``firmware.venue_settings.NAME``): it is part of subjects.
 """
@@ -27,7 +29,7 @@ import argparse
 import sys
 import tomllib
 import zlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import ConfigError, reject_unknown_keys
@@ -54,6 +56,10 @@ class LeagueConfig:
     dsn: str
     pubs: dict[str, str]
     partitions: int = 1
+    #: the screen's DSN, a role that only reads (``[database] screen_dsn``); None: ``dsn``
+    screen_dsn: str | None = None
+    #: pubs placed by the config (``[pubs.NAME] partition``); the others by their name's hash
+    placed: dict[str, int] = field(default_factory=dict)
 
     @property
     def admin_user(self) -> str:
@@ -64,7 +70,10 @@ class LeagueConfig:
         return [f"nats://{host}:{p}" for p in self.client_ports]
 
     def partition_of(self, pub: str) -> int:
-        """Which ingester takes ``pub``: the same one always (crc32 of its name)."""
+        """Which ingester takes ``pub``: the config's ``partition``, else the crc32 of its
+        name (the same one always)."""
+        if pub in self.placed:
+            return self.placed[pub]
         return zlib.crc32(pub.encode()) % self.partitions
 
     def pubs_of(self, partition: int) -> list[str]:
@@ -91,7 +100,7 @@ def build_league_config(data: dict[str, Any]) -> LeagueConfig:
     reject_unknown_keys("cluster", cluster, ("host", "client_ports", "cluster_ports",
                                              "leaf_ports", "store_dir", "admin_password",
                                              "route_password"), verb="has")
-    reject_unknown_keys("database", db, ("dsn",), verb="has")
+    reject_unknown_keys("database", db, ("dsn", "screen_dsn"), verb="has")
     reject_unknown_keys("ingest", ingest, ("partitions",), verb="has")
     name = league.get("name", "league")
     if not isinstance(name, str) or not NAME.match(name):
@@ -102,11 +111,19 @@ def build_league_config(data: dict[str, Any]) -> LeagueConfig:
             raise ConfigError(f"pubs.{pub}", section, NAME_ALLOWED)
         if not isinstance(section, dict):
             raise ConfigError(f"pubs.{pub}", section, 'a table: password = "..."')
-        reject_unknown_keys(f"pubs.{pub}", section, ("password",), verb="has")
+        reject_unknown_keys(f"pubs.{pub}", section, ("password", "partition"), verb="has")
         pubs[pub] = _text(section, "password", f"pubs.{pub}")
     partitions = ingest.get("partitions", 1)
     if not isinstance(partitions, int) or isinstance(partitions, bool) or partitions < 1:
         raise ConfigError("ingest.partitions", partitions, "a whole number of ingesters, 1 or more")
+    placed: dict[str, int] = {}
+    for pub, section in _section(data, "pubs").items():
+        if "partition" in section:
+            k = section["partition"]
+            if not isinstance(k, int) or isinstance(k, bool) or not 0 <= k < partitions:
+                raise ConfigError(f"pubs.{pub}.partition", k, f"which ingester takes the pub: "
+                                  f"0 to {partitions - 1} ([ingest] partitions = {partitions})")
+            placed[pub] = k
     return LeagueConfig(
         name=name, host=_text(cluster, "host", "cluster", "0.0.0.0"),
         client_ports=_ports(cluster, "client_ports", (4222, 4223, 4224)),
@@ -115,7 +132,8 @@ def build_league_config(data: dict[str, Any]) -> LeagueConfig:
         store_dir=_text(cluster, "store_dir", "cluster", "/var/lib/bidou-league/jetstream"),
         admin_password=_text(cluster, "admin_password", "cluster"),
         route_password=_text(cluster, "route_password", "cluster"),
-        dsn=_text(db, "dsn", "database"), pubs=pubs, partitions=partitions)
+        dsn=_text(db, "dsn", "database"), pubs=pubs, partitions=partitions, placed=placed,
+        screen_dsn=_text(db, "screen_dsn", "database") if "screen_dsn" in db else None)
 
 
 def load_league_config(path: str) -> LeagueConfig:

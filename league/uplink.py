@@ -2,17 +2,18 @@
 
 It runs at the pub, beside the hub (``bidou-league uplink --config venue.toml``), and talks
 only to that hub, as the venue's own user: the hub is a leaf node of the league
-(``league.pubhub``), so a JetStream publish on ``league.<pub>.<table>.entry`` is answered by
-the league's stream, through the pub's account. It reads the hub's entries through its own
-durable consumer (``league-uplink``), publishes each unchanged (the venue's bytes, the venue's
-message id, so the league's stream drops a repeat), and acknowledges it on the hub only once
-the league has acknowledged it (stored on two of its three servers). Only the entries of each
-table's log the venue enrolled go (``tables`` in the venue's store): a forged log, or a new
-SD card's log the venue has not accepted, is refused by the venue and never reaches the
-league, so the league's first log of a table is always the venue's. Cut from the league, it
-sends nothing, keeps its place in the hub (which keeps a week) and says how many wait; on
-reconnection it goes on where it stopped. Exactly once: at least once by the hub's consumer,
-at most once by the league's message ids and the league store's keys.
+(``league.pubhub``), so a JetStream publish on ``uplink.<table>.entry`` is answered by the
+league's stream, which the pub's account gives it as ``league.<pub>.<table>.entry``. It reads
+the hub's entries through its own durable consumer (``league-uplink``), publishes each
+unchanged (the venue's bytes, the venue's message id, so the league's stream drops a repeat),
+and acknowledges it on the hub only once the league has acknowledged it (stored on two of its
+three servers). Only the entries of each table's log the venue enrolled go (``tables`` in the
+venue's store): a forged log, or a new SD card's log the venue has not accepted, is refused by
+the venue and never reaches the league, so the league's first log of a table is always the
+venue's. Cut from the league, it sends nothing, keeps its place in the hub (which keeps a week)
+and says how many wait; on reconnection it goes on where it stopped. Exactly once: at least
+once by the hub's consumer, at most once by the league's message ids and the league store's
+keys.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ from typing import Any
 import nats
 import psycopg
 
-from league.cluster import league_subject
+from league.cluster import uplink_subject
 from league.pull import NamedPuller
 from venue.ingester import run_until_stopped
 from venue.messages import ENTRY_STREAM
@@ -114,7 +115,7 @@ class Uplink:
         the rest is delivered again by the hub (``nak``), in order."""
         msgs = await self.sendable(msgs)
         results = await asyncio.gather(*(
-            js.publish(league_subject(*m.subject.split(".")[1:3]), m.data,
+            js.publish(uplink_subject(m.subject.split(".")[2]), m.data,
                        headers={"Nats-Msg-Id": message_id(m)}, timeout=PUBLISH_TIMEOUT)
             for m in msgs), return_exceptions=True)
         failed = 0

@@ -137,7 +137,9 @@ def create_app(reader: Reader, live: Live, *, name: str = "League", host: str = 
         found = reader.player(player_id)
         if found is None:
             return unknown_player(player_id)
-        plot = rating_svg([p["ordinal"] for p in found["history"]], "rating")
+        history = found["history"]
+        plot = rating_svg([p["ordinal"] for p in history],
+                          [str(p["finished"]) for p in history], "rating")
         return page("player.html", player=found, plot=plot)
 
     # --- pubs and their tables ------------------------------------------------------------------

@@ -1,9 +1,10 @@
 """`bidou-league screen --config league.toml [--host H] [--port P] [--dsn DSN]`: the league's
 screen until Ctrl-C or SIGTERM.
 
-It reads the league's store (``--dsn``: a role that only reads; default the config's
-``[database] dsn``) and the tables' live states on the league's cluster (as the league's own
-user), and serves them as the venue screen is served (``venue_screen.server``).
+It reads the league's store (``--dsn``, else the config's ``[database] screen_dsn``: a role
+that only reads; else the config's ``[database] dsn``) and the tables' live states on the
+league's cluster (as the league's own user), and serves them as the venue screen is served
+(``venue_screen.server``).
 """
 
 from __future__ import annotations
@@ -30,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"the screen's port (default {DEFAULT_PORT}; 0 = any)")
     parser.add_argument("--dsn", default=None,
                         help="the store's DSN for a role that only reads (default: the "
-                             "config's [database] dsn)")
+                             "config's [database] screen_dsn, else its dsn)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,8 +41,8 @@ def run(args: argparse.Namespace) -> int:
     live = Live(ClusterLink(tuple(config.client_urls()), config.admin_user,
                             config.admin_password))
     live.start()
-    app = create_app(Reader(args.dsn or config.dsn), live, name=f"League {config.name}",
-                     host=args.host)
+    app = create_app(Reader(args.dsn or config.screen_dsn or config.dsn), live,
+                     name=f"League {config.name}", host=args.host)
     server = ScreenServer(app, args.host, args.port)
     try:
         server.start()

@@ -6,7 +6,9 @@ Each part is its own process, kept running as ``bidou-venue up`` keeps a venue's
 - PostgreSQL in ``league-data/pg`` (``venue.pgcluster``), one database for the league and one
   for each pub's venue store;
 - the league: its three NATS servers (``bidou-league cluster``, streams of three replicas),
-  the ingester, the roster service and the screen; the roster holds the pubs' players;
+  two ingesters (one with a single pub; ``[ingest] partitions``, the pubs placed in turn),
+  the roster service and the screen (its own PostgreSQL role, which only reads:
+  ``[database] screen_dsn``); the roster holds the pubs' players;
 - ``--pubs`` pubs (north, south, ...), each as a pub's install runs it: its hub a leaf node of
   the league (``bidou-league pub-hub``), the venue's ingester and screen, the uplink, the
   roster keeper, and ``--tables`` self-playing tables whose seats are rostered players
@@ -36,13 +38,16 @@ from league.roster import add_player
 from league.settings import load_league_config
 from venue.outbox import log_id_of
 from venue.pgcluster import PgCluster
+from venue.pgroles import set_up_reader
 from venue.private_file import write_private
 from venue.roster import Player
 from venue.settings import load_venue_config
-from venue_screen.cmd_up import _free_port, _wait_port
 from venue_screen.supervise import Supervisor
+from web.ports import free_port, wait_port
 
 PUBS = ("north", "south", "east", "west")
+#: the league screen's PostgreSQL role: it only reads
+SCREEN_ROLE = "bidou_league_screen"
 #: each table's game, and how many rostered players it draws its seats from
 TABLE_GAMES = (("two-hand", ("Ann", "Bob"), 3), ("multi-hand", ("Cy", "Dee", "Eve"), 4))
 FIRST = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou",
@@ -74,10 +79,11 @@ class League:
     def __init__(self, folder: Path, pubs: int, tables: int, pace: float) -> None:
         self.folder, self.pace = folder, pace
         self.pubs = PUBS[:pubs]
+        self.partitions = min(2, pubs)  # the league's ingesters, each taking its pubs
         self.tables = [f"t{i + 1}" for i in range(tables)]
         self.parts = Supervisor(lambda line: print(line.replace("bidou-venue up",
                                                                 "bidou-league up"), flush=True))
-        self.pg = PgCluster(str(folder / "pg"), _free_port())
+        self.pg = PgCluster(str(folder / "pg"), free_port())
         self.addresses: list[str] = []
 
     def spawn(self, name: str, cmd: list[str], log: Path) -> None:
@@ -98,32 +104,38 @@ class League:
     # --- the league ---------------------------------------------------------------------
     def start_league(self) -> Path:
         f = self.folder
-        ports = {k: [_free_port() for _ in range(3)] for k in ("client", "cluster", "leaf")}
+        ports = {k: [free_port() for _ in range(3)] for k in ("client", "cluster", "leaf")}
         self.leaf_ports, self.client_ports = ports["leaf"], ports["client"]
         self.pub_passwords = {p: secrets.token_urlsafe(12) for p in self.pubs}
         config = f / "league.toml"
+        dsn = self.database("league")
+        with store.connect(dsn) as db:  # the schema, by its owner; the screen only reads
+            screen_dsn = set_up_reader(db, SCREEN_ROLE)
         write_private(config, "\n".join([
             '[league]\nname = "league"',
             f'[cluster]\nhost = "127.0.0.1"\nclient_ports = {ports["client"]}\n'
             f'cluster_ports = {ports["cluster"]}\nleaf_ports = {ports["leaf"]}\n'
             f'store_dir = "{f / "cluster"}"\nadmin_password = "{secrets.token_urlsafe(12)}"\n'
             f'route_password = "{secrets.token_urlsafe(12)}"',
-            f'[database]\ndsn = "{self.database("league")}"',
-            *(f'[pubs.{p}]\npassword = "{pw}"' for p, pw in self.pub_passwords.items())]) + "\n")
+            f'[database]\ndsn = "{dsn}"\nscreen_dsn = "{screen_dsn}"',
+            f"[ingest]\npartitions = {self.partitions}",
+            *(f'[pubs.{p}]\npassword = "{pw}"\npartition = {i % self.partitions}'
+              for i, (p, pw) in enumerate(self.pub_passwords.items()))]) + "\n")
         league = [sys.executable, "-m", "league.cli"]
         for n in (1, 2, 3):
             self.spawn(f"league server {n}", [*league, "cluster", "--config", str(config),
                                               "--server", str(n)], f / f"cluster{n}.log")
         for n, port in enumerate(ports["client"], start=1):
-            if not _wait_port(port, 90):
+            if not wait_port(port, 90):
                 raise RuntimeError(f"league server {n} did not listen on port {port} within 90 s; "
                                    f"its log {f / f'cluster{n}.log'} ends: "
                                    + _tail(f / f"cluster{n}.log"))
-        self.spawn("league ingester", [*league, "ingest", "--config", str(config)],
-                   f / "ingester.log")
+        for k in range(self.partitions):
+            self.spawn(f"league ingester {k}", [*league, "ingest", "--config", str(config),
+                                                "--partition", str(k)], f / f"ingester-{k}.log")
         self.spawn("league roster", [*league, "roster", "--config", str(config)],
                    f / "roster.log")
-        self.screen_port = _free_port()
+        self.screen_port = free_port()
         self.spawn("league screen", [*league, "screen", "--config", str(config), "--host",
                                      "127.0.0.1", "--port", str(self.screen_port)],
                    f / "screen.log")
@@ -149,7 +161,7 @@ class League:
     def start_pub(self, pub: str, pools: dict[tuple[str, str], list[str]]) -> None:
         f = self.folder / pub
         f.mkdir(parents=True, exist_ok=True)
-        hub_port, screen_port = _free_port(), _free_port()
+        hub_port, screen_port = free_port(), free_port()
         passwords = {t: secrets.token_urlsafe(12) for t in self.tables}
         write_private(f / "venue.toml", "\n".join([
             f'[venue]\nname = "{pub}"',
@@ -166,7 +178,7 @@ class League:
         config = load_venue_config(str(f / "venue.toml"))
         self.parts.add(f"{pub} hub", lambda: start_pub_hub(config, link, str(f / "hub")),
                        f / "hub" / "nats.log")
-        if not _wait_port(hub_port, 90):
+        if not wait_port(hub_port, 90):
             raise RuntimeError(f"pub {pub}'s hub did not listen on port {hub_port} within 90 s; "
                                f"its log {f / 'hub' / 'nats.log'} ends: "
                                + _tail(f / "hub" / "nats.log"))
@@ -185,17 +197,17 @@ class League:
                           f'[table]\nvariant = "{variant}"\nplayers = {json.dumps(players)}\n'
                           f'[venue]\nurl = "nats://127.0.0.1:{hub_port}"\nvenue = "{pub}"\n'
                           f'table = "{table}"\npassword = "{password}"\n')
-            tables[table] = _free_port()
+            tables[table] = free_port()
             self.spawn(f"{pub} table {table}", [
                 bidou, "run", "--config", str(f / f"{table}.toml"), "--db",
                 str(f / f"{table}.db"), "--port", str(tables[table]), "--autoplay",
                 str(self.pace), "--seed", str(i + 1 + 10 * self.pubs.index(pub)),
                 "--autoplay-roster", ",".join(pools[(pub, table)])], f / f"{table}.log")
-        if not _wait_port(screen_port, 60):
+        if not wait_port(screen_port, 60):
             raise RuntimeError(f"pub {pub}'s screen did not start; see {f / 'screen.log'}")
         self.addresses.append(f"Pub {pub} screen: http://127.0.0.1:{screen_port}/")
         for table, port in tables.items():
-            if not _wait_port(port, 120):
+            if not wait_port(port, 120):
                 raise RuntimeError(f"pub {pub} table {table} did not start; see "
                                    f"{f / table}.log")
             self.addresses.append(f"Pub {pub} table {table}: http://127.0.0.1:{port}/ "
@@ -220,7 +232,7 @@ def run(args: argparse.Namespace) -> int:
         pools = league.roster(load_league_config(str(config)).dsn)
         for pub in league.pubs:
             league.start_pub(pub, pools)
-        if not _wait_port(league.screen_port, 60):
+        if not wait_port(league.screen_port, 60):
             raise RuntimeError(f"the league screen did not start; see {folder / 'screen.log'}")
         print(f"League screen: http://127.0.0.1:{league.screen_port}/", flush=True)
         for port in league.client_ports:

@@ -16,7 +16,9 @@ files).
 from __future__ import annotations
 
 import secrets
+from typing import Any
 
+import psycopg
 from psycopg import sql
 
 from venue import store
@@ -39,11 +41,7 @@ def set_up_roles(owner_dsn: str) -> dict[str, str]:
     passwords = {role: secrets.token_urlsafe(24) for role in (INGESTER, SCREEN)}
     with store.connect(owner_dsn) as db, db.transaction():  # the schema, made by its owner
         for role, password in passwords.items():
-            known = db.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
-            db.execute(sql.SQL("{} ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
-                               "NOREPLICATION PASSWORD {}").format(
-                sql.SQL("ALTER" if known else "CREATE"), sql.Identifier(role),
-                sql.Literal(password)))
+            login_role(db, role, password)
         both = sql.SQL(", ").join(sql.Identifier(r) for r in passwords)
         name = sql.Identifier(db.info.dbname)
         for statement in (
@@ -66,3 +64,28 @@ def set_up_roles(owner_dsn: str) -> dict[str, str]:
         host, port, dbname = params["host"], params["port"], params["dbname"]
     return {role: f"host={host} port={port} user={role} dbname={dbname} password={password}"
             for role, password in passwords.items()}
+
+
+def login_role(db: psycopg.Connection[Any], role: str, password: str) -> None:
+    """Make ``role`` (or update it) a login role with ``password`` and no other power."""
+    known = db.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
+    db.execute(sql.SQL("{} ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
+                       "NOREPLICATION PASSWORD {}").format(
+        sql.SQL("ALTER" if known else "CREATE"), sql.Identifier(role), sql.Literal(password)))
+
+
+def set_up_reader(db: psycopg.Connection[Any], role: str) -> str:
+    """Make (or update) ``role``, with a fresh password, able only to read every table of
+    ``db``'s database (its owner's connection, the schema in place); its DSN."""
+    password = secrets.token_urlsafe(24)
+    with db.transaction():
+        login_role(db, role, password)
+        name, ident = sql.Identifier(db.info.dbname), sql.Identifier(role)
+        for statement in ("GRANT CONNECT ON DATABASE {name} TO {role}",
+                          "GRANT USAGE ON SCHEMA public TO {role}",
+                          "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {role}",
+                          "GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"):
+            db.execute(sql.SQL(statement).format(name=name, role=ident))
+    params = db.info.get_parameters()
+    return (f"host={params['host']} port={params['port']} user={role} "
+            f"dbname={params['dbname']} password={password}")

@@ -20,7 +20,6 @@ import json
 import os
 import secrets
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -33,6 +32,7 @@ from venue.pgroles import INGESTER, SCREEN, set_up_roles
 from venue.private_file import write_private
 from venue.settings import load_venue_config
 from venue_screen.supervise import Supervisor
+from web.ports import free_port, wait_port
 
 VARIANTS = (("montevideo", 3), ("multi-hand", 3), ("two-hand", 2))
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou")
@@ -46,22 +46,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="where the database, the hub's store and the tables' logs live")
     parser.add_argument("--pace", type=float, default=2.0,
                         help="seconds between a simulated table's actions (default 2)")
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def _wait_port(port: int, timeout: float) -> bool:
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        with socket.socket() as s:
-            if s.connect_ex(("127.0.0.1", port)) == 0:
-                return True
-        time.sleep(0.2)
-    return False
 
 
 def write_configs(folder: Path, tables: int, dsns: dict[str, str], hub_port: int,
@@ -102,17 +86,17 @@ def run(args: argparse.Namespace) -> int:
     for s in (signal.SIGTERM, signal.SIGINT):
         signal.signal(s, lambda signum, frame: stop.append(signum))
     parts = Supervisor(lambda line: print(line, flush=True))
-    pg = PgCluster(str(folder / "pg"), _free_port())
+    pg = PgCluster(str(folder / "pg"), free_port())
     try:
         pg.init()
         pg.start()
-        hub_port, screen_port = _free_port(), _free_port()
+        hub_port, screen_port = free_port(), free_port()
         tables = write_configs(folder, args.tables, set_up_roles(pg.dsn), hub_port,
                                screen_port)
         config = load_venue_config(str(folder / "venue.toml"))
         parts.add("hub", lambda: start_hub(config, str(folder / "hub")),
                   folder / "hub" / "nats.log")
-        if not _wait_port(hub_port, 20):
+        if not wait_port(hub_port, 20):
             raise RuntimeError(f"the hub did not start; see {folder / 'hub' / 'nats.log'}")
 
         def spawn(name: str, cmd: list[str], label: str | None = None) -> None:
@@ -130,15 +114,15 @@ def run(args: argparse.Namespace) -> int:
         bidou = str(Path(sys.executable).parent / "bidou-table")
         ports = {}
         for i, (name, cfg) in enumerate(tables.items()):
-            ports[name] = _free_port()
+            ports[name] = free_port()
             spawn(name, [bidou, "run", "--config", str(cfg), "--db", str(folder / f"{name}.db"),
                          "--port", str(ports[name]), "--autoplay", str(args.pace), "--seed",
                          str(i + 1)], label=f"table {name}")
-        if not _wait_port(screen_port, 60):
+        if not wait_port(screen_port, 60):
             raise RuntimeError(f"the screen did not start; see {folder / 'screen.log'}")
         print(f"Venue screen: http://127.0.0.1:{screen_port}/", flush=True)
         for name, port in ports.items():
-            if not _wait_port(port, 120):
+            if not wait_port(port, 120):
                 raise RuntimeError(f"table {name} did not start; see {folder / name}.log")
             print(f"Table {name}: http://127.0.0.1:{port}/", flush=True)
         print(f"Logs and data in {folder}. Press Ctrl-C to stop everything.", flush=True)

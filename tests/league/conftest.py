@@ -3,6 +3,7 @@ database per test) and its harness, reused as they are (tests/venue/conftest.py)
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import shutil
 import sys
@@ -52,12 +53,14 @@ def folder() -> Iterator[Path]:
         shutil.rmtree(path, ignore_errors=True)
 
 
-@pytest.fixture
-def league(folder: Path, new_db: Callable[[], str]) -> Iterator[tuple[Any, list[Any]]]:
-    """A running league of two pubs (each two tables), the roster holding ``ROSTER``."""
+@contextlib.contextmanager
+def running_league(folder: Path, new_db: Callable[[], str], partitions: int = 1
+                   ) -> Iterator[tuple[Any, list[Any]]]:
+    """A running league of two pubs (each two tables), the roster holding ``ROSTER``, its
+    ``partitions`` ingesters (pub1 taken by the first, pub2 by the second if two)."""
     from league_harness import ROSTER, League, Pub  # lazy: beside these tests (path above)
 
-    lg = League(folder / "league", new_db())
+    lg = League(folder / "league", new_db(), partitions=partitions)
     pubs = [Pub(folder / p, new_db(), lg, p) for p in ("pub1", "pub2")]
     try:
         lg.start()
@@ -69,3 +72,18 @@ def league(folder: Path, new_db: Callable[[], str]) -> Iterator[tuple[Any, list[
         for p in pubs:
             p.stop_all()
         lg.stop_all()
+
+
+@pytest.fixture
+def league(folder: Path, new_db: Callable[[], str]) -> Iterator[tuple[Any, list[Any]]]:
+    """A running league of two pubs, one ingester (``running_league``)."""
+    with running_league(folder, new_db) as running:
+        yield running
+
+
+@pytest.fixture
+def league_of_two_ingesters(folder: Path, new_db: Callable[[], str]
+                            ) -> Iterator[tuple[Any, list[Any]]]:
+    """A running league of two pubs, each taken by an ingester of its own."""
+    with running_league(folder, new_db, partitions=2) as running:
+        yield running

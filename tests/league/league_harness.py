@@ -194,8 +194,11 @@ def _rows(dsn: str, venue: str) -> list[tuple[Any, ...]]:
 class League:
     """The league under test: config, three servers, ingester, its database, its pubs."""
 
-    def __init__(self, folder: Path, dsn: str, pubs: tuple[str, ...] = ("pub1", "pub2")) -> None:
+    def __init__(self, folder: Path, dsn: str, pubs: tuple[str, ...] = ("pub1", "pub2"),
+                 partitions: int = 1) -> None:
+        """``partitions`` ingesters, pub ``i`` taken by ingester ``i % partitions``."""
         self.folder = folder
+        self.partitions = partitions
         self.dsn = dsn
         ports = [free_port() for _ in range(9)]
         self.path = folder / "league.toml"
@@ -204,8 +207,9 @@ class League:
                  f"leaf_ports = {ports[6:9]}", f'store_dir = "{folder / "cluster"}"',
                  f'admin_password = "adm-{os.urandom(4).hex()}"',
                  f'route_password = "rt-{os.urandom(4).hex()}"', "[database]",
-                 f'dsn = "{dsn}"']
-        lines += [f'[pubs.{p}]\npassword = "leaf-{p}-{os.urandom(4).hex()}"' for p in pubs]
+                 f'dsn = "{dsn}"', "[ingest]", f"partitions = {partitions}"]
+        lines += [f'[pubs.{p}]\npassword = "leaf-{p}-{os.urandom(4).hex()}"\n'
+                  f"partition = {i % partitions}" for i, p in enumerate(pubs)]
         folder.mkdir(parents=True, exist_ok=True)
         self.path.write_text("\n".join(lines) + "\n")
         self.config: LeagueConfig = load_league_config(str(self.path))
@@ -222,15 +226,26 @@ class League:
             self.start_server(i)
         for p in self.config.client_ports:
             wait_until(lambda p=p: _listening(p), 20, "a league server to listen")
-        self.start_ingester()
+        for k in range(self.partitions):
+            self.start_ingester(partition=k)
 
-    def start_ingester(self, env: dict[str, str] | None = None) -> None:
-        log = open(self.folder / "ingester.log", "ab")  # noqa: SIM115 -- the child's
-        self.procs["ingester"] = subprocess.Popen(
-            [PYTHON, "-m", "league.cli", "ingest", "--config", str(self.path)],
+    @staticmethod
+    def ingester(partition: int) -> str:
+        """The name of ingester ``partition``'s process and log."""
+        return "ingester" if partition == 0 else f"ingester-{partition}"
+
+    def start_ingester(self, env: dict[str, str] | None = None, partition: int = 0,
+                       wait: bool = True) -> None:
+        """Ingester ``partition``, waiting (``wait``) until it consumes."""
+        name = self.ingester(partition)
+        log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 -- the child's
+        self.procs[name] = subprocess.Popen(
+            [PYTHON, "-m", "league.cli", "ingest", "--config", str(self.path), "--partition",
+             str(partition)],
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         log.close()
-        wait_until(lambda: "consuming" in self.log_text(), 180, "the league's ingester")
+        if wait:
+            wait_until(lambda: "consuming" in self.log_text(name), 180, "the league's ingester")
 
     def kill(self, proc: subprocess.Popen[bytes] | None, sig: int = signal.SIGKILL) -> None:
         if proc is not None and proc.poll() is None:

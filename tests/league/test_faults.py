@@ -79,3 +79,20 @@ def test_postgres_restarted_during_league_ingestion(league: tuple[League, list[P
     pubs[0].play(pubs[0].day(2, seed=10, roster=ROSTER, day=DAY0 + timedelta(hours=3)))
     lg.check(pubs)
     assert "PostgreSQL" in lg.log_text()
+
+
+@pytest.mark.slow
+def test_ingesters_partitioned_by_pub_each_take_their_own_and_one_stopped_holds_only_its_pubs(
+        league_of_two_ingesters: tuple[League, list[Pub]]) -> None:
+    lg, (one, two) = league_of_two_ingesters
+    assert "pubs pub1)" in lg.log_text(lg.ingester(0))
+    assert "pubs pub2)" in lg.log_text(lg.ingester(1))
+    lg.kill(lg.procs[lg.ingester(1)], signal.SIGTERM)  # pub2's ingester stopped
+    for n, p in enumerate((one, two)):
+        p.play(p.day(3, seed=20 + n, roster=ROSTER))
+    wait_until(lambda: lg.rows("pub1") == one.venue_rows() != [], 120,
+               "pub1's games through its own ingester")
+    wait_until(lambda: len(two.venue_rows()) > 0, 60, "pub2's venue to store its games")
+    assert lg.rows("pub2") == [], "pub2's entries were stored without its ingester"
+    lg.start_ingester(partition=1)  # its durable consumer goes on where it stopped
+    lg.check([one, two])

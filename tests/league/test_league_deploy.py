@@ -39,7 +39,7 @@ def service(name: str) -> dict[str, str]:
 
 
 def test_every_part_has_its_unit() -> None:
-    assert UNITS == ["bidou-league-cluster@.service", "bidou-league-ingest.service",
+    assert UNITS == ["bidou-league-cluster@.service", "bidou-league-ingest@.service",
                      "bidou-league-pub-hub.service", "bidou-league-roster.service",
                      "bidou-league-screen.service", "bidou-league-uplink.service",
                      "bidou-venue-roster.service"]
@@ -98,7 +98,7 @@ def test_install_league_dry_run_lists_its_steps_and_each_file_it_installs_exists
                for s in steps)
     installed = [s.split()[-2] for s in steps if s.startswith("install -m 0644")]
     assert {Path(p).name for p in installed} == {
-        "bidou-league-cluster@.service", "bidou-league-ingest.service",
+        "bidou-league-cluster@.service", "bidou-league-ingest@.service",
         "bidou-league-roster.service", "bidou-league-screen.service"}
     assert all(Path(p).exists() for p in installed)
     assert steps[-1].startswith("systemctl restart bidou-league-cluster@1")

@@ -10,9 +10,11 @@ import signal
 import subprocess
 import sys
 import tempfile
+import tomllib
 import urllib.request
 from pathlib import Path
 
+import psycopg
 import pytest
 from test_make_venue import children_of
 from venue_harness import wait_until
@@ -67,6 +69,17 @@ def test_make_league_rates_a_game_of_rostered_players_and_ctrl_c_leaves_nothing(
 
         copy = wait_until(table_copy, 60, "the roster in north t1's copy")
         assert {p["home"] for p in copy} == {"north", "south"}
+        # each pub taken by an ingester of its own; the screen reads as a role that only reads
+        for k, pub in enumerate(("north", "south")):
+            assert f"(pubs {pub})" in (folder / f"ingester-{k}.log").read_text()
+        database = tomllib.loads((folder / "league.toml").read_text())["database"]
+        with psycopg.connect(database["dsn"]) as db:
+            users = {r[0] for r in db.execute("SELECT usename FROM pg_stat_activity WHERE "
+                                              "datname = current_database()").fetchall()}
+        assert "bidou_league_screen" in users and "bidou_league_screen" in database["screen_dsn"]
+        with pytest.raises(psycopg.errors.InsufficientPrivilege), \
+                psycopg.connect(database["screen_dsn"]) as db:
+            db.execute("DELETE FROM ratings")
     finally:
         proc.send_signal(signal.SIGINT)
         out, _ = proc.communicate(timeout=120)

@@ -124,6 +124,10 @@ def test_a_players_page_has_their_games_across_pubs_and_rating_over_time(
     assert body["rating"]["games"] == 2
     _, _, html = screen.get("/players/p0001")
     assert 'id="rating-plot"' in html and "<polyline" in html and "south" in html
+    plot = html[html.index('<svg id="rating-plot"'):html.index("</svg>")]
+    first, last = body["history"][0]["finished"], body["history"][-1]["finished"]
+    assert f">{first[:10]}" in plot  # its axis says when: the first game's day
+    assert f">{last[:10]}</text>" in plot or f">{last[11:16]}</text>" in plot
 
 
 def test_each_games_record_entry_by_entry_names_who_sat_where(league_screen) -> None:
@@ -214,6 +218,9 @@ def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
                 page.goto(screen.url + "/")
                 assert page.locator("#standings tr").count() == 101  # a header and a page
                 assert page.locator("#double-seats .flag").count() == 1
+                if width == 1920:  # a wall screen: the standings take its width
+                    box = page.locator("#standings").bounding_box()
+                    assert box is not None and box["width"] > 0.85 * width, box
                 page.screenshot(path=str(DOCS / f"screenshot-league-standings-{width}.png"))
                 page.goto(screen.url + "/players/p0001")
                 assert page.locator("#rating-plot polyline").count() == 1

@@ -10,7 +10,7 @@ def test_the_league_schema_stands_beside_the_venues_and_every_read_answers(dsn: 
     db = store.connect(dsn)
     store.connect(dsn).close()  # made twice: idempotent
     assert store.roster(db) == []
-    assert store.standings(db) == []
+    assert store.standings(db) == (0, [])
     assert store.player_games(db, "p1") == []
     assert store.rating_history(db, "p1") == []
     assert store.venues(db) == []
