@@ -41,13 +41,13 @@ import random
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.errors import VisionError
-from vision.calibrate import network, teach
+from vision.calibrate import finder, network, teach
 from vision.calibrate.adapt import Known, Seen, check_enough, match
 from vision.calibrate.known import KnownThrowsError, Tally, by_values, worth
 from vision.calibrate.teach import Example, Progress
@@ -77,6 +77,8 @@ GRID = {"min_value": (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998),
 SIZE_MARGIN = 1.5
 #: background crops taught per known picture
 BACKGROUND = 12
+#: the die finder is taught only from this many boxed pictures
+FEWEST_BOXED = 4
 
 
 def errors(t: Tally) -> int:
@@ -221,13 +223,17 @@ def die_range(examples: Sequence[Example]) -> tuple[float, float]:
 
 def write_network(net: object, folder: pathlib.Path, name: str, thresholds: Mapping[str, float],
                   sizes: tuple[float, float], base: str, record: dict | None = None,
-                  ) -> pathlib.Path:
-    """``name.faces.onnx``, ``name.head.npz`` and ``name.reader.json`` in ``folder``; the
-    head's path (what ``[vision] head`` and :class:`vision.learned.face_reader.Settings` name)."""
+                  detector: object | None = None) -> pathlib.Path:
+    """``name.faces.onnx``, ``name.head.npz``, ``name.reader.json`` and, with a taught
+    ``detector``, ``name.detector.onnx`` in ``folder``; the head's path (what ``[vision]
+    head`` and :class:`vision.learned.face_reader.Settings` name)."""
     head = folder / f"{name}.head.npz"
     network.export(net, folder / f"{name}.faces.onnx", head)
+    if detector is not None:
+        finder.export(detector, folder / f"{name}.detector.onnx")
     data = {**{k: float(v) for k, v in thresholds.items()}, "network": base,
             "faces": f"{name}.faces.onnx",
+            **({"detector": f"{name}.detector.onnx"} if detector is not None else {}),
             "die_sizes": [round(sizes[0], 1), round(sizes[1], 1)],
             **({"calibration": record} if record else {})}
     (folder / f"{name}.reader.json").write_text(json.dumps(data, indent=1) + "\n")
@@ -243,6 +249,30 @@ def read_with(head: pathlib.Path, settings: Settings, items: Sequence[tuple[Know
     floor = min(PROPOSAL_FLOOR, model.thresholds["detect"])
     return [Seen(k.name, tuple(k.values), tuple(look(image, model, own, floor)))
             for k, image in items]
+
+
+def boxed(known: Sequence[Known], among: Iterable[int]) -> list[int]:
+    """The pictures among ``among`` whose every die is boxed (``NAME.json``): the finder is
+    taught on those alone, since a die without a box would be taught as background."""
+    out = []
+    for i in among:
+        boxes = known[i].boxes
+        if boxes is not None and sorted(v for _, v in boxes if v > 0) == sorted(known[i].values):
+            out.append(i)
+    return out
+
+
+def teach_finder(settings: Settings, known: Sequence[Known], pictures: Sequence[np.ndarray],
+                 among: Iterable[int], seed: int, progress: Progress) -> object | None:
+    """The model's detector taught on the boxed pictures among ``among``
+    (:mod:`vision.calibrate.finder`), or None when fewer than :data:`FEWEST_BOXED` are."""
+    chosen = boxed(known, among)
+    if len(chosen) < FEWEST_BOXED:
+        return None
+    det = finder.trainable(settings.model / "detector.onnx")
+    spots = [finder.boxed_dice(known[i].boxes or ()) for i in chosen]
+    return finder.fine_tune(det, [pictures[i] for i in chosen], spots, steps=finder.STEPS,
+                            seed=seed, progress=progress)
 
 
 def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLDS,
@@ -291,7 +321,9 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
 
             teach.fine_tune(net, pictures, taught_ex, steps=steps, part=part, seed=seed + k,
                             progress=fold_progress)
-            head = write_network(net, pathlib.Path(tmp), f"fold{k}", base_t, sizes, base_print)
+            det = teach_finder(settings, known, pictures, inside, seed + k, fold_progress)
+            head = write_network(net, pathlib.Path(tmp), f"fold{k}", base_t, sizes, base_print,
+                                 detector=det)
             held[k] = read_with(head, settings, [(known[i], pictures[i]) for i in out])
             fold_seconds.append(time.monotonic() - t0)
         all_held = [s for k in sorted(held) for s in held[k]]
@@ -313,11 +345,14 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
                           fold_seconds=fold_seconds, left_out=tuple(left_out))
         if kept:
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
+            def last(stage: str, step: int, steps_: int) -> None:
+                say(f"the table's network: {stage}", step, steps_)
+
             teach.fine_tune(net, pictures, ex, steps=steps, part=part, seed=seed + folds,
-                            progress=lambda stage, step, steps_: say(
-                                f"the table's network: {stage}", step, steps_))
+                            progress=last)
+            det = teach_finder(settings, known, pictures, range(len(known)), seed + folds, last)
             folder = pathlib.Path(tempfile.mkdtemp(prefix="bidou-table-net-"))
-            write_network(net, folder, "table", chosen, sizes, base_print)
+            write_network(net, folder, "table", chosen, sizes, base_print, detector=det)
             result.folder = folder
     result.seconds = time.monotonic() - start
     return result
@@ -343,6 +378,9 @@ def save(result: Teaching, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Pa
                            "seconds": round(result.seconds, 1)}
     targets = {"table.faces.onnx": config.with_name(f"{name}.faces.onnx"),
                "table.head.npz": config.with_name(f"{name}.head.npz")}
+    if "detector" in data:
+        data["detector"] = f"{name}.detector.onnx"
+        targets["table.detector.onnx"] = config.with_name(f"{name}.detector.onnx")
     for source, target in targets.items():
         aside = target.with_name(f".{target.name}.tmp")
         shutil.copyfile(src / source, aside)
