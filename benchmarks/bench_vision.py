@@ -158,7 +158,7 @@ def new_tables(shared: pathlib.Path) -> None:
         return
     from vision_lab import new_table  # lazy: only with PyTorch installed
 
-    new_table.main(["--sets", str(shared)])
+    new_table.main(["--sets", str(shared), "--boxes"])  # boxes, as the Dice page marks them
 
 
 def main() -> None:

@@ -7,10 +7,10 @@ keeps the
 camera's picture with the corrected values (:mod:`firmware.correction_pictures`). This command
 reads them with both readers and decides two things, each in plain sentences:
 
-- **which reader** the table reads with: the rule reader or the learned one, whichever reads
-  every known throw better (:mod:`vision.calibrate.reader_choice`; when neither does, the table
-  keeps
-  its reader). Changed, ``reader = "..."`` is written under ``[vision]``, even over a reader
+- **which reader** the table reads with: the rule reader or the learned one, whichever is
+  worth more on the known throws: dice right less 4 for each wrong or extra die
+  (:mod:`vision.calibrate.reader_choice`; on equal worth the table keeps its reader).
+  Changed, ``reader = "..."`` is written under ``[vision]``, even over a reader
   the config named: calibrating is how a pub asks the table to read its dice best.
 - **the table's own network**, where the learn extra (PyTorch) is installed: the face network
   taught on the known throws and judged on folds of them held out of its teaching
@@ -69,9 +69,10 @@ NAMED = 10
 RULE = "more dice right with no more wrong, or as many right with fewer wrong"
 #: the readers as a sentence names them
 NAMES = {reader_choice.RULES: "rule", reader_choice.LEARNED: "learned"}
-#: the reader's choice counts a die read where none was thrown as an error too
-CHOICE_RULE = ("more dice right with no more wrong or extra, or as many right with fewer "
-               "wrong or extra")
+#: how the reader's choice and the taught network's keeping judge
+#: (:func:`vision.calibrate.known.worth`)
+CHOICE_RULE = (f"dice right less {reader_choice.CHOICE_COST} for each wrong or extra die, "
+               "more is better")
 
 
 #: what a calibration is told as it goes: (stage in words, step, steps)
@@ -332,12 +333,12 @@ def _judge(done: Calibration, request: Request, say: Callable[[str], None]) -> i
     reads the held-back throws better, the reader when the other reads every known throw
     better); the exit status: 1 when neither changed."""
     assert done.result is not None and done.choice is not None
-    what, where = (("taught network", "the folds held out") if isinstance(
-        done.result, folds.Teaching) else ("adapted head", "the held-back throws"))
+    what, where, rule = (("taught network", "the folds held out", CHOICE_RULE) if isinstance(
+        done.result, folds.Teaching) else ("adapted head", "the held-back throws", RULE))
     if done.result.kept:
-        say(f"Kept: the {what} reads {where} better ({RULE}).")
+        say(f"Kept: the {what} reads {where} better ({rule}).")
     else:
-        say(f"The {what} is not kept: it does not read {where} better ({RULE}).")
+        say(f"The {what} is not kept: it does not read {where} better ({rule}).")
     if not done.changes:
         say("The table reads as before and the config was not changed; take more throws, "
             "or check the values written for the pictures above.")

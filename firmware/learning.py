@@ -32,6 +32,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from firmware.calibrate_reader import Calibration, Request, calibrate
+from vision.calibrate import folds
 
 #: how much lower than the table the child runs (nice)
 NICENESS = 10
@@ -93,6 +94,7 @@ class Learning:
                         "(the progress bar shows how long is left), then try again.")
             now = time.monotonic()
             self.progress = Progress(True, "starting", 0, 1, now, now)
+            _forget(self.outcome)
             self.outcome, self.failure = None, None
         threading.Thread(target=self._run, args=(request,), name="learn-dice",
                          daemon=True).start()
@@ -157,16 +159,27 @@ class Learning:
         return True
 
     def stop(self) -> None:
-        """End a calibration in hand (the table stops)."""
+        """End a calibration in hand (the table stops), and remove the taught files of an
+        outcome not kept."""
         process = self._process
         if process is not None and process.poll() is None:
             process.kill()
             process.wait(timeout=5)
+        self.drop()
 
     def drop(self) -> None:
-        """Forget the outcome (kept, or the referee went back)."""
+        """Forget the outcome (kept, or the referee went back); its taught files, unless
+        keeping it moved them beside the config, are removed."""
         with self._lock:
+            _forget(self.outcome)
             self.outcome = None
+
+
+def _forget(outcome: Calibration | None) -> None:
+    """Remove an outcome's taught network, held in a temporary folder until it is kept
+    (:func:`vision.calibrate.folds.discard`; nothing once kept)."""
+    if outcome is not None and isinstance(outcome.result, folds.Teaching):
+        folds.discard(outcome.result)
 
 
 def _spawn(request: Request) -> tuple[subprocess.Popen[bytes], Connection]:

@@ -3,7 +3,8 @@
 Why apart from the calibration itself (:mod:`firmware.calibrate_reader`): the command saves
 what it kept at once, but the console shows the figures first and the referee decides. "Keep"
 first puts the table's reader as it is aside (``NAME.previous.json``: its ``[vision]`` reader
-and head, and copies of the head's files), then saves the calibration as the command would,
+and head, and copies of the head's files: the head, the table's own face network and die
+finder, and the thresholds file that names them), then saves the calibration as the command would,
 then opens the new reader; "Go back to the previous reader" puts the aside copy back. The copy
 put aside stays on disk until the next calibration is kept. Both take effect at the next read,
 without a restart (``DiceWatcher.set_reader``).
@@ -56,7 +57,7 @@ class ReaderFiles:
     def keep(self, done: Calibration) -> list[pathlib.Path]:
         """Put the reader now aside, then save ``done``; the files written. ConfigError or
         OSError when it cannot be (the reader now stays)."""
-        self._put_aside()
+        self.put_aside()
         return save_calibration(done, self.config, head=adapt.head_path(self.config))
 
     def has_previous(self) -> bool:
@@ -74,28 +75,41 @@ class ReaderFiles:
         if head:
             now = head_file(VisionSettings(head=head), self.config)
             assert now is not None
-            for aside, path in _pairs(now):
+            for aside, path in _pairs(now):  # the thresholds file, naming the rest, last
                 if aside.is_file():
-                    shutil.copyfile(aside, path)
+                    aside_tmp = path.with_name(f".{path.name}.tmp")
+                    shutil.copyfile(aside, aside_tmp)
+                    aside_tmp.replace(path)
             keys["head"] = head
         save_vision(self.config, keys, remove=() if head else ("head",))
 
-    def _put_aside(self) -> None:
+    def put_aside(self) -> None:
+        """Copy the reader in force aside (``NAME.previous.json`` and the head's files), for
+        :meth:`go_back`."""
         vision = self.vision()
         now = head_file(vision, self.config)
         if now is not None:
             for aside, path in _pairs(now):
                 if path.is_file():
                     shutil.copyfile(path, aside)
+                else:  # no such file in force: no older copy may come back in its place
+                    aside.unlink(missing_ok=True)
         record = {"reader": vision.reader, "head": vision.head}
         write_atomically(self.previous, json.dumps(record).encode())
 
 
 def _pairs(head: pathlib.Path) -> list[tuple[pathlib.Path, pathlib.Path]]:
-    """(the copy put aside, the file in force) for a head and its thresholds file."""
+    """(the copy put aside, the file in force) for a head, the table's own networks a
+    calibration saves beside it (``NAME.faces.onnx``, ``NAME.detector.onnx``,
+    :func:`vision.calibrate.folds.save`) and its thresholds file, which names them, last."""
     own = face_reader.thresholds_path(head)
-    return [(head.with_name(head.name.replace(".head.npz", ".previous.head.npz")), head),
-            (own.with_name(f"{own.stem}.previous{own.suffix}"), own)]
+    pairs = [(head.with_name(head.name.replace(".head.npz", ".previous.head.npz")), head)]
+    if head.name.endswith(".head.npz"):
+        name = head.name[: -len(".head.npz")]
+        for kind in ("faces", "detector"):
+            path = head.with_name(f"{name}.{kind}.onnx")
+            pairs.append((head.with_name(f"{name}.previous.{kind}.onnx"), path))
+    return [*pairs, (own.with_name(f"{own.stem}.previous{own.suffix}"), own)]
 
 
 def write_atomically(path: pathlib.Path, data: bytes) -> None:

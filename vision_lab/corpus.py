@@ -27,6 +27,7 @@ import cv2
 import numpy as np
 
 from simulator.render import DieSpec, Glare, SceneSpec, render_scene
+from vision.calibrate.augment import camera_changes, smooth_noise
 from vision.learned.crops import (
     FACE_INPUT,
     SECOND_INPUT,
@@ -57,11 +58,6 @@ class DieCrop:
 # surfaces
 
 
-def _noise(rng: np.random.Generator, h: int, w: int, cells: tuple[int, int]) -> np.ndarray:
-    small = rng.standard_normal(cells).astype(np.float32)
-    return cv2.resize(small, (w, h), interpolation=cv2.INTER_CUBIC)
-
-
 def random_colour(rng: np.random.Generator) -> np.ndarray:
     """Any colour, with dull and dark ones as likely as bright ones."""
     hsv = np.array([[[rng.uniform(0, 180), rng.uniform(0, 255), rng.uniform(15, 245)]]],
@@ -74,7 +70,7 @@ def surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
     kind = rng.choice(["felt", "wood", "cardboard", "glass", "tray", "paper", "cloth"])
     colour = random_colour(rng)
     if kind == "felt":
-        shade = 1 + 0.06 * _noise(rng, h, w, (5, 5))
+        shade = 1 + 0.06 * smooth_noise(rng, h, w, (5, 5))
         img = shade[:, :, None] * colour
         img += rng.standard_normal((h, w, 1)).astype(np.float32) * rng.uniform(2, 10)
     elif kind == "wood":
@@ -84,12 +80,12 @@ def surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
         a = rng.uniform(0, math.pi)
         along = xx * math.cos(a) + yy * math.sin(a)
         period = rng.uniform(6, 40)
-        warp = 8 * _noise(rng, h, w, (3, 3))
+        warp = 8 * smooth_noise(rng, h, w, (3, 3))
         shade = 1 + 0.08 * np.sin(2 * math.pi * (along + warp) / period)
-        shade += 0.05 * _noise(rng, h, w, (2, 12))
+        shade += 0.05 * smooth_noise(rng, h, w, (2, 12))
         img = shade[:, :, None] * colour
     elif kind == "cardboard":
-        shade = 1 + 0.05 * _noise(rng, h, w, (8, 8)) + 0.03 * rng.standard_normal((h, w))
+        shade = 1 + 0.05 * smooth_noise(rng, h, w, (8, 8)) + 0.03 * rng.standard_normal((h, w))
         img = shade[:, :, None].astype(np.float32) * colour
     elif kind == "glass":
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
@@ -113,7 +109,7 @@ def surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
             img[:, -rim:] = rim_colour
     elif kind == "paper":
         img = np.ones((h, w, 1), np.float32) * np.clip(colour + 120, 0, 255)
-        img *= (1 + 0.04 * _noise(rng, h, w, (3, 3)))[:, :, None]
+        img *= (1 + 0.04 * smooth_noise(rng, h, w, (3, 3)))[:, :, None]
     else:  # cloth: woven checks or stripes
         yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
         period = rng.uniform(3, 30)
@@ -126,49 +122,8 @@ def surface(rng: np.random.Generator, h: int, w: int) -> np.ndarray:
 # photometric changes
 
 
-def photometric(img: np.ndarray, rng: np.random.Generator, *, strong: bool = True) -> np.ndarray:
-    """Light, colour and camera changes on a uint8 BGR image (returns a new uint8 image)."""
-    out = img.astype(np.float32)
-    if rng.random() < 0.5:  # turn the hue: any die colour, any felt
-        hsv = cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
-        hsv[:, :, 0] = (hsv[:, :, 0].astype(np.int32) + int(rng.integers(180))) % 180
-        sat = hsv[:, :, 1].astype(np.float32) * rng.uniform(0.3, 1.6)
-        hsv[:, :, 1] = np.clip(sat, 0, 255).astype(np.uint8)
-        out = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR).astype(np.float32)
-    if rng.random() < 0.3:
-        out = out[:, :, rng.permutation(3)]
-    if strong and rng.random() < 0.3:  # white pips on dark dice, light felt to dark felt
-        out = 255 - out
-    if rng.random() < 0.15:
-        grey = out.mean(axis=2, keepdims=True)
-        out = np.repeat(grey, 3, axis=2)
-    contrast = rng.uniform(0.5, 1.4)
-    bright = rng.uniform(-60, 60)
-    out = (out - 128) * contrast + 128 + bright
-    if rng.random() < 0.4:  # uneven light
-        h, w = out.shape[:2]
-        out *= (1 + rng.uniform(0.1, 0.5) * _noise(rng, h, w, (2, 2)))[:, :, None]
-    out = np.clip(out, 0, 255)
-    if rng.random() < 0.4:
-        gamma = rng.uniform(0.6, 1.6)
-        out = 255 * (out / 255) ** gamma
-    if rng.random() < 0.3:
-        out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.5))
-    if rng.random() < 0.1:  # motion blur
-        k = int(rng.integers(3, 8))
-        kernel = np.zeros((k, k), np.float32)
-        kernel[k // 2] = 1 / k
-        rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
-        kernel = cv2.warpAffine(kernel, rot, (k, k))
-        out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
-    if rng.random() < 0.5:
-        out += rng.standard_normal(out.shape).astype(np.float32) * rng.uniform(1, 10)
-    out8 = np.clip(out, 0, 255).astype(np.uint8)
-    if rng.random() < 0.3:
-        ok, buf = cv2.imencode(".jpg", out8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
-        if ok:
-            out8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return out8
+#: the one augmentation of light and colour, shared with a table's teaching
+photometric = camera_changes
 
 
 # ---------------------------------------------------------------------------------------------

@@ -4,7 +4,8 @@ the rest of the set read as the table reads it.
 Why: a pub teaches the table its own dice (``bidou-table calibrate --known-throws``,
 :mod:`vision.calibrate.folds`). Each shared set left out of a model's training stands for such
 a table: pictures of that set holding about ``--known`` dice (drawn from its Train, seeded)
-are given to the calibration as known throws (values only, no boxes), and every other picture
+are given to the calibration as known throws (values only, or with ``--boxes`` each die's box
+as the referee console's Dice page marks it), and every other picture
 of the set, Train and Valid, is read by the config the calibration wrote
 (:func:`vision.reader.open_reader`, what ``read-dice --config`` runs). As at the table,
 the reader is the one that read the known throws better (:mod:`vision.calibrate.reader_choice`): the
@@ -38,15 +39,17 @@ from vision.learned.networks import MODELS
 from vision.learned.zone_reader import ZoneReader
 from vision.reader import config_vision, face_settings, open_reader
 from vision_lab.evaluate import HEADER, SETS, evaluate, load_labels, pictures, row
+from vision_lab.labels import face_dice
 
 #: about this many known dice (about 20 throws of three), then about 50 throws
 KNOWN_DICE = (60, 150)
 
 
-def known_throws(paths: list[pathlib.Path], dice: int, seed: int = 0,
-                 ) -> tuple[list[Known], list[pathlib.Path]]:
-    """Pictures drawn (seeded) until they hold ``dice`` dice, as known throws (values only);
-    and the rest."""
+def known_throws(paths: list[pathlib.Path], dice: int, seed: int = 0, set_name: str = "",
+                 boxes: bool = False) -> tuple[list[Known], list[pathlib.Path]]:
+    """Pictures drawn (seeded) until they hold ``dice`` dice, as known throws (values only,
+    or with each die's box as the referee console's Dice page marks it: a square of the
+    die's face size, :func:`vision_lab.labels.face_dice`); and the rest."""
     order = sorted(paths)
     random.Random(seed).shuffle(order)
     known, count = [], 0
@@ -54,9 +57,11 @@ def known_throws(paths: list[pathlib.Path], dice: int, seed: int = 0,
         if count >= dice:
             break
         image = cv2.imread(str(path))
-        values = tuple(lab.value for lab in load_labels(path.with_suffix(".txt"),
-                                                          image.shape[1], image.shape[0]))
-        known.append(Known(path.name, values, lambda p=path: cv2.imread(str(p))))
+        h, w = image.shape[:2]
+        values = tuple(lab.value for lab in load_labels(path.with_suffix(".txt"), w, h))
+        marked = tuple(((d.centre[0] - d.size / 2, d.centre[1] - d.size / 2, d.size, d.size),
+                        d.value) for d in face_dice(set_name, path, w, h)) if boxes else None
+        known.append(Known(path.name, values, lambda p=path: cv2.imread(str(p)), boxes=marked))
         count += len(values)
     names = {k.name for k in known}
     return known, [p for p in paths if p.name not in names]
@@ -117,6 +122,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="known dice given to the calibration, one line each")
     parser.add_argument("--steps", type=int, default=teach.STEPS)
     parser.add_argument("--part", choices=teach.PARTS, default="all")
+    parser.add_argument("--boxes", action="store_true",
+                        help="the known throws carry each die's box (NAME.json), so the "
+                             "calibration teaches the die finder too")
     parser.add_argument("--failures", action="store_true")
     parser.add_argument("--keep", type=pathlib.Path, default=None,
                         help="copy each calibrated table's config and files into DIR/SET-N")
@@ -134,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
         train = pictures([args.sets / name / "Train"])
         valid = pictures([args.sets / name / "Valid"])
         for dice in args.known:
-            known, rest = known_throws(train, dice)
+            known, rest = known_throws(train, dice, set_name=name, boxes=args.boxes)
             rest += valid
             before = evaluate(lambda image, m=model: read_dice(image, Settings(model=m)), rest)
             print(row(f"{name} (left out, rest)", "zero-shot", before), flush=True)
@@ -162,7 +170,8 @@ def main(argv: list[str] | None = None) -> int:
                   f"die sizes {result.die_range[0]:.0f}-{result.die_range[1]:.0f} px; "
                   f"{seconds:.0f} s, {cpu:.0f} s CPU "
                   f"({', '.join(f'{s:.0f}' for s in result.fold_seconds)} a fold), "
-                  f"{args.part}, {args.steps} steps", flush=True)
+                  f"{args.part}, {args.steps} steps"
+                  f"{', the finder taught on boxes' if args.boxes else ''}", flush=True)
             if args.failures:
                 for line in (taught or after).failures:
                     print(f"      {line}")

@@ -8,15 +8,17 @@ on the others (:mod:`vision.calibrate.teach`) and reads the fold's pictures as t
 would (:func:`vision.learned.face_reader.look`, through the files the table loads). Every
 known die is then read once by a network that never saw it.
 
-- **Thresholds** (:func:`choose_thresholds`): chosen on those held-out readings, the most
+- **Thresholds** (:func:`choose_thresholds`; ``detect`` too where the die finder was taught,
+  :data:`FINDER_DETECT`): chosen on those held-out readings, the most
   dice right where a wrong value or a die read where none was thrown costs
   :data:`ERROR_COST` right ones. The figure the table is judged by is *cross-fitted*: each
   fold read with thresholds chosen on the other folds' readings, so no die is judged by
   thresholds it chose.
-- **Kept** only when that figure is better than the untaught table's on every known throw
-  (:func:`vision.calibrate.adapt.better`, a die read where none was thrown counted as an
-  error as the reader's choice counts it). Only then is the network taught once more on every known
-  throw and written.
+- **Kept** only when that figure is worth more than the untaught table's on every known
+  throw (:func:`vision.calibrate.known.worth`: dice right less
+  :data:`vision.calibrate.known.CHOICE_COST` for each wrong value or die read where none was
+  thrown, as the reader's choice judges). Only then is the network taught once more on every
+  known throw and written.
 - **Die sizes**: the known dice's sizes (their boxes, or the places matched to them), 5th to
   95th percentile, are recorded (``die_sizes``). They do not limit the scales a picture is
   read at: read only at those (one scale), the untaught reader read webcam-wood's 60 known
@@ -40,15 +42,15 @@ import random
 import shutil
 import tempfile
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.errors import VisionError
-from vision.calibrate import network, teach
-from vision.calibrate.adapt import Known, Seen, better, check_enough, match
-from vision.calibrate.known import KnownThrowsError, Tally, by_values
+from vision.calibrate import finder, network, teach
+from vision.calibrate.adapt import Known, Seen, check_enough, match
+from vision.calibrate.known import KnownThrowsError, Tally, by_values, worth
 from vision.calibrate.teach import Example, Progress
 from vision.learned import face_reader
 from vision.learned.face_model import fingerprint
@@ -72,10 +74,16 @@ ERROR_COST = 20
 GRID = {"min_value": (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998),
         "not_a_die": (0.2, 0.3, 0.5, 0.7),
         "sure_die": (0.0, 0.003, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5)}
+#: ``detect`` tried with a taught finder: its scores at the table's dice are its own (the
+#: finder taught on topdown-colour's 64 known dice scored the set's other dice 0.30-0.46 at
+#: their centres, where the model's had scored 0.19-0.31 under its 0.4)
+FINDER_DETECT = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 #: the die sizes read are those of the known dice, this much smaller and larger
 SIZE_MARGIN = 1.5
 #: background crops taught per known picture
 BACKGROUND = 12
+#: the die finder is taught only from this many boxed pictures
+FEWEST_BOXED = 4
 
 
 def errors(t: Tally) -> int:
@@ -195,13 +203,15 @@ def tally(seen: Sequence[Seen], thresholds: Mapping[str, float]) -> Tally:
     return total
 
 
-def choose_thresholds(seen: Sequence[Seen], base: Mapping[str, float]) -> dict[str, float]:
+def choose_thresholds(seen: Sequence[Seen], base: Mapping[str, float],
+                      detects: Sequence[float] | None = None) -> dict[str, float]:
     """The grid's thresholds that read ``seen`` best: most right less :data:`ERROR_COST` per
-    error; on a tie the surer (higher ``min_value``, lower ``not_a_die``)."""
+    error; on a tie the surer (higher ``min_value``, lower ``not_a_die``). ``detect`` is
+    the model's (``base``), or one of ``detects`` (a taught finder's scores are its own)."""
     best, best_key = dict(base), -math.inf
-    for mv, nd, sd in itertools.product(GRID["min_value"], GRID["not_a_die"],
-                                        GRID["sure_die"]):
-        t = {**base, "min_value": mv, "not_a_die": nd, "sure_die": sd}
+    for dt, mv, nd, sd in itertools.product(detects or (base["detect"],), GRID["min_value"],
+                                            GRID["not_a_die"], GRID["sure_die"]):
+        t = {**base, "detect": dt, "min_value": mv, "not_a_die": nd, "sure_die": sd}
         s = tally(seen, t)
         key = s.right - ERROR_COST * errors(s) + 1e-3 * mv - 1e-4 * nd
         if key > best_key:
@@ -220,13 +230,17 @@ def die_range(examples: Sequence[Example]) -> tuple[float, float]:
 
 def write_network(net: object, folder: pathlib.Path, name: str, thresholds: Mapping[str, float],
                   sizes: tuple[float, float], base: str, record: dict | None = None,
-                  ) -> pathlib.Path:
-    """``name.faces.onnx``, ``name.head.npz`` and ``name.reader.json`` in ``folder``; the
-    head's path (what ``[vision] head`` and :class:`vision.learned.face_reader.Settings` name)."""
+                  detector: object | None = None) -> pathlib.Path:
+    """``name.faces.onnx``, ``name.head.npz``, ``name.reader.json`` and, with a taught
+    ``detector``, ``name.detector.onnx`` in ``folder``; the head's path (what ``[vision]
+    head`` and :class:`vision.learned.face_reader.Settings` name)."""
     head = folder / f"{name}.head.npz"
     network.export(net, folder / f"{name}.faces.onnx", head)
+    if detector is not None:
+        finder.export(detector, folder / f"{name}.detector.onnx")
     data = {**{k: float(v) for k, v in thresholds.items()}, "network": base,
             "faces": f"{name}.faces.onnx",
+            **({"detector": f"{name}.detector.onnx"} if detector is not None else {}),
             "die_sizes": [round(sizes[0], 1), round(sizes[1], 1)],
             **({"calibration": record} if record else {})}
     (folder / f"{name}.reader.json").write_text(json.dumps(data, indent=1) + "\n")
@@ -242,6 +256,30 @@ def read_with(head: pathlib.Path, settings: Settings, items: Sequence[tuple[Know
     floor = min(PROPOSAL_FLOOR, model.thresholds["detect"])
     return [Seen(k.name, tuple(k.values), tuple(look(image, model, own, floor)))
             for k, image in items]
+
+
+def boxed(known: Sequence[Known], among: Iterable[int]) -> list[int]:
+    """The pictures among ``among`` whose every die is boxed (``NAME.json``): the finder is
+    taught on those alone, since a die without a box would be taught as background."""
+    out = []
+    for i in among:
+        boxes = known[i].boxes
+        if boxes is not None and sorted(v for _, v in boxes if v > 0) == sorted(known[i].values):
+            out.append(i)
+    return out
+
+
+def teach_finder(settings: Settings, known: Sequence[Known], pictures: Sequence[np.ndarray],
+                 among: Iterable[int], seed: int, progress: Progress) -> object | None:
+    """The model's detector taught on the boxed pictures among ``among``
+    (:mod:`vision.calibrate.finder`), or None when fewer than :data:`FEWEST_BOXED` are."""
+    chosen = boxed(known, among)
+    if len(chosen) < FEWEST_BOXED:
+        return None
+    det = finder.trainable(settings.model / "detector.onnx")
+    spots = [finder.boxed_dice(known[i].boxes or ()) for i in chosen]
+    return finder.fine_tune(det, [pictures[i] for i in chosen], spots, steps=finder.STEPS,
+                            seed=seed, progress=progress)
 
 
 def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLDS,
@@ -274,6 +312,7 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
     fold = fold_of(known, folds, seed)
     base_print = fingerprint(settings.model / "faces.onnx")
     held: dict[int, list[Seen]] = {}
+    detects: Sequence[float] | None = None  # the finder taught: its own detect chosen
     fold_seconds = []
     with tempfile.TemporaryDirectory(prefix="bidou-teach-") as tmp:
         for k in range(folds):
@@ -290,21 +329,24 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
 
             teach.fine_tune(net, pictures, taught_ex, steps=steps, part=part, seed=seed + k,
                             progress=fold_progress)
-            head = write_network(net, pathlib.Path(tmp), f"fold{k}", base_t, sizes, base_print)
+            det = teach_finder(settings, known, pictures, inside, seed + k, fold_progress)
+            detects = FINDER_DETECT if det is not None else None
+            head = write_network(net, pathlib.Path(tmp), f"fold{k}", base_t, sizes, base_print,
+                                 detector=det)
             held[k] = read_with(head, settings, [(known[i], pictures[i]) for i in out])
             fold_seconds.append(time.monotonic() - t0)
         all_held = [s for k in sorted(held) for s in held[k]]
         taught = Tally()
         for k in sorted(held):  # cross-fitted: each fold at thresholds the others chose
             others = [s for j in sorted(held) if j != k for s in held[j]]
-            taught.add(tally(held[k], choose_thresholds(others or held[k], base_t)))
-        chosen = choose_thresholds(all_held, base_t)
+            taught.add(tally(held[k], choose_thresholds(others or held[k], base_t, detects)))
+        chosen = choose_thresholds(all_held, base_t, detects)
         left = Tally()
         for item in known:  # pictures no fold read (too few to fold) count as the table reads
             if not any(s.name == item.name for s in all_held):
                 left.add(tally([s for s in seen_now if s.name == item.name], now_t))
         taught.add(left)
-        kept = better(untaught, taught, errors)
+        kept = worth(taught) > worth(untaught)
         result = Teaching(untaught, taught, kept, chosen, sizes,
                           sum(len(k.values) for k in known), len(known),
                           sum(e.cls > 0 for e in ex), sum(e.cls == 0 for e in ex),
@@ -312,11 +354,14 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
                           fold_seconds=fold_seconds, left_out=tuple(left_out))
         if kept:
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
+            def last(stage: str, step: int, steps_: int) -> None:
+                say(f"the table's network: {stage}", step, steps_)
+
             teach.fine_tune(net, pictures, ex, steps=steps, part=part, seed=seed + folds,
-                            progress=lambda stage, step, steps_: say(
-                                f"the table's network: {stage}", step, steps_))
+                            progress=last)
+            det = teach_finder(settings, known, pictures, range(len(known)), seed + folds, last)
             folder = pathlib.Path(tempfile.mkdtemp(prefix="bidou-table-net-"))
-            write_network(net, folder, "table", chosen, sizes, base_print)
+            write_network(net, folder, "table", chosen, sizes, base_print, detector=det)
             result.folder = folder
     result.seconds = time.monotonic() - start
     return result
@@ -342,6 +387,9 @@ def save(result: Teaching, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Pa
                            "seconds": round(result.seconds, 1)}
     targets = {"table.faces.onnx": config.with_name(f"{name}.faces.onnx"),
                "table.head.npz": config.with_name(f"{name}.head.npz")}
+    if "detector" in data:
+        data["detector"] = f"{name}.detector.onnx"
+        targets["table.detector.onnx"] = config.with_name(f"{name}.detector.onnx")
     for source, target in targets.items():
         aside = target.with_name(f".{target.name}.tmp")
         shutil.copyfile(src / source, aside)

@@ -101,6 +101,19 @@ class Tally:
             "dice", "right", "wrong", "unsure", "missed", "extra", "pictures", "exact")}
 
 
+#: what one error (a wrong value, or a die read where none was thrown) costs, in dice read
+#: right, when a calibration judges a reader on its known throws
+#: (:mod:`vision.calibrate.reader_choice` says why 4)
+CHOICE_COST = 4
+
+
+def worth(t: Tally) -> int:
+    """What a reader's reading of known throws is worth: dice right less :data:`CHOICE_COST`
+    for each wrong value or die read where none was thrown; unsure and missed dice are worth
+    0 (the referee reads them)."""
+    return t.right - CHOICE_COST * (t.wrong + t.extra)
+
+
 def parse_values(text: str, path: pathlib.Path) -> tuple[int, ...]:
     """The values written in a known throw's ``.txt``: digits 1-6, spaces or commas between."""
     tokens = [t for t in re.split(r"[\s,]+", text) if t]

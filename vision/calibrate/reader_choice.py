@@ -7,10 +7,21 @@ against 86.7%, oblique-colour 17.7% against 64.1%). A pub does not need the defa
 right for every table, only for its own: so ``bidou-table calibrate`` reads the table's known
 throws with both readers and the table reads with the one that reads them better.
 
-The rule (:func:`choose`): a reader is better when it reads more dice right with no more
-errors, or as many right with fewer; an error is a wrong value or a die read where none was
-thrown (the issue counts both as wrong). When neither is better (more right, but more
-errors), the table keeps the reader it has: a choice between two risks is the pub's.
+The rule (:func:`choose`), one figure: a reader's **worth** on the known throws is the dice
+it reads right less :data:`CHOICE_COST` for each error, an error being a wrong value or a die
+read where none was thrown (the issue counts both as wrong); the reader worth more is chosen,
+and on equal worth the table keeps the reader it has. An unsure or missed die is worth 0: the
+referee reads it. So a reader that reads nothing right is worth at most 0 and never wins over
+one that reads more right than :data:`CHOICE_COST` times its errors.
+
+Why :data:`CHOICE_COST` is 4 and not the issue's 0.5% wrong (1 error in 200 dice): that
+target judges a table on hundreds of dice; the held-out folds of one calibration hold a few
+dozen, where one error is already 1-2%, so at 200 right for each error a reader that reads
+nothing right would beat every reader that errs once (as a new table at 98 known dice of
+oblique-colour, the rule reader read 0 right and 1 wrong on them, the taught network 10 right
+and 3 wrong, and the rule reader was chosen; it then read 9.5% of the set's other dice).
+An error costs four dice right: it is found only when a player objects and undone by the
+referee, where an unsure die is looked at once.
 
 Judged on every known throw, not only the held-back third that judges a fitted head
 (:mod:`vision.calibrate.adapt`): neither reader is fitted on them, so all of them are fair, and a
@@ -22,8 +33,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from vision.calibrate.adapt import Known, better
-from vision.calibrate.known import Tally, by_values
+from vision.calibrate.adapt import Known
+from vision.calibrate.known import CHOICE_COST, Tally, by_values, worth
 from vision.rules.reader import read_dice as rule_reader
 from vision.settings import READERS
 
@@ -40,25 +51,22 @@ class Choice:
     learned: Tally
     current: str
     chosen: str
-    reads_better: bool  # the chosen reads them better; else neither did and the table's stays
+    reads_better: bool  # the chosen is worth more on them; else both are worth the same
 
     @property
     def changed(self) -> bool:
         return self.chosen != self.current
 
 
-def errors(t: Tally) -> int:
-    """Wrong values and dice read where none was thrown."""
-    return t.wrong + t.extra
+__all__ = ["CHOICE_COST", "LEARNED", "RULES", "Choice", "choose", "rule_tally", "worth"]
 
 
 def choose(rules: Tally, learned: Tally, current: str) -> Choice:
-    """The reader that reads the known throws better (:func:`vision.calibrate.adapt.better`,
-    counting
-    :func:`errors`); the current one when neither does."""
-    if better(rules, learned, errors):
+    """The reader worth more on the known throws (:func:`vision.calibrate.known.worth`); the
+    current one when both are worth the same."""
+    if worth(learned) > worth(rules):
         return Choice(rules, learned, current, LEARNED, True)
-    if better(learned, rules, errors):
+    if worth(rules) > worth(learned):
         return Choice(rules, learned, current, RULES, True)
     return Choice(rules, learned, current, current, False)
 

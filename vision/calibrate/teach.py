@@ -32,10 +32,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-import cv2
 import numpy as np
 
 from vision.calibrate import network  # noqa: F401 - PyTorch's threads wait asleep (its docs)
+from vision.calibrate.augment import camera_changes
 from vision.learned.crops import FACE_INPUT, Pyramid, die_crop
 from vision.learned.face_model import Head
 
@@ -141,31 +141,18 @@ def near_misses(dice: Sequence[Example], rng: np.random.Generator,
 
 
 def augment(pyramid: Pyramid, ex: Example, rng: np.random.Generator) -> np.ndarray:
-    """One augmented 64 px crop of ``ex`` (uint8 BGR): turned, mirrored, resized, moved, its
-    light, colour, sharpness and JPEG quality changed. A die moves and resizes as the
-    reader's places do (:data:`DIE_SHIFT`, :data:`DIE_RESIZE`); no die a little."""
+    """One augmented 64 px crop of ``ex`` (uint8 BGR): turned, mirrored, resized, moved, and
+    through the camera's changes of light and colour (:func:`vision.calibrate.augment.
+    camera_changes`, the table's own colours kept). A die moves and resizes as the reader's
+    places do (:data:`DIE_SHIFT`, :data:`DIE_RESIZE`); no die a little."""
     spread, resize = (DIE_SHIFT, DIE_RESIZE) if ex.cls > 0 else (0.08, 0.15)
     size = ex.size * float(np.exp(rng.uniform(-resize, resize)))
     r, a = spread * math.sqrt(rng.random()), rng.uniform(0, 2 * math.pi)
     shift = np.array([r * math.cos(a), r * math.sin(a)]) * ex.size
     centre = (ex.centre[0] + float(shift[0]), ex.centre[1] + float(shift[1]))
     crop = die_crop(pyramid, centre, size, float(rng.uniform(-45, 45)), bool(rng.random() < 0.5),
-                    FACE_INPUT).astype(np.float32)
-    crop *= rng.uniform(0.85, 1.15, 3).astype(np.float32)  # colour balance
-    crop = (crop - 128) * rng.uniform(0.7, 1.3) + 128 + rng.uniform(-35, 35)  # contrast, light
-    crop = np.clip(crop, 0, 255)
-    if rng.random() < 0.3:
-        crop = 255 * (crop / 255) ** rng.uniform(0.7, 1.4)
-    if rng.random() < 0.3:
-        crop = cv2.GaussianBlur(crop, (0, 0), rng.uniform(0.3, 1.2))
-    if rng.random() < 0.4:
-        crop += rng.standard_normal(crop.shape).astype(np.float32) * rng.uniform(1, 6)
-    out = np.clip(crop, 0, 255).astype(np.uint8)
-    if rng.random() < 0.3:
-        ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(35, 95))])
-        if ok:
-            out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
-    return out
+                    FACE_INPUT)
+    return camera_changes(crop, rng, wide=False)
 
 
 def as_input(crops: Sequence[np.ndarray]) -> Any:

@@ -144,11 +144,12 @@ class Model:
         if missing:
             raise VisionError(f"the dice reader's model is incomplete: {', '.join(missing)} "
                               f"missing in {folder}; reinstall bidou-table.")
-        self.detector = session(folder / "detector.onnx")
         own = thresholds_path(head) if head else None
-        #: the table's own network (``bidou-table calibrate`` taught it), named in its
+        #: the table's own networks (``bidou-table calibrate`` taught them), named in its
         #: thresholds file; else the model's
         table_faces = _table_network(own, head) if own is not None else None
+        table_finder = _table_network(own, head, FINDER) if own is not None else None
+        self.detector = session(table_finder or folder / "detector.onnx")
         self.faces: FaceNetwork = face_network(table_faces or folder / "faces.onnx")
         self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
         # with the model's network, the model's own head sizes the proposals and says whether
@@ -192,19 +193,26 @@ def _check_fitted_for(own: pathlib.Path, network: pathlib.Path, head: pathlib.Pa
                           "from [vision] in the config.")
 
 
-def _table_network(own: pathlib.Path, head: pathlib.Path) -> pathlib.Path | None:
-    """The table's own face network that its thresholds file names (``"faces"``, beside it),
-    or None for a head fitted alone; a named network that is not there is a
-    :class:`VisionError` saying to calibrate again."""
+#: the keys of a table's thresholds file that name its own networks, and what each is
+FACES, FINDER = "faces", "detector"
+WHAT = {FACES: "face network", FINDER: "die finder"}
+
+
+def _table_network(own: pathlib.Path, head: pathlib.Path, key: str = FACES,
+                   ) -> pathlib.Path | None:
+    """The table's own network that its thresholds file names (``key``: ``"faces"`` or
+    ``"detector"``, beside it), or None (a head fitted alone, or a table that kept the
+    model's finder); a named network that is not there is a :class:`VisionError` saying to
+    calibrate again."""
     try:
-        name = json.loads(own.read_text()).get("faces")
+        name = json.loads(own.read_text()).get(key)
     except (OSError, ValueError, AttributeError):
         return None  # _thresholds says what is wrong with the file
     if name is None:
         return None
     path = own.parent / str(name)
     if not path.is_file():
-        raise VisionError(f"the table's own face network {path} (named in {own}) is missing: "
+        raise VisionError(f"the table's own {WHAT[key]} {path} (named in {own}) is missing: "
                           "calibrate the table again (bidou-table calibrate --known-throws) or "
                           f"remove head from [vision] in the config to read without {head.name}.")
     return path
