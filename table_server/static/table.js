@@ -106,8 +106,8 @@
     if (state.variant === "two-hand") parts.push(["centre", t("Centre"), state.centre, "#1565c0"]);
     parts.push(["pot", t("Pot"), state.pot, "#c62828"]);
     if (state.removed) parts.push(["removed", t("Removed"), state.removed, "#555"]);
-    for (const [pile, label, count, colour] of parts) {
-      const spot = el("div", { class: "spot", "data-pile": pile });
+    for (const [key, label, count, colour] of parts) {
+      const spot = el("div", { class: "spot", "data-pile": key });
       spot.appendChild(chips(count, colour, 6));
       spot.appendChild(el("span", { class: "count" }, count ?? 0));
       spot.appendChild(el("span", {}, label));
