@@ -98,9 +98,13 @@ def _option(text: str) -> Phrase | str:
 
 def _options(text: str) -> Phrase | str:
     """"call, raise 1 chip, drop or pass" in the listener's language."""
-    items = [_option(i) for i in re.split(r", | or ", text) if i]
-    if len(items) == 1:
-        return items[0]
+    return or_list([_option(i) for i in re.split(r", | or ", text) if i])
+
+
+def or_list(items: list[Phrase | str]) -> Phrase | str:
+    """"call, raise or drop" in the listener's language ("" for no item)."""
+    if len(items) <= 1:
+        return items[0] if items else ""
     some: Phrase | str = items[0]
     for item in items[1:-1]:
         some = N_("%(some)s, %(next)s", some=some, next=item)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware.event_words import VERBS, list_phrase
+from firmware.event_words import VERBS, list_phrase, or_list
 from firmware.phrases import N_, Phrase
 from firmware.wording import as_sentence
 from table_server.banner import banner
@@ -61,13 +61,7 @@ def prompt(state: dict[str, Any]) -> str:
 
 def _choices(verbs: list[str]) -> Phrase | str:
     """"throw or stand", "call, raise or drop": what a player may do now."""
-    said: list[Phrase | str] = [VERBS.get(v, v) for v in verbs if v != "settle"]
-    if not said:
-        return ""
-    some: Phrase | str = said[0]
-    for item in said[1:-1]:
-        some = N_("%(some)s, %(next)s", some=some, next=item)
-    return N_("%(some)s or %(last)s", some=some, last=said[-1]) if len(said) > 1 else some
+    return or_list([VERBS.get(v, v) for v in verbs if v != "settle"])
 
 
 def prompt_phrase(state: dict[str, Any]) -> Phrase:
