@@ -129,7 +129,7 @@ class ExposedValues:
                 self._claims.pop(seat, None)
                 self.publisher.say(sentence)
                 self._publish()
-                return Outcome(False, str(sentence), RULE, phrase=sentence)
+                return self._refuse(player, Refusal.said(sentence, RULE))  # on their phone
             if all(q in claims for q in witnesses):
                 return self._settle_by(seat, owner, "players",
                                        f"players ({', '.join([seat, *witnesses])})",

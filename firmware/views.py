@@ -196,7 +196,7 @@ def add_seat(state: dict[str, Any], game: Game, seat: str,
 
 def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
                 flags: list[str], entries: list[Entry], last_reads: dict[str, SeatRead],
-                disputes: dict[str, str] | None = None) -> dict[str, Any]:
+                disputes: dict[str, Phrase] | None = None) -> dict[str, Any]:
     """Everything: all dice, the values pending (and why), the players' disagreements over
     exposed values, flags and the log of this game."""
     out = dict(state)
@@ -204,7 +204,7 @@ def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str]
     waiting = set(game.unsettled())
     out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()
                          if game.values_pending(s) or s in waiting]
-    out["disputes"] = [{"seat": s, "sentence": d} for s, d in (disputes or {}).items()]
+    out["disputes"] = [{"seat": s, "sentence": str(d)} for s, d in (disputes or {}).items()]
     out["flags"] = list(flags)
     out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
                       for e in entries]
