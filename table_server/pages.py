@@ -31,7 +31,7 @@ def seat(seat: str) -> Any:
     """A seat controller; its token comes in the link (``?token=``) from the seat's QR code."""
     seats = ctx().seat_names()
     if seat not in seats:
-        return error_page(404, _("There is no seat named “%(seat)s” at this table; the seats "
+        return error_page(404, _("There is no seat named '%(seat)s' at this table; the seats "
                                  "are %(seats)s. Scan the seat's QR code again.", seat=seat,
                                  seats=", ".join(seats)))
     return render_template("seat.html", seat=seat,
