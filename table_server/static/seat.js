@@ -223,13 +223,14 @@
     await refresh();
   }
 
-  /* A press's id: taps of one button in quick succession, while it still says the same
-     thing, are one press (a double tap), so the table answers the second as it answered the
-     first and nothing else happens (firmware/press_repeats.py). */
+  /* A press's id: taps of one button in quick succession, before the page has drawn what
+     the first one did, are one press (a double tap), so the table answers the second as it
+     answered the first and nothing else happens (firmware/press_repeats.py). */
   const REPEAT_MS = 1000;
   let lastPress = null;
   function pressId(key, label) {
     const now = performance.now();
+    label = `${label}@${document.body.dataset.version}`;  // the table as the player saw it
     if (lastPress && lastPress.key === key && lastPress.label === label &&
         now - lastPress.at < REPEAT_MS) {
       lastPress.at = now;
