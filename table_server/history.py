@@ -18,6 +18,7 @@ from flask import Blueprint, Response, render_template
 from engine.record import record_from_dict
 from engine.variants import new_game
 from table_server.context import error_page, finished_games, finished_record
+from table_server.i18n import gettext as _
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
@@ -29,13 +30,14 @@ def summary(game: dict[str, Any]) -> str:
     """One sentence for the list: who lost or won, or that the game was abandoned."""
     result = game.get("result") or {}
     if game.get("status") == "abandoned":
-        return "Abandoned before the end."
+        return _("Abandoned before the end.")
     if result.get("loser"):  # Bidou is about the loser; a two-hand match also names a winner
-        won = f" to {result['winner']}" if result.get("winner") else ""
-        return f"{result['loser']} lost{won}."
+        if result.get("winner"):
+            return _("%(p)s lost to %(q)s.", p=result["loser"], q=result["winner"])
+        return _("%(p)s lost.", p=result["loser"])
     if result.get("winner"):
-        return f"{result['winner']} won."
-    return "Finished."
+        return _("%(p)s won.", p=result["winner"])
+    return _("Finished.")
 
 
 @dataclass(frozen=True)

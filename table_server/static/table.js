@@ -7,9 +7,10 @@
    how, so the phone layout is the stylesheet's to change. */
 "use strict";
 (() => {
-  const { el, dice, chips, clear } = Bidou;
-  const EXPECTS = { roll: "to roll", throw: "to throw", bet: "to bet" };
-  const MARKS = { worse: "WORSE THROW", best: "BEST THROW" };
+  const { el, dice, chips, clear, t, tn, say } = Bidou;
+  const EXPECTS = { roll: t("to roll"), throw: t("to throw"), bet: t("to bet") };
+  const MARKS = { worse: t("WORSE THROW"), best: t("BEST THROW") };
+  const RESULTS = { loser: t("LOSER"), winner: t("WINNER") };
 
   function seatCard(seat, state) {
     const classes = ["seat"];
@@ -21,43 +22,42 @@
     card.appendChild(el("h2", {}, seat.name));
     const badges = el("div", { class: "badges" });
     if (seat.result) badges.appendChild(el("span", { class: `badge ${seat.result}` },
-                                            seat.result.toUpperCase()));
-    if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, "CAPTAIN"));
+                                            RESULTS[seat.result] || seat.result));
+    if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, t("CAPTAIN")));
     if (seat.to_act && !state.over) badges.appendChild(el("span", { class: "badge turn" },
-                                            EXPECTS[state.expects] || "to act"));
-    if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, "values pending"));
-    if (seat.out) badges.appendChild(el("span", { class: "badge" }, "out"));
-    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, seat.last_words));
+                                            EXPECTS[state.expects] || t("to act")));
+    if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, t("values pending")));
+    if (seat.out) badges.appendChild(el("span", { class: "badge" }, t("out")));
+    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, say(seat.last_words_said || seat.last_words)));
     card.appendChild(badges);
     const row = el("div", { class: "chips" });
     row.appendChild(chips(seat.chips, undefined, 9));
     row.appendChild(el("span", { class: "count", "data-chips": seat.chips }, seat.chips));
-    row.appendChild(el("span", { class: "unit" }, seat.chips === 1 ? "chip" : "chips"));
+    row.appendChild(el("span", { class: "unit" }, tn("chip", "chips", seat.chips)));
     card.appendChild(row);
     if (state.variant === "two-hand") {
       const score = el("div", { class: "seatscore", "data-score": seat.score });
       score.appendChild(el("span", { class: "num" }, seat.score));
-      score.appendChild(el("span", { class: "unit" }, ` ${seat.score_label}`));
+      score.appendChild(el("span", { class: "unit" }, ` ${say(seat.score_label_said || seat.score_label)}`));
       card.appendChild(score);
     }
     const throws = Number(seat.throws) || 0;
     const line = el("div", { class: "line" });
-    line.appendChild(el("span", {}, "throws "));
+    line.appendChild(el("span", {}, `${t("throws")} `));
     line.appendChild(el("span", { class: "pips" }, "●".repeat(throws) + "○".repeat(Math.max(0, 3 - throws))));
-    if (seat.stake) line.appendChild(el("span", {}, ` · stake ${seat.stake}`));
-    if (seat.offered) line.appendChild(el("span", {}, ` · offers ${seat.offered}`));
+    if (seat.stake) line.appendChild(el("span", {}, ` · ${t("stake %(n)s", { n: seat.stake })}`));
+    if (seat.offered) line.appendChild(el("span", {}, ` · ${t("offers %(n)s", { n: seat.offered })}`));
     card.appendChild(line);
     if (seat.exposed && seat.exposed.length) {
       card.appendChild(dice(seat.exposed));
       // non-breaking hyphens: a line may break between words, never inside "6-5-4"
       if (seat.exposed_name) card.appendChild(el("p", { class: "throwname" },
-                                                 seat.exposed_name.replace(/-/g, "\u2011")));
-      if (seat.exposed_rank) card.appendChild(el("p", { class: "throwrank" }, seat.exposed_rank));
+                                                 say(seat.exposed_name_said || seat.exposed_name).replace(/-/g, "\u2011")));
+      if (seat.exposed_rank) card.appendChild(el("p", { class: "throwrank" }, say(seat.exposed_rank_said || seat.exposed_rank)));
       if (seat.mark) card.appendChild(el("p", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
     }
     const settling = (state.settling || []).find((s) => s.seat === seat.name);
     if (settling) card.appendChild(settleBox(settling, state));
-    if (seat.refusal) card.appendChild(el("p", { class: "refusal small" }, seat.refusal));
     return card;
   }
 
@@ -66,18 +66,21 @@
   function settleBox(settling, state) {
     const box = el("div", { class: "settle", "data-settle": settling.seat });
     if (settling.picture) {
-      box.appendChild(el("img", { class: "settlepic", alt: `${settling.seat}'s dice`,
+      box.appendChild(el("img", { class: "settlepic", alt: t("%(p)s's dice", { p: settling.seat }),
                                   src: `/api/settle/${encodeURIComponent(settling.seat)}.jpg?v=${state.version}` }));
     }
     const guess = settling.guess.map((v) => (v === null ? "?" : v)).join(" ");
-    box.appendChild(el("p", { class: "small" }, `Camera: ${guess} (red: not sure)`));
+    box.appendChild(el("p", { class: "small" }, t("Camera: %(guess)s (red: not sure)", { guess })));
     const said = settling.said || {};
     const who = [settling.seat, ...settling.witnesses];
     const waiting = who.filter((p) => !(p in said));
+    const ask = tn("Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agrees.",
+                   "Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agree.",
+                   settling.witnesses.length,
+                   { p: settling.seat, others: settling.witnesses.join(` ${t("and")} `) });
     box.appendChild(el("p", { class: "settleask" }, settling.referee
-      ? settling.referee
-      : `Settle ${settling.seat}'s dice on your phones: ${settling.seat} says them, ` +
-        `${settling.witnesses.join(" and ")} ${settling.witnesses.length === 1 ? "agrees" : "agree"}${waiting.length ? ` (waiting for ${waiting.join(", ")})` : ""}.`));
+      ? say(settling.referee_said || settling.referee)
+      : ask + (waiting.length ? ` ${t("(waiting for %(names)s)", { names: waiting.join(", ") })}` : "")));
     return box;
   }
 
@@ -100,11 +103,11 @@
     box.style.setProperty("--span", n === 2 ? 2 : cols);
     const pile = el("div", { class: "pile" });
     const parts = [];
-    if (state.variant === "two-hand") parts.push(["Centre", state.centre, "#1565c0"]);
-    parts.push(["Pot", state.pot, "#c62828"]);
-    if (state.removed) parts.push(["Removed", state.removed, "#555"]);
-    for (const [label, count, colour] of parts) {
-      const spot = el("div", { class: "spot", "data-pile": label.toLowerCase() });
+    if (state.variant === "two-hand") parts.push(["centre", t("Centre"), state.centre, "#1565c0"]);
+    parts.push(["pot", t("Pot"), state.pot, "#c62828"]);
+    if (state.removed) parts.push(["removed", t("Removed"), state.removed, "#555"]);
+    for (const [key, label, count, colour] of parts) {
+      const spot = el("div", { class: "spot", "data-pile": key });
       spot.appendChild(chips(count, colour, 6));
       spot.appendChild(el("span", { class: "count" }, count ?? 0));
       spot.appendChild(el("span", {}, label));
@@ -120,23 +123,28 @@
       node.textContent = value || "";
       node.hidden = !value;
     };
-    document.getElementById("title").textContent = `Bidou · ${state.variant || ""}`;
-    text("progress", state.progress);
-    text("prompt", state.prompt);
-    text("reminder", state.reminder);
-    text("showdown", state.showdown);
-    text("hint", state.hint);
+    const VARIANTS = { "two-hand": t("two-hand"), "multi-hand": t("multi-hand"),
+                       montevideo: t("Montevideo") };
+    document.getElementById("title").textContent =
+      `Bidou · ${VARIANTS[state.variant] || state.variant || ""}`;
+    text("progress", say(state.progress_said || state.progress));
+    text("prompt", say(state.prompt_said || state.prompt));
+    text("reminder", say(state.reminder_said || state.reminder));
+    text("showdown", say(state.showdown_said || state.showdown));
+    text("hint", say(state.hint_said || state.hint));
     document.body.classList.toggle("over", Boolean(state.over));
     const announce = clear(document.getElementById("announce"));
-    for (const sentence of state.announce || []) announce.appendChild(el("li", {}, sentence));
+    for (const sentence of state.announce_said || state.announce || []) {
+      announce.appendChild(el("li", {}, say(sentence)));
+    }
     announce.hidden = !(state.announce || []).length;
     const score = document.getElementById("score");
     if (state.variant === "two-hand" && state.rounds_lost) {
-      score.textContent = "Rounds lost: " + Object.entries(state.rounds_lost)
-        .map(([p, n]) => `${p} ${n}`).join(" · ");
+      score.textContent = t("Rounds lost: %(list)s", { list: Object.entries(state.rounds_lost)
+        .map(([p, n]) => `${p} ${n}`).join(" · ") });
     } else {
-      score.textContent = "Chips: " + Object.entries(state.chips || {})
-        .map(([p, n]) => `${p} ${n}`).join(" · ");
+      score.textContent = t("Chips: %(list)s", { list: Object.entries(state.chips || {})
+        .map(([p, n]) => `${p} ${n}`).join(" · ") });
     }
   }
 
@@ -156,8 +164,8 @@
       felt.appendChild(card);
     });
     const events = clear(document.getElementById("events"));
-    for (const sentence of (state.events || []).slice(-8).reverse()) {
-      events.appendChild(el("li", {}, sentence.replace(/(\d)-(?=\d)/g, "$1\u2011")));
+    for (const sentence of (state.events_said || state.events || []).slice(-8).reverse()) {
+      events.appendChild(el("li", {}, say(sentence).replace(/(\d)-(?=\d)/g, "$1\u2011")));
     }
     document.body.dataset.version = state.version;
   }
