@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
-from table_server import api, dice_teach, history, pages, referee, referee_pass
+from table_server import api, dice_teach, history, howto, pages, referee, referee_pass
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.context import Context, error_page, json_error
 from table_server.devices import RefereeDevices, device_key
@@ -86,6 +86,7 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     app.register_blueprint(referee.bp)
     app.register_blueprint(referee_pass.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(howto.bp)
     app.register_blueprint(dice_teach.bp)
 
     @app.errorhandler(HTTPException)

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, render_template
 
 from table_server.context import ctx, error_page
+from table_server.howto import howto
 from table_server.present import decorate
 
 bp = Blueprint("pages", __name__)
@@ -22,7 +23,8 @@ bp = Blueprint("pages", __name__)
 @bp.get("/")
 def table() -> str:
     """The table view: seats, chips, centre/pot, captain, turn, events, showdowns."""
-    return render_template("table.html", state=decorate(ctx().controller.public_state()))
+    state = ctx().controller.public_state()
+    return render_template("table.html", state=decorate(state), howto=howto(state))
 
 
 @bp.get("/seat/<seat>")
@@ -32,5 +34,5 @@ def seat(seat: str) -> Any:
     if seat not in seats:
         return error_page(404, f"There is no seat named {seat!r} at this table; the seats are "
                                f"{', '.join(seats)}. Scan the seat's QR code again.")
-    return render_template("seat.html", seat=seat,
-                           state=decorate(ctx().controller.public_state()))
+    state = ctx().controller.public_state()
+    return render_template("seat.html", seat=seat, state=decorate(state), howto=howto(state))

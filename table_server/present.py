@@ -13,19 +13,23 @@ from typing import Any
 from firmware.wording import as_sentence
 from table_server.banner import banner
 from table_server.seat_words import seat_words
+from table_server.standing import result, standing
 
 _EXPECTS = {"roll": "roll for captain", "throw": "throw", "bet": "bet"}
 
 
 def decorate(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``state`` with the words of each seat (``table_server.seat_words``), the
-    banner's (``table_server.banner``), a ``prompt`` sentence and, while dice are shown, the
+    banner's (``table_server.banner``), a ``prompt`` sentence, the ``standing`` and the
+    game's ``result`` (``table_server.standing``) and, while dice are shown, the
     ``showdown`` sentence saying who takes the chips."""
     out = dict(state)
     out["seats"] = seat_words(state)
     out.update(banner(state))
     out["prompt"] = prompt(state)
     out["showdown"] = showdown(state)
+    out["standing"] = standing(state)
+    out["result"] = result(state)
     return out
 
 

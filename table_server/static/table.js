@@ -1,7 +1,10 @@
 /* The table view: seats round the felt (a grid, so no two cards can overlap at any width),
    each with its score, chips, last action, declared throws and, at a showdown, the dice, the
    throw's name and place and which throw is the worse; the banner says the variant's stakes,
-   hand and round, what is expected, what this hand began with, and how the game ended.
+   hand and round, what is expected, who is closest to losing, what this hand began with, and
+   how the game ended. At game over a screen over the felt says the result and stays until the
+   next game begins. A showdown and the game's end are heard (static/sound.js), from the
+   changes between two states, never at the page's first drawing.
    Redrawn from the whole public state on every event, so it can never drift from the table.
    The script only says where each seat sits (CSS custom properties); the stylesheet decides
    how, so the phone layout is the stylesheet's to change. */
@@ -18,42 +21,49 @@
     if (seat.result) classes.push(seat.result);
     if (seat.mark) classes.push(`mark-${seat.mark}`);
     const card = el("section", { class: classes.join(" "), "data-seat": seat.name });
-    card.appendChild(el("h2", {}, seat.name));
-    const badges = el("div", { class: "badges" });
-    if (seat.result) badges.appendChild(el("span", { class: `badge ${seat.result}` },
-                                            seat.result.toUpperCase()));
-    if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, "CAPTAIN"));
-    if (seat.to_act && !state.over) badges.appendChild(el("span", { class: "badge turn" },
-                                            EXPECTS[state.expects] || "to act"));
-    if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, "values pending"));
-    if (seat.out) badges.appendChild(el("span", { class: "badge" }, "out"));
-    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, seat.last_words));
-    card.appendChild(badges);
+    const head = el("div", { class: "head" });  // the name and the chips: one row if it fits
+    head.appendChild(el("h2", {}, seat.name));
+    card.appendChild(head);
     const row = el("div", { class: "chips" });
     row.appendChild(chips(seat.chips, undefined, 9));
     row.appendChild(el("span", { class: "count", "data-chips": seat.chips }, seat.chips));
     row.appendChild(el("span", { class: "unit" }, seat.chips === 1 ? "chip" : "chips"));
-    card.appendChild(row);
+    head.appendChild(row);
+    const badges = el("span", { class: "badges" });
+    if (seat.result) badges.appendChild(el("span", { class: `badge ${seat.result}` },
+                                            seat.result.toUpperCase()));
+    if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, "CAPTAIN"));
+    if (seat.to_act && !state.over) card.appendChild(el("p", { class: "turn" },
+                                            `▶ ${EXPECTS[state.expects] || "to act"}`));
+    if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, "values pending"));
+    if (seat.out) badges.appendChild(el("span", { class: "badge" }, "out"));
+    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, seat.last_words));
+    // the smaller facts share one wrapping row: badges, rounds lost, throws, stake
+    const meta = el("div", { class: "meta" });
+    meta.appendChild(badges);
     if (state.variant === "two-hand") {
-      const score = el("div", { class: "seatscore", "data-score": seat.score });
+      const score = el("span", { class: "seatscore", "data-score": seat.score });
       score.appendChild(el("span", { class: "num" }, seat.score));
       score.appendChild(el("span", { class: "unit" }, ` ${seat.score_label}`));
-      card.appendChild(score);
+      meta.appendChild(score);
     }
     const throws = Number(seat.throws) || 0;
-    const line = el("div", { class: "line" });
+    const line = el("span", { class: "line" });
     line.appendChild(el("span", {}, "throws "));
     line.appendChild(el("span", { class: "pips" }, "●".repeat(throws) + "○".repeat(Math.max(0, 3 - throws))));
     if (seat.stake) line.appendChild(el("span", {}, ` · stake ${seat.stake}`));
     if (seat.offered) line.appendChild(el("span", {}, ` · offers ${seat.offered}`));
-    card.appendChild(line);
+    meta.appendChild(line);
+    card.appendChild(meta);
     if (seat.exposed && seat.exposed.length) {
       card.appendChild(dice(seat.exposed));
       // non-breaking hyphens: a line may break between words, never inside "6-5-4"
-      if (seat.exposed_name) card.appendChild(el("p", { class: "throwname" },
-                                                 seat.exposed_name.replace(/-/g, "\u2011")));
-      if (seat.exposed_rank) card.appendChild(el("p", { class: "throwrank" }, seat.exposed_rank));
-      if (seat.mark) card.appendChild(el("p", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
+      const named = el("p", { class: "thrown" });  // the name and the place share a row
+      if (seat.exposed_name) named.appendChild(el("span", { class: "throwname" },
+                                                  seat.exposed_name.replace(/-/g, "\u2011")));
+      if (seat.exposed_rank) named.appendChild(el("span", { class: "throwrank" }, seat.exposed_rank));
+      if (seat.mark) named.appendChild(el("span", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
+      card.appendChild(named);
     }
     const settling = (state.settling || []).find((s) => s.seat === seat.name);
     if (settling) card.appendChild(settleBox(settling, state));
@@ -93,12 +103,12 @@
   }
 
   function centre(state, n) {
-    const box = clear(document.getElementById("centre"));
+    const box = document.getElementById("centre");
     const cols = n === 2 ? 6 : 2 * Math.ceil(n / 2);
     box.style.setProperty("--row", n === 2 ? 1 : 2);
     box.style.setProperty("--col", n === 2 ? 3 : 1);
     box.style.setProperty("--span", n === 2 ? 2 : cols);
-    const pile = el("div", { class: "pile" });
+    const pile = clear(document.getElementById("pile"));
     const parts = [];
     if (state.variant === "two-hand") parts.push(["Centre", state.centre, "#1565c0"]);
     parts.push(["Pot", state.pot, "#c62828"]);
@@ -110,7 +120,6 @@
       spot.appendChild(el("span", {}, label));
       pile.appendChild(spot);
     }
-    box.appendChild(pile);
     return cols;
   }
 
@@ -126,23 +135,50 @@
     text("reminder", state.reminder);
     text("showdown", state.showdown);
     text("hint", state.hint);
+    text("standing", state.standing);
     document.body.classList.toggle("over", Boolean(state.over));
     const announce = clear(document.getElementById("announce"));
     for (const sentence of state.announce || []) announce.appendChild(el("li", {}, sentence));
     announce.hidden = !(state.announce || []).length;
-    const score = document.getElementById("score");
-    if (state.variant === "two-hand" && state.rounds_lost) {
-      score.textContent = "Rounds lost: " + Object.entries(state.rounds_lost)
-        .map(([p, n]) => `${p} ${n}`).join(" · ");
-    } else {
-      score.textContent = "Chips: " + Object.entries(state.chips || {})
-        .map(([p, n]) => `${p} ${n}`).join(" · ");
+  }
+
+  /* The game-over screen: the result, each player's chips (and rounds lost in a two-hand
+     match); shown while the state says the game is over, so until the next game starts. */
+  function gameOver(state) {
+    const box = document.getElementById("gameover");
+    box.hidden = !state.over;
+    if (!state.over) return;
+    document.getElementById("gameover-result").textContent = state.result || state.prompt || "";
+    const list = clear(document.getElementById("gameover-chips"));
+    for (const seat of state.seats || []) {
+      const lost = (state.rounds_lost || {})[seat.name];
+      const item = el("li", { class: seat.result || "", "data-seat": seat.name });
+      item.appendChild(el("strong", {}, seat.name));
+      item.appendChild(el("span", {}, ` ${seat.chips} ${seat.chips === 1 ? "chip" : "chips"}` +
+        (state.variant === "two-hand" && lost !== undefined
+          ? ` · ${lost} ${lost === 1 ? "round" : "rounds"} lost` : "")));
+      if (seat.result) item.appendChild(el("span", { class: `badge ${seat.result}` },
+                                           seat.result.toUpperCase()));
+      list.appendChild(item);
     }
+  }
+
+  /* What is heard: dice newly shown (a showdown, an open throw) and the game's end. */
+  let heard = null;
+  function sounds(state) {
+    const shown = (state.seats || []).filter((s) => s.exposed && s.exposed.length)
+      .map((s) => `${s.name}:${s.exposed.join("")}`).join(" ");
+    const now = { shown, over: Boolean(state.over), game: state.game_id };
+    if (heard && now.over && !heard.over) BidouSound.play("gameover");
+    else if (heard && shown && shown !== heard.shown) BidouSound.play("showdown");
+    heard = now;
   }
 
   function render(state) {
     if (!state) return;
     banner(state);
+    gameOver(state);
+    sounds(state);
     const felt = document.getElementById("felt");
     for (const old of felt.querySelectorAll(".seat")) old.remove();
     const seats = state.seats || [];
@@ -160,6 +196,7 @@
       events.appendChild(el("li", {}, sentence.replace(/(\d)-(?=\d)/g, "$1\u2011")));
     }
     document.body.dataset.version = state.version;
+    document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));
   }
 
   render(Bidou.initialState());

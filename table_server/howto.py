@@ -1,0 +1,99 @@
+"""How to play: the rules in a few lines for each variant, and Table 1, for the overlay on the
+table view and on the phones (``templates/howto.html``) and its own page, ``/how-to-play``.
+
+Table 1's order is the engine's (``engine.ranking``: ``TABLE`` and ``position``), never a copy:
+the overlay lists the throws as the referee ranks them, under either ranking option.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, render_template
+
+from engine.ranking import RANKINGS, TABLE, position, spoken_name, throw_class
+from table_server.context import ctx
+
+bp = Blueprint("howto", __name__)
+
+#: The rules in a few lines, per variant: what a newcomer needs to follow a game at the table.
+RULES: dict[str, list[str]] = {
+    "two-hand": [
+        "Two players; 9 chips start in the centre. Chips are bad: whoever holds all 9 after "
+        "a hand loses the round, and two rounds lost lose the match.",
+        "Each round starts with a captain roll: one die each, the higher die is captain.",
+        "The captain throws three dice under the cup, up to three times, and may stand after "
+        "any throw; then the other player. The dice stay hidden.",
+        "Betting is one chip at a time: bet or pass; after a bet, call, raise or drop.",
+        "A call shows both throws: the worse throw takes every chip bet. A drop gives the "
+        "bets back and the dropper takes one penalty chip.",
+        "In round 2 a player may keep dice aside and throw the rest.",
+    ],
+    "multi-hand": [
+        "Three or more players, six chips each. Chips are bad: empty your stack and you are "
+        "out, safe; the last player holding chips loses.",
+        "A captain roll decides the first captain; every hand, each player throws up to "
+        "three times, clockwise from the captain, dice hidden.",
+        "The player with the fewest throws opens the betting. A bet is at most 3 chips, a "
+        "raise at most 2.",
+        "At a showdown the worst throw takes every chip in the pot. Dropping after betting "
+        "costs a penalty.",
+        "When two players are left they finish as in two-hand Bidou.",
+    ],
+    "montevideo": [
+        "Three or more players, six chips each. Chips are good here: the winner takes all.",
+        "Every hand each player antes a chip into the pot, then throws up to three times, "
+        "dice hidden.",
+        "The player with the fewest throws opens; betting has no limit, and a player may bet "
+        "or call the whole pot.",
+        "The best throw at the showdown takes the pot (side pots when someone is all in); a "
+        "player left alone after drops takes it unshown.",
+        "A player with no chips is out; the ante rises as the game goes on.",
+    ],
+}
+
+TITLES = {"two-hand": "Two-hand Bidou", "multi-hand": "Multi-hand Bidou",
+          "montevideo": "Montevideo"}
+
+POOR_FISH = ("Poor Fish: if everyone passes, every last throw is shown, and the best throw "
+             "(the poor fish) takes one chip from each other player.")
+
+WHAT_BEATS = ("Table 1: every throw from best to worst. 1-1-1 beats Bidou (2-1-1), which "
+              "beats everything else.")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One throw of Table 1: its place (1 = best; equal throws share a place), its dice
+    (``"6-5-4"``, highest first) and the name players say."""
+
+    place: int
+    dice: str
+    name: str
+    named: bool
+
+
+def table_one(ranking: str = "three-digit") -> list[Row]:
+    """All 56 throws, best first, as the engine ranks them under ``ranking``."""
+    ordered = sorted(TABLE, key=lambda t: position(t, ranking))  # stable: ties keep TABLE's order
+    return [Row(position(t, ranking) + 1, "-".join(map(str, t)), spoken_name(t),
+                throw_class(t) != "plain") for t in ordered]
+
+
+def howto(state: dict[str, Any]) -> dict[str, Any]:
+    """What ``templates/howto.html`` draws: the rules of every variant (the one played is shown,
+    the others hidden, so a new game of another variant needs no reload), Poor Fish's line,
+    and Table 1 under each ranking."""
+    options = state.get("options") or {}
+    return {"rules": RULES, "titles": TITLES, "poor_fish": POOR_FISH, "what_beats": WHAT_BEATS,
+            "variant": state.get("variant") or "two-hand",
+            "poor_fish_on": bool(options.get("poor_fish")),
+            "ranking": options.get("ranking") or "three-digit",
+            "tables": {r: table_one(r) for r in RANKINGS}}
+
+
+@bp.get("/how-to-play")
+def page() -> str:
+    """The overlay's content as a page of its own (a link to share, or to print)."""
+    return render_template("howto_page.html", howto=howto(ctx().controller.public_state()))
