@@ -66,7 +66,8 @@ WHAT_BEATS = ("Table 1: every throw from best to worst. 1-1-1 beats Bidou (2-1-1
 @dataclass(frozen=True)
 class Row:
     """One throw of Table 1: its place (1 = best; equal throws share a place), its dice
-    (``"6-5-4"``, highest first) and the name players say."""
+    (``"6-5-4"``, highest first) and the name players say (empty for a plain throw, whose
+    name is its dice)."""
 
     place: int
     dice: str
@@ -77,8 +78,12 @@ class Row:
 def table_one(ranking: str = "three-digit") -> list[Row]:
     """All 56 throws, best first, as the engine ranks them under ``ranking``."""
     ordered = sorted(TABLE, key=lambda t: position(t, ranking))  # stable: ties keep TABLE's order
-    return [Row(position(t, ranking) + 1, "-".join(map(str, t)), spoken_name(t),
-                throw_class(t) != "plain") for t in ordered]
+    rows = []
+    for t in ordered:
+        named = throw_class(t) != "plain"  # a plain throw's name is its dice: said once
+        rows.append(Row(position(t, ranking) + 1, "-".join(map(str, t)),
+                        spoken_name(t) if named else "", named))
+    return rows
 
 
 def howto(state: dict[str, Any]) -> dict[str, Any]:
