@@ -11,6 +11,7 @@ tested to load.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import tomllib
 from collections.abc import Mapping
@@ -28,7 +29,9 @@ from vision.settings import VisionSettings, parse_vision
 from vision.zones import Zone, parse_zones
 
 SECTIONS = ("table", "pins", "camera", "zones", "vision", "referee", "server", "venue")
-TABLE_KEYS = ("variant", "players", "options")
+TABLE_KEYS = ("variant", "players", "options", "language")
+#: The pub screen's languages ([table] language; table_server.i18n has the catalogues).
+LANGUAGES = ("en", "fr", "es")
 
 
 @dataclass(frozen=True)
@@ -110,6 +113,10 @@ def build_config(data: Mapping[str, Any], *, simulate: bool = True, path: str | 
             raise ConfigError(key, data[key],
                               f"no such section; the sections are {', '.join(SECTIONS)}")
     variant, players, options = _check_table(_table(data, "table"))
+    language = _table(data, "table").get("language", "en")
+    if language not in LANGUAGES:
+        raise ConfigError("table.language", language,
+                          '"en" (English), "fr" (French) or "es" (Spanish)')
 
     pins = parse_pin_map(_table(data, "pins"), players)
 
@@ -129,6 +136,7 @@ def build_config(data: Mapping[str, Any], *, simulate: bool = True, path: str | 
     server = parse_server_settings(_table(data, "server"), _table(data, "referee"),
                                    os.environ if environ is None else environ,
                                    simulate=simulate)
+    server = dataclasses.replace(server, language=language)
     venue = parse_venue_settings(_table(data, "venue"))
     return TableConfig(variant, players, options, pins, camera, zones, server, simulate, path,
                        dict(data), vision, venue)

@@ -44,6 +44,9 @@ class ServerSettings:
     keepalive: float = 15.0
     #: failed PIN/token attempts allowed per client address per minute
     max_failures: int = 5
+    #: the pub screen's language ([table] language): "en", "fr" or "es"; phones follow their
+    #: browser's (table_server.i18n)
+    language: str = "en"
 
 
 def parse_server_settings(

@@ -18,7 +18,7 @@ from werkzeug.exceptions import HTTPException
 
 from firmware.controller import TableController
 from firmware.server_settings import ServerSettings
-from table_server import api, dice_teach, history, howto, pages, referee, referee_pass
+from table_server import api, dice_teach, history, howto, i18n, pages, referee, referee_pass
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.context import Context, error_page, json_error
 from table_server.devices import RefereeDevices, device_key
@@ -81,6 +81,7 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     app.wsgi_app = PressGate(  # type: ignore[method-assign]
         app.wsgi_app, lambda: (context.tokens, context.presses), hold_slots=hold_refusals)
 
+    i18n.install(app, settings.language)
     app.register_blueprint(api.bp)
     app.register_blueprint(pages.bp)
     app.register_blueprint(referee.bp)

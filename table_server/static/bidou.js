@@ -84,5 +84,38 @@ const Bidou = (() => {
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
-  return { el, svg, die, dice, chips, listen, initialState, clear };
+  /* The page's language: its catalogue (table_server/i18n.py) maps each English msgid to its
+     translation (a list of forms for a plural); a msgid it lacks is said in English. */
+  const node = document.getElementById("i18n");
+  const CATALOGUE = node ? JSON.parse(node.textContent) : { words: {}, zero_plural: true };
+  const fill = (text, args) => text.replace(/%\((\w+)\)[sd]/g,
+    (whole, name) => (args && name in args ? String(args[name]) : whole));
+
+  /** `msgid` in the page's language, its `%(name)s` filled from `args`. */
+  function t(msgid, args) {
+    const said = CATALOGUE.words[msgid];
+    return fill(typeof said === "string" && said ? said : msgid, args);
+  }
+
+  /** The singular or plural form for `n` (given to the text as `%(n)s` too). */
+  function tn(singular, plural, n, args) {
+    const many = n > 1 || (n === 0 && CATALOGUE.zero_plural) || n < 0;
+    const forms = CATALOGUE.words[singular];
+    const text = Array.isArray(forms) && forms[many ? 1 : 0] ? forms[many ? 1 : 0]
+      : (many ? plural : singular);
+    return fill(text, { n, ...(args || {}) });
+  }
+
+  /** A phrase the server sent (firmware/wording.py's Phrase.to_json), or a plain string,
+      in the page's language. */
+  function say(phrase) {
+    if (phrase === null || phrase === undefined) return "";
+    if (typeof phrase !== "object") return String(phrase);
+    const args = {};
+    for (const [k, v] of Object.entries(phrase.a || {})) args[k] = say(v);
+    return phrase.p ? tn(phrase.t, phrase.p, phrase.n, args) : t(phrase.t, args);
+  }
+
+  return { el, svg, die, dice, chips, listen, initialState, clear, t, tn, say,
+           language: CATALOGUE.language || "en" };
 })();

@@ -92,7 +92,7 @@ def test_unknown_section_and_unknown_table_key_are_refused():
     with pytest.raises(ConfigError) as e:
         build_config(_cfg(seats=3), environ={})
     assert str(e.value) == ("table.seats = 3 is not allowed: no such key; [table] has "
-                            "variant, players, options")
+                            "variant, players, options, language")
 
 
 def test_pins_section_is_checked_by_the_pin_map_owner():
@@ -159,3 +159,10 @@ def test_the_teach_table_s_config_loads_with_dice_the_rule_reader_misses() -> No
     """`make teach` runs firmware/table.teach.toml: a simulated table with red-green dice."""
     config = load_config(str(EXAMPLE.with_name("table.teach.toml")), environ={})
     assert config.camera.kind == "simulated" and config.camera.dice == "red-green"
+
+
+def test_the_pub_screens_language_is_one_the_dashboard_speaks():
+    assert build_config(_cfg(language="fr"), environ={}).server.language == "fr"
+    with pytest.raises(ConfigError) as e:
+        build_config(_cfg(language="de"), environ={})
+    assert e.value.key == "table.language" and "French" in str(e.value)
