@@ -14,6 +14,8 @@ from collections.abc import Sequence
 from html import escape
 from typing import Protocol
 
+from table_server.i18n import gettext as _
+
 #: Line colours, bright enough on the dark page and told apart by most colour-blind eyes.
 COLOURS = ("#ff6b6b", "#4dd4ac", "#6ea8ff", "#ffb347", "#d291ff", "#5ee0f0", "#ff8fd0",
            "#e0c068")
@@ -97,8 +99,9 @@ def chart_svg(points: list[dict[str, int]], players: list[str], width: int = 960
     def y(v: float) -> float:
         return pad_t + plot_h * (1 - v / top)
 
+    about = escape(_("chips per player, hand by hand"))
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-             f'class="chipchart" role="img" aria-label="chips per player, hand by hand" '
+             f'class="chipchart" role="img" aria-label="{about}" '
              f'font-family="DejaVu Sans, Arial, sans-serif">',
              f'<rect class="chartback" x="0" y="0" width="{width}" height="{height}" '
              f'rx="10" fill="{BACKGROUND}"/>']
@@ -118,9 +121,10 @@ def chart_svg(points: list[dict[str, int]], players: list[str], width: int = 960
             parts.append(f'<text class="tick hand" x="{x(i):.1f}" y="{height - pad_b + 16}" '
                          f'font-size="{TICK_PX}" fill="{MUTED}" '
                          f'text-anchor="middle">{h}</text>')
+    axis = escape(_("hand"))
     parts.append(f'<text class="axis" x="{pad_l + plot_w / 2:.0f}" y="{height - 6}" '
-                 f'font-size="{TICK_PX}" fill="{MUTED}" text-anchor="middle">hand</text>')
-    for end, (left, _), lane in zip(ends, spans, lane_of, strict=True):
+                 f'font-size="{TICK_PX}" fill="{MUTED}" text-anchor="middle">{axis}</text>')
+    for end, (left, _right), lane in zip(ends, spans, lane_of, strict=True):
         ly = pad_t - 8 - lane * lane_h
         parts.append(f'<line class="roundend" x1="{x(end.index):.1f}" x2="{x(end.index):.1f}" '
                      f'y1="{pad_t - 4}" y2="{height - pad_b}" stroke="{MUTED}" '

@@ -18,6 +18,7 @@ from engine.record import record_from_dict
 from engine.variants import new_game
 from table_server.chart import chart_svg
 from table_server.context import error_page, finished_games, finished_record
+from table_server.i18n import gettext as _
 
 bp = Blueprint("history", __name__, url_prefix="/history")
 
@@ -26,13 +27,14 @@ def summary(game: dict[str, Any]) -> str:
     """One sentence for the list: who lost or won, or that the game was abandoned."""
     result = game.get("result") or {}
     if game.get("status") == "abandoned":
-        return "Abandoned before the end."
-    if result.get("loser"):  # Bidou is about the loser; a two-hand match also names a winner
-        won = f" to {result['winner']}" if result.get("winner") else ""
-        return f"{result['loser']} lost{won}."
+        return _("Abandoned before the end.")
+    if result.get("loser") and result.get("winner"):  # a two-hand match names both
+        return _("%(loser)s lost to %(winner)s.", loser=result["loser"], winner=result["winner"])
+    if result.get("loser"):  # Bidou is about the loser
+        return _("%(loser)s lost.", loser=result["loser"])
     if result.get("winner"):
-        return f"{result['winner']} won."
-    return "Finished."
+        return _("%(winner)s won.", winner=result["winner"])
+    return _("Finished.")
 
 
 @dataclass(frozen=True)
@@ -78,7 +80,8 @@ def chart_data(record: dict[str, Any]
                 points.append(dict(before))
                 hands.append(None)
                 ends.append(RoundEnd(len(points) - 1, effect.player,
-                                     f"{effect.player} loses round {len(ends) + 1}"))
+                                     _("%(player)s loses round %(n)s", player=effect.player,
+                                       n=len(ends) + 1)))
         if event.starts_hand:
             started += 1
             if started == 1 and points[-1] == dict(game.state()["chips"]) and len(points) == 1:
@@ -93,7 +96,7 @@ def chart_data(record: dict[str, Any]
         hands.append(None)
     if game.over and game.state().get("loser") and not ends:
         ends.append(RoundEnd(len(points) - 1, game.state()["loser"],
-                             f"{game.state()['loser']} loses the game"))
+                             _("%(player)s loses the game", player=game.state()["loser"])))
     return points, ends, hands
 
 
@@ -118,8 +121,9 @@ def game(game_id: int) -> Any:
     info = _finished(game_id)
     record = finished_record(game_id)
     if info is None or record is None:
-        return error_page(404, f"There is no finished game {game_id}; the History page lists "
-                               "them (a game in progress appears once it is over).")
+        return error_page(404, _("There is no finished game %(id)s; the History page lists "
+                                 "them (a game in progress appears once it is over).",
+                                 id=game_id))
     points, ends, hands = chart_data(record)
     chart = chart_svg(points, list(record["players"]), ends=ends, hands=hands)
     return render_template("history_game.html", game=dict(info, summary=summary(info)),
@@ -130,7 +134,7 @@ def game(game_id: int) -> Any:
 def record_file(game_id: int) -> Any:
     record = finished_record(game_id)
     if record is None:
-        return error_page(404, f"There is no finished game {game_id}.")
+        return error_page(404, _("There is no finished game %(id)s.", id=game_id))
     return Response(json.dumps(record, ensure_ascii=False, indent=1), mimetype="application/json",
                     headers={"Content-Disposition":
                              f'attachment; filename="bidou-game-{game_id}.json"'})

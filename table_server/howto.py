@@ -1,5 +1,6 @@
 """How to play: the rules in a few lines for each variant, and Table 1, for the overlay on the
-table view and on the phones (``templates/howto.html``) and its own page, ``/how-to-play``.
+table view and on the phones (``templates/howto.html``) and its own page, ``/how-to-play``;
+said in the request's language (``table_server.i18n``).
 
 Table 1's order is the engine's (``engine.ranking``: ``TABLE`` and ``position``), never a copy:
 the overlay lists the throws as the referee ranks them, under either ranking option.
@@ -13,54 +14,57 @@ from typing import Any
 from flask import Blueprint, render_template
 
 from engine.ranking import RANKINGS, TABLE, position, spoken_name, throw_class
+from firmware.wording import N_, Phrase
 from table_server.context import ctx
+from table_server.i18n import say
 
 bp = Blueprint("howto", __name__)
 
 #: The rules in a few lines, per variant: what a newcomer needs to follow a game at the table.
-RULES: dict[str, list[str]] = {
+RULES: dict[str, list[Phrase]] = {
     "two-hand": [
-        "Two players; 9 chips start in the centre. Chips are bad: whoever holds all 9 after "
-        "a hand loses the round, and two rounds lost lose the match.",
-        "Each round starts with a captain roll: one die each, the higher die is captain.",
-        "The captain throws three dice under the cup, up to three times, and may stand after "
-        "any throw; then the other player. The dice stay hidden.",
-        "Betting is one chip at a time: bet or pass; after a bet, call, raise or drop.",
-        "A call shows both throws: the worse throw takes every chip bet. A drop gives the "
-        "bets back and the dropper takes one penalty chip.",
-        "In round 2 a player may keep dice aside and throw the rest.",
+        N_("Two players; 9 chips start in the centre. Chips are bad: whoever holds all 9 "
+           "after a hand loses the round, and two rounds lost lose the match."),
+        N_("Each round starts with a captain roll: one die each, the higher die is captain."),
+        N_("The captain throws three dice under the cup, up to three times, and may stand "
+           "after any throw; then the other player. The dice stay hidden."),
+        N_("Betting is one chip at a time: bet or pass; after a bet, call, raise or drop."),
+        N_("A call shows both throws: the worse throw takes every chip bet. A drop gives the "
+           "bets back and the dropper takes one penalty chip."),
+        N_("In round 2 a player may keep dice aside and throw the rest."),
     ],
     "multi-hand": [
-        "Three or more players, six chips each. Chips are bad: empty your stack and you are "
-        "out, safe; the last player holding chips loses.",
-        "A captain roll decides the first captain; every hand, each player throws up to "
-        "three times, clockwise from the captain, dice hidden.",
-        "The player with the fewest throws opens the betting. A bet is at most 3 chips, a "
-        "raise at most 2.",
-        "At a showdown the worst throw takes every chip in the pot. Dropping after betting "
-        "costs a penalty.",
-        "When two players are left they finish as in two-hand Bidou.",
+        N_("Three or more players, six chips each. Chips are bad: empty your stack and you "
+           "are out, safe; the last player holding chips loses."),
+        N_("A captain roll decides the first captain; every hand, each player throws up to "
+           "three times, clockwise from the captain, dice hidden."),
+        N_("The player with the fewest throws opens the betting. A bet is at most 3 chips, a "
+           "raise at most 2."),
+        N_("At a showdown the worst throw takes every chip in the pot. Dropping after "
+           "betting costs a penalty."),
+        N_("When two players are left they finish as in two-hand Bidou."),
     ],
     "montevideo": [
-        "Three or more players, six chips each. Chips are good here: the winner takes all.",
-        "Every hand each player antes a chip into the pot, then throws up to three times, "
-        "dice hidden.",
-        "The player with the fewest throws opens; betting has no limit, and a player may bet "
-        "or call the whole pot.",
-        "The best throw at the showdown takes the pot (side pots when someone is all in); a "
-        "player left alone after drops takes it unshown.",
-        "A player with no chips is out; the ante rises as the game goes on.",
+        N_("Three or more players, six chips each. Chips are good here: the winner takes "
+           "all."),
+        N_("Every hand each player antes a chip into the pot, then throws up to three times, "
+           "dice hidden."),
+        N_("The player with the fewest throws opens; betting has no limit, and a player may "
+           "bet or call the whole pot."),
+        N_("The best throw at the showdown takes the pot (side pots when someone is all in); "
+           "a player left alone after drops takes it unshown."),
+        N_("A player with no chips is out; the ante rises as the game goes on."),
     ],
 }
 
-TITLES = {"two-hand": "Two-hand Bidou", "multi-hand": "Multi-hand Bidou",
-          "montevideo": "Montevideo"}
+TITLES = {"two-hand": N_("Two-hand Bidou"), "multi-hand": N_("Multi-hand Bidou"),
+          "montevideo": N_("Montevideo")}
 
-POOR_FISH = ("Poor Fish: if everyone passes, every last throw is shown, and the best throw "
-             "(the poor fish) takes one chip from each other player.")
+POOR_FISH = N_("Poor Fish: if everyone passes, every last throw is shown, and the best "
+               "throw (the poor fish) takes one chip from each other player.")
 
-WHAT_BEATS = ("Table 1: every throw from best to worst. 1-1-1 beats Bidou (2-1-1), which "
-              "beats everything else.")
+WHAT_BEATS = N_("Table 1: every throw from best to worst. 1-1-1 beats Bidou (2-1-1), which "
+                "beats everything else.")
 
 
 @dataclass(frozen=True)
@@ -91,7 +95,9 @@ def howto(state: dict[str, Any]) -> dict[str, Any]:
     the others hidden, so a new game of another variant needs no reload), Poor Fish's line,
     and Table 1 under each ranking."""
     options = state.get("options") or {}
-    return {"rules": RULES, "titles": TITLES, "poor_fish": POOR_FISH, "what_beats": WHAT_BEATS,
+    return {"rules": {v: [say(line) for line in lines] for v, lines in RULES.items()},
+            "titles": {v: say(title) for v, title in TITLES.items()},
+            "poor_fish": say(POOR_FISH), "what_beats": say(WHAT_BEATS),
             "variant": state.get("variant") or "two-hand",
             "poor_fish_on": bool(options.get("poor_fish")),
             "ranking": options.get("ranking") or "three-digit",

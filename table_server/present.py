@@ -28,8 +28,9 @@ def decorate(state: dict[str, Any]) -> dict[str, Any]:
     out.update(banner(state))
     out["prompt"] = prompt(state)
     out["showdown"] = showdown(state)
-    out["standing"] = standing(state)
-    out["result"] = result(state)
+    # phrases, as pages take them (Bidou.say): each page says them in its reader's language
+    out["standing"] = said.to_json() if (said := standing(state)) else None
+    out["result"] = said.to_json() if (said := result(state)) else None
     return out
 
 

@@ -4,19 +4,25 @@ over the result for the game-over screen.
 In Bidou chips are what a player wants to be rid of: in two-hand Bidou the player who ends a
 hand holding all 9 loses the round (T9) and two rounds lose the match (T1); in multi-hand Bidou
 players with no chips are out and the last holder loses (M7). In Montevideo chips are won, so
-the player with the fewest is closest to losing. Pure: from the public state alone.
+the player with the fewest is closest to losing. Pure: from the public state alone. The lines
+are phrases (``firmware.wording``): the page says them in its reader's language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-
-def _names(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+from firmware.wording import N_, NN_, Phrase
 
 
-def standing(state: dict[str, Any]) -> str | None:
+def _names(names: list[str]) -> Phrase | str:
+    if len(names) == 1:
+        return names[0]
+    first = ", ".join(names[:-1])
+    return N_("%(first)s and %(last)s", first=first, last=names[-1])
+
+
+def standing(state: dict[str, Any]) -> Phrase | None:
     """``"Ann is closest to losing: 8 of 9 chips."``, or who is level; None while the game is
     over (the game-over screen says how it ended) or before anyone holds a chip."""
     if state.get("over"):
@@ -37,24 +43,26 @@ def standing(state: dict[str, Any]) -> str | None:
     if not winning_game and worst == (0, 0):
         return None  # nobody holds a chip yet (the chips are in the centre)
     closest = [s["name"] for s in seats if danger(s) == worst]
-    chips = abs(worst[1])
-    held = f"{chips} of {total} chips" if total else f"{chips} chips"
-    lost = worst[0]
-    if lost:
-        held += f", {lost} round{'s' if lost != 1 else ''} lost"
+    held = N_("%(chips)s of %(total)s chips", chips=abs(worst[1]), total=total)
+    if worst[0]:
+        held = N_("%(chips)s, %(rounds)s", chips=held, rounds=NN_(
+            "%(n)s round lost", "%(n)s rounds lost", worst[0]))
     if len(closest) == len(seats):
-        return f"All level: {held} each."
+        return N_("All level: %(held)s each.", held=held)
     if len(closest) > 1:
-        return f"{_names(closest)} are closest to losing: {held} each."
-    return f"{closest[0]} is closest to losing: {held}."
+        return N_("%(names)s are closest to losing: %(held)s each.", names=_names(closest),
+                 held=held)
+    return N_("%(name)s is closest to losing: %(held)s.", name=closest[0], held=held)
 
 
-def result(state: dict[str, Any]) -> str | None:
+def result(state: dict[str, Any]) -> Phrase | None:
     """The game-over screen's line: ``"Cy loses to Ann."``, ``"Ann wins."``; None while the
     game goes on."""
     if not state.get("over"):
         return None
     loser, winner = state.get("loser"), state.get("winner")
-    if loser:  # Bidou names the loser (a two-hand match has a winner too)
-        return f"{loser} loses to {winner}." if winner else f"{loser} loses."
-    return f"{winner} wins." if winner else None
+    if loser and winner:  # Bidou names the loser (a two-hand match has a winner too)
+        return N_("%(loser)s loses to %(winner)s.", loser=loser, winner=winner)
+    if loser:
+        return N_("%(loser)s loses.", loser=loser)
+    return N_("%(winner)s wins.", winner=winner) if winner else None

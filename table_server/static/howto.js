@@ -40,7 +40,9 @@
     marked = dice;
     if (mine) {
       mine.hidden = !dice;
-      mine.textContent = dice ? `Your throw, ${dice}, is marked below${state.dice_rank ? `: ${state.dice_rank}` : ""}.` : "";
+      mine.textContent = !dice ? "" : state.dice_rank
+        ? Bidou.t("Your throw, %(dice)s, is marked below: %(place)s.", { dice, place: state.dice_rank })
+        : Bidou.t("Your throw, %(dice)s, is marked below.", { dice });
     }
     if (dice) {
       for (const row of box.querySelectorAll(`tr[data-throw="${dice}"]`)) row.classList.add("mine");

@@ -20,7 +20,7 @@ const BidouSound = (() => {
     if (!button) return;
     button.setAttribute("aria-pressed", String(on));
     button.dataset.state = blocked ? "blocked" : on ? "on" : "off";
-    button.textContent = blocked ? (button.dataset.blockedText || "Sound blocked: tap to allow")
+    button.textContent = blocked ? button.dataset.blockedText
       : on ? button.dataset.onText : button.dataset.offText;
   }
 

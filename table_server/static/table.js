@@ -10,9 +10,12 @@
    how, so the phone layout is the stylesheet's to change. */
 "use strict";
 (() => {
-  const { el, dice, chips, clear } = Bidou;
-  const EXPECTS = { roll: "to roll", throw: "to throw", bet: "to bet" };
-  const MARKS = { worse: "WORSE THROW", best: "BEST THROW" };
+  const { el, dice, chips, clear, t, tn } = Bidou;
+  const EXPECTS = { roll: t("to roll"), throw: t("to throw"), bet: t("to bet") };
+  const MARKS = { worse: t("WORSE THROW"), best: t("BEST THROW") };
+  const RESULTS = { loser: t("LOSER"), winner: t("WINNER") };
+  const VARIANTS = { "two-hand": t("two-hand"), "multi-hand": t("multi-hand"),
+                     montevideo: t("Montevideo") };
 
   function seatCard(seat, state) {
     const classes = ["seat"];
@@ -27,16 +30,16 @@
     const row = el("div", { class: "chips" });
     row.appendChild(chips(seat.chips, undefined, 9));
     row.appendChild(el("span", { class: "count", "data-chips": seat.chips }, seat.chips));
-    row.appendChild(el("span", { class: "unit" }, seat.chips === 1 ? "chip" : "chips"));
+    row.appendChild(el("span", { class: "unit" }, tn("chip", "chips", seat.chips)));
     head.appendChild(row);
     const badges = el("span", { class: "badges" });
     if (seat.result) badges.appendChild(el("span", { class: `badge ${seat.result}` },
-                                            seat.result.toUpperCase()));
-    if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, "CAPTAIN"));
+                                            RESULTS[seat.result] || seat.result));
+    if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, t("CAPTAIN")));
     if (seat.to_act && !state.over) card.appendChild(el("p", { class: "turn" },
-                                            `▶ ${EXPECTS[state.expects] || "to act"}`));
-    if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, "values pending"));
-    if (seat.out) badges.appendChild(el("span", { class: "badge" }, "out"));
+                                            "▶ " + (EXPECTS[state.expects] || t("to act"))));
+    if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, t("values pending")));
+    if (seat.out) badges.appendChild(el("span", { class: "badge" }, t("out")));
     if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, seat.last_words));
     // the smaller facts share one wrapping row: badges, rounds lost, throws, stake
     const meta = el("div", { class: "meta" });
@@ -49,10 +52,10 @@
     }
     const throws = Number(seat.throws) || 0;
     const line = el("span", { class: "line" });
-    line.appendChild(el("span", {}, "throws "));
+    line.appendChild(el("span", {}, t("throws") + " "));
     line.appendChild(el("span", { class: "pips" }, "●".repeat(throws) + "○".repeat(Math.max(0, 3 - throws))));
-    if (seat.stake) line.appendChild(el("span", {}, ` · stake ${seat.stake}`));
-    if (seat.offered) line.appendChild(el("span", {}, ` · offers ${seat.offered}`));
+    if (seat.stake) line.appendChild(el("span", {}, " · " + t("stake %(n)s", { n: seat.stake })));
+    if (seat.offered) line.appendChild(el("span", {}, " · " + t("offers %(n)s", { n: seat.offered })));
     meta.appendChild(line);
     card.appendChild(meta);
     if (seat.exposed && seat.exposed.length) {
@@ -67,7 +70,7 @@
     }
     const settling = (state.settling || []).find((s) => s.seat === seat.name);
     if (settling) card.appendChild(settleBox(settling, state));
-    if (seat.refusal) card.appendChild(el("p", { class: "refusal small" }, seat.refusal));
+    // a refused press is that player's own business: shown on their phone, never here
     return card;
   }
 
@@ -76,18 +79,21 @@
   function settleBox(settling, state) {
     const box = el("div", { class: "settle", "data-settle": settling.seat });
     if (settling.picture) {
-      box.appendChild(el("img", { class: "settlepic", alt: `${settling.seat}'s dice`,
+      box.appendChild(el("img", { class: "settlepic", alt: t("%(seat)s's dice", { seat: settling.seat }),
                                   src: `/api/settle/${encodeURIComponent(settling.seat)}.jpg?v=${state.version}` }));
     }
     const guess = settling.guess.map((v) => (v === null ? "?" : v)).join(" ");
-    box.appendChild(el("p", { class: "small" }, `Camera: ${guess} (red: not sure)`));
+    box.appendChild(el("p", { class: "small" }, t("Camera: %(dice)s (red: not sure)", { dice: guess })));
     const said = settling.said || {};
     const who = [settling.seat, ...settling.witnesses];
     const waiting = who.filter((p) => !(p in said));
     box.appendChild(el("p", { class: "settleask" }, settling.referee
       ? settling.referee
-      : `Settle ${settling.seat}'s dice on your phones: ${settling.seat} says them, ` +
-        `${settling.witnesses.join(" and ")} ${settling.witnesses.length === 1 ? "agrees" : "agree"}${waiting.length ? ` (waiting for ${waiting.join(", ")})` : ""}.`));
+      : tn("Settle %(seat)s's dice on your phones: %(seat)s says them, %(others)s agrees.",
+           "Settle %(seat)s's dice on your phones: %(seat)s says them, %(others)s agree.",
+           settling.witnesses.length, { seat: settling.seat,
+                                        others: settling.witnesses.join(" " + t("and") + " ") }) +
+        (waiting.length ? " " + t("Waiting for %(names)s.", { names: waiting.join(", ") }) : "")));
     return box;
   }
 
@@ -110,11 +116,11 @@
     box.style.setProperty("--span", n === 2 ? 2 : cols);
     const pile = clear(document.getElementById("pile"));
     const parts = [];
-    if (state.variant === "two-hand") parts.push(["Centre", state.centre, "#1565c0"]);
-    parts.push(["Pot", state.pot, "#c62828"]);
-    if (state.removed) parts.push(["Removed", state.removed, "#555"]);
-    for (const [label, count, colour] of parts) {
-      const spot = el("div", { class: "spot", "data-pile": label.toLowerCase() });
+    if (state.variant === "two-hand") parts.push(["centre", t("Centre"), state.centre, "#1565c0"]);
+    parts.push(["pot", t("Pot"), state.pot, "#c62828"]);
+    if (state.removed) parts.push(["removed", t("Removed"), state.removed, "#555"]);
+    for (const [key, label, count, colour] of parts) {
+      const spot = el("div", { class: "spot", "data-pile": key });
       spot.appendChild(chips(count, colour, 6));
       spot.appendChild(el("span", { class: "count" }, count ?? 0));
       spot.appendChild(el("span", {}, label));
@@ -129,13 +135,14 @@
       node.textContent = value || "";
       node.hidden = !value;
     };
-    document.getElementById("title").textContent = `Bidou · ${state.variant || ""}`;
+    document.getElementById("title").textContent =
+      `Bidou · ${VARIANTS[state.variant] || state.variant || ""}`;
     text("progress", state.progress);
     text("prompt", state.prompt);
     text("reminder", state.reminder);
     text("showdown", state.showdown);
     text("hint", state.hint);
-    text("standing", state.standing);
+    text("standing", Bidou.say(state.standing));
     document.body.classList.toggle("over", Boolean(state.over));
     const announce = clear(document.getElementById("announce"));
     for (const sentence of state.announce || []) announce.appendChild(el("li", {}, sentence));
@@ -148,17 +155,18 @@
     const box = document.getElementById("gameover");
     box.hidden = !state.over;
     if (!state.over) return;
-    document.getElementById("gameover-result").textContent = state.result || state.prompt || "";
+    document.getElementById("gameover-result").textContent =
+      Bidou.say(state.result) || state.prompt || "";
     const list = clear(document.getElementById("gameover-chips"));
     for (const seat of state.seats || []) {
       const lost = (state.rounds_lost || {})[seat.name];
       const item = el("li", { class: seat.result || "", "data-seat": seat.name });
       item.appendChild(el("strong", {}, seat.name));
-      item.appendChild(el("span", {}, ` ${seat.chips} ${seat.chips === 1 ? "chip" : "chips"}` +
+      item.appendChild(el("span", {}, " " + tn("%(n)s chip", "%(n)s chips", seat.chips) +
         (state.variant === "two-hand" && lost !== undefined
-          ? ` · ${lost} ${lost === 1 ? "round" : "rounds"} lost` : "")));
+          ? " · " + tn("%(n)s round lost", "%(n)s rounds lost", lost) : "")));
       if (seat.result) item.appendChild(el("span", { class: `badge ${seat.result}` },
-                                           seat.result.toUpperCase()));
+                                           RESULTS[seat.result] || seat.result));
       list.appendChild(item);
     }
   }
