@@ -1,7 +1,7 @@
 /* How to play (templates/howto.html): the "How to play" button opens the overlay; it shows the
    rules of the variant being played (and Poor Fish's line when it is on) and Table 1 under the
    game's ranking, all drawn by the server. On a player's phone the row of their own throw is
-   marked ("you") and scrolled into view. It follows the game through the "bidou:state" event
+   marked ("you"), and a line above the table says so; a tap on it scrolls to the row. It follows the game through the "bidou:state" event
    the page's own script sends with each state (the seat's own state on a phone). */
 "use strict";
 (() => {
@@ -13,9 +13,14 @@
 
   open.addEventListener("click", () => {
     if (typeof box.showModal === "function") box.showModal(); else box.setAttribute("open", "");
-    const row = box.querySelector("tr.mine");
-    if (row) row.scrollIntoView({ block: "center" });
+    box.scrollTop = 0;  // the rules first; the line above Table 1 says where the throw is
   });
+  if (mine) {  // a tap on "Your throw, 6-2-2, is marked below" goes to its row
+    mine.addEventListener("click", () => {
+      const row = box.querySelector("table:not([hidden]) tr.mine");
+      if (row) row.scrollIntoView({ block: "center" });
+    });
+  }
   box.addEventListener("click", (e) => { if (e.target === box) box.close(); });  // the backdrop
 
   function follow(state) {

@@ -193,7 +193,9 @@ def test_how_to_play_shows_the_variant_and_table_one_with_the_phones_own_throw_m
         marked = phone.locator("#howto table.tableone:visible tr.mine")
         assert marked.count() == 1 and marked.get_attribute("data-throw") == dice
         assert dice in phone.locator("#howto-mine").inner_text()
-        shot(phone, "howto-phone-390x844.png")
+        shot(phone, "howto-phone-390x844.png")  # the rules first, the line naming the throw
+        phone.locator("#howto-mine").click()  # and a tap on it shows the row
+        assert marked.is_visible() and marked.bounding_box()["y"] < 844
         phone.context.close()
         table.context.close()
     finally:
