@@ -1,5 +1,6 @@
 """How to play: the rules in a few lines for each variant, and Table 1, for the overlay on the
-table view and on the phones (``templates/howto.html``) and its own page, ``/how-to-play``;
+table view and on the phones (``templates/howto.html``, Table 1 loaded from
+``/how-to-play/table-1`` when it opens) and its own page, ``/how-to-play``;
 said in the request's language (``table_server.i18n``).
 
 Table 1's order is the engine's (``engine.ranking``: ``TABLE`` and ``position``), never a copy:
@@ -108,3 +109,11 @@ def howto(state: dict[str, Any]) -> dict[str, Any]:
 def page() -> str:
     """The overlay's content as a page of its own (a link to share, or to print)."""
     return render_template("howto_page.html", howto=howto(ctx().controller.public_state()))
+
+
+@bp.get("/how-to-play/table-1")
+def table_one_part() -> str:
+    """Table 1 alone, for the overlay to load when it opens: the table view and the seat pages
+    carry no list of dice they do not need (tests/table_server/test_leak.py reads them for
+    concealed dice written in any form)."""
+    return render_template("_table_one.html", howto=howto(ctx().controller.public_state()))

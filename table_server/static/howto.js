@@ -11,9 +11,28 @@
   const mine = document.getElementById("howto-mine");
   let marked = null;
 
+  const holder = document.getElementById("howto-table");
+  let latest = null;  // the last state seen, to mark the throw once Table 1 is in
+  let loading = null;
+
+  /* Table 1 from the server at the first opening (the page itself carries no list of dice). */
+  function load() {
+    if (!loading) {
+      loading = fetch(holder.dataset.src).then((r) => (r.ok ? r.text() : Promise.reject(r)))
+        .then((html) => {
+          holder.innerHTML = html;  // the server's HTML: every name in it escaped there
+          marked = undefined;
+          follow(latest);
+        })
+        .catch(() => { loading = null; });  // tried again at the next opening
+    }
+    return loading;
+  }
+
   open.addEventListener("click", () => {
     if (typeof box.showModal === "function") box.showModal(); else box.setAttribute("open", "");
     box.scrollTop = 0;  // the rules first; the line above Table 1 says where the throw is
+    load();
   });
   if (mine) {  // a tap on "Your throw, 6-2-2, is marked below" goes to its row
     mine.addEventListener("click", () => {
@@ -25,6 +44,7 @@
 
   function follow(state) {
     if (!state) return;
+    latest = state;
     const variant = state.variant || box.dataset.variant;
     const options = state.options || {};
     const ranking = options.ranking || "three-digit";

@@ -2,7 +2,8 @@
 game-over sounds only once the visible switch is turned on, and none once it is off again;
 a player's phone plays "your turn" and vibrates when the seat's turn comes; the "How to play"
 overlay shows the rules of the variant being played and Table 1, all 56 throws in the
-engine's order, with the player's own throw marked on the phone.
+engine's order, with the player's own throw marked on the phone; Table 1 is loaded when the
+overlay opens, so the pages themselves carry no list of dice (test_leak.py reads them).
 
 What the page plays is read from HTMLMediaElement.play, replaced before the page loads by one
 that notes the file and plays nothing; navigator.vibrate likewise notes its pattern."""
@@ -10,6 +11,7 @@ that notes the file and plays nothing; navigator.vibrate likewise notes its patt
 from __future__ import annotations
 
 import random
+import re
 import time
 from typing import Any
 
@@ -150,7 +152,10 @@ def test_a_phone_sounds_and_vibrates_when_its_turn_comes(browser, table_factory)
 
 
 def table_one_rows(page: Any) -> list[str]:
-    return page.locator("#howto table.tableone:visible tbody tr").evaluate_all(
+    """Table 1's rows as the overlay shows them (loaded from the server when it opens)."""
+    rows = page.locator("#howto table.tableone:visible tbody tr")
+    rows.first.wait_for(timeout=WAIT_MS)
+    return rows.evaluate_all(
         "(rows) => rows.map((r) => r.dataset.throw)")
 
 
@@ -200,3 +205,18 @@ def test_how_to_play_shows_the_variant_and_table_one_with_the_phones_own_throw_m
         table.context.close()
     finally:
         d.stop()
+
+
+def test_the_how_to_play_page_lists_table_one_in_the_engines_order_in_each_language(
+        table) -> None:
+    engine_order = ["-".join(map(str, throw)) for throw in TABLE]
+    for language, title in (("en", "How to play Bidou"), ("fr", "Comment jouer au Bidou"),
+                            ("es", "Cómo se juega al Bidou")):
+        page = table.client.get(f"/how-to-play?lang={language}").get_data(as_text=True)
+        assert title in page
+        rows = re.findall(r'<tr data-throw="([1-6]-[1-6]-[1-6])"', page)
+        assert rows[:56] == engine_order  # the default ranking's table comes first
+    # the overlay's Table 1, and no list of throws in the table view's own page
+    part = table.client.get("/how-to-play/table-1").get_data(as_text=True)
+    assert re.findall(r'<tr data-throw="([1-6]-[1-6]-[1-6])"', part)[:56] == engine_order
+    assert "data-throw" not in table.client.get("/").get_data(as_text=True)
