@@ -28,12 +28,12 @@ def summary(game: dict[str, Any]) -> str:
     result = game.get("result") or {}
     if game.get("status") == "abandoned":
         return _("Abandoned before the end.")
-    if result.get("loser") and result.get("winner"):  # a two-hand match names both
-        return _("%(loser)s lost to %(winner)s.", loser=result["loser"], winner=result["winner"])
-    if result.get("loser"):  # Bidou is about the loser
-        return _("%(loser)s lost.", loser=result["loser"])
+    if result.get("loser"):  # Bidou is about the loser; a two-hand match also names a winner
+        if result.get("winner"):
+            return _("%(p)s lost to %(q)s.", p=result["loser"], q=result["winner"])
+        return _("%(p)s lost.", p=result["loser"])
     if result.get("winner"):
-        return _("%(winner)s won.", winner=result["winner"])
+        return _("%(p)s won.", p=result["winner"])
     return _("Finished.")
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from flask import Blueprint, render_template
 
 from engine.ranking import RANKINGS, TABLE, position, spoken_name, throw_class
-from firmware.wording import N_, Phrase
+from firmware.phrases import N_, Phrase
 from table_server.context import ctx
 from table_server.i18n import say
 

@@ -15,6 +15,7 @@ from flask import Blueprint, render_template
 
 from table_server.context import ctx, error_page
 from table_server.howto import howto
+from table_server.i18n import gettext as _
 from table_server.present import decorate
 
 bp = Blueprint("pages", __name__)
@@ -32,7 +33,8 @@ def seat(seat: str) -> Any:
     """A seat controller; its token comes in the link (``?token=``) from the seat's QR code."""
     seats = ctx().seat_names()
     if seat not in seats:
-        return error_page(404, f"There is no seat named {seat!r} at this table; the seats are "
-                               f"{', '.join(seats)}. Scan the seat's QR code again.")
+        return error_page(404, _("There is no seat named “%(seat)s” at this table; the seats "
+                                 "are %(seats)s. Scan the seat's QR code again.", seat=seat,
+                                 seats=", ".join(seats)))
     state = ctx().controller.public_state()
     return render_template("seat.html", seat=seat, state=decorate(state), howto=howto(state))

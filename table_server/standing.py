@@ -5,14 +5,14 @@ In Bidou chips are what a player wants to be rid of: in two-hand Bidou the playe
 hand holding all 9 loses the round (T9) and two rounds lose the match (T1); in multi-hand Bidou
 players with no chips are out and the last holder loses (M7). In Montevideo chips are won, so
 the player with the fewest is closest to losing. Pure: from the public state alone. The lines
-are phrases (``firmware.wording``): the page says them in its reader's language.
+are phrases (``firmware.phrases``): the page says them in its reader's language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from firmware.wording import N_, NN_, Phrase
+from firmware.phrases import N_, NN_, Phrase
 
 
 def _names(names: list[str]) -> Phrase | str:

@@ -10,7 +10,7 @@
    how, so the phone layout is the stylesheet's to change. */
 "use strict";
 (() => {
-  const { el, dice, chips, clear, t, tn } = Bidou;
+  const { el, dice, chips, clear, t, tn, say } = Bidou;
   const EXPECTS = { roll: t("to roll"), throw: t("to throw"), bet: t("to bet") };
   const MARKS = { worse: t("WORSE THROW"), best: t("BEST THROW") };
   const RESULTS = { loser: t("LOSER"), winner: t("WINNER") };
@@ -40,14 +40,14 @@
                                             "▶ " + (EXPECTS[state.expects] || t("to act"))));
     if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, t("values pending")));
     if (seat.out) badges.appendChild(el("span", { class: "badge" }, t("out")));
-    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, seat.last_words));
+    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, say(seat.last_words_said || seat.last_words)));
     // the smaller facts share one wrapping row: badges, rounds lost, throws, stake
     const meta = el("div", { class: "meta" });
     meta.appendChild(badges);
     if (state.variant === "two-hand") {
       const score = el("span", { class: "seatscore", "data-score": seat.score });
       score.appendChild(el("span", { class: "num" }, seat.score));
-      score.appendChild(el("span", { class: "unit" }, ` ${seat.score_label}`));
+      score.appendChild(el("span", { class: "unit" }, " " + say(seat.score_label_said || seat.score_label)));
       meta.appendChild(score);
     }
     const throws = Number(seat.throws) || 0;
@@ -63,8 +63,9 @@
       // non-breaking hyphens: a line may break between words, never inside "6-5-4"
       const named = el("p", { class: "thrown" });  // the name and the place share a row
       if (seat.exposed_name) named.appendChild(el("span", { class: "throwname" },
-                                                  seat.exposed_name.replace(/-/g, "\u2011")));
-      if (seat.exposed_rank) named.appendChild(el("span", { class: "throwrank" }, seat.exposed_rank));
+        say(seat.exposed_name_said || seat.exposed_name).replace(/-/g, "\u2011")));
+      if (seat.exposed_rank) named.appendChild(el("span", { class: "throwrank" },
+                                                  say(seat.exposed_rank_said || seat.exposed_rank)));
       if (seat.mark) named.appendChild(el("span", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
       card.appendChild(named);
     }
@@ -79,21 +80,21 @@
   function settleBox(settling, state) {
     const box = el("div", { class: "settle", "data-settle": settling.seat });
     if (settling.picture) {
-      box.appendChild(el("img", { class: "settlepic", alt: t("%(seat)s's dice", { seat: settling.seat }),
+      box.appendChild(el("img", { class: "settlepic", alt: t("%(p)s's dice", { p: settling.seat }),
                                   src: `/api/settle/${encodeURIComponent(settling.seat)}.jpg?v=${state.version}` }));
     }
     const guess = settling.guess.map((v) => (v === null ? "?" : v)).join(" ");
-    box.appendChild(el("p", { class: "small" }, t("Camera: %(dice)s (red: not sure)", { dice: guess })));
+    box.appendChild(el("p", { class: "small" }, t("Camera: %(guess)s (red: not sure)", { guess })));
     const said = settling.said || {};
     const who = [settling.seat, ...settling.witnesses];
     const waiting = who.filter((p) => !(p in said));
+    const ask = tn("Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agrees.",
+                   "Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agree.",
+                   settling.witnesses.length,
+                   { p: settling.seat, others: settling.witnesses.join(" " + t("and") + " ") });
     box.appendChild(el("p", { class: "settleask" }, settling.referee
-      ? settling.referee
-      : tn("Settle %(seat)s's dice on your phones: %(seat)s says them, %(others)s agrees.",
-           "Settle %(seat)s's dice on your phones: %(seat)s says them, %(others)s agree.",
-           settling.witnesses.length, { seat: settling.seat,
-                                        others: settling.witnesses.join(" " + t("and") + " ") }) +
-        (waiting.length ? " " + t("Waiting for %(names)s.", { names: waiting.join(", ") }) : "")));
+      ? say(settling.referee_said || settling.referee)
+      : ask + (waiting.length ? " " + t("(waiting for %(names)s)", { names: waiting.join(", ") }) : "")));
     return box;
   }
 
@@ -137,15 +138,17 @@
     };
     document.getElementById("title").textContent =
       `Bidou · ${VARIANTS[state.variant] || state.variant || ""}`;
-    text("progress", state.progress);
-    text("prompt", state.prompt);
-    text("reminder", state.reminder);
-    text("showdown", state.showdown);
-    text("hint", state.hint);
-    text("standing", Bidou.say(state.standing));
+    text("progress", say(state.progress_said || state.progress));
+    text("prompt", say(state.prompt_said || state.prompt));
+    text("reminder", say(state.reminder_said || state.reminder));
+    text("showdown", say(state.showdown_said || state.showdown));
+    text("hint", say(state.hint_said || state.hint));
+    text("standing", say(state.standing_said || state.standing));
     document.body.classList.toggle("over", Boolean(state.over));
     const announce = clear(document.getElementById("announce"));
-    for (const sentence of state.announce || []) announce.appendChild(el("li", {}, sentence));
+    for (const sentence of state.announce_said || state.announce || []) {
+      announce.appendChild(el("li", {}, say(sentence)));
+    }
     announce.hidden = !(state.announce || []).length;
   }
 
@@ -156,7 +159,7 @@
     box.hidden = !state.over;
     if (!state.over) return;
     document.getElementById("gameover-result").textContent =
-      Bidou.say(state.result) || state.prompt || "";
+      say(state.result_said || state.result) || say(state.prompt_said || state.prompt) || "";
     const list = clear(document.getElementById("gameover-chips"));
     for (const seat of state.seats || []) {
       const lost = (state.rounds_lost || {})[seat.name];
@@ -200,8 +203,8 @@
       felt.appendChild(card);
     });
     const events = clear(document.getElementById("events"));
-    for (const sentence of (state.events || []).slice(-8).reverse()) {
-      events.appendChild(el("li", {}, sentence.replace(/(\d)-(?=\d)/g, "$1\u2011")));
+    for (const sentence of (state.events_said || state.events || []).slice(-8).reverse()) {
+      events.appendChild(el("li", {}, say(sentence).replace(/(\d)-(?=\d)/g, "$1\u2011")));
     }
     document.body.dataset.version = state.version;
     document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));
