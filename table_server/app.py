@@ -19,7 +19,7 @@ from werkzeug.exceptions import HTTPException
 from firmware.controller import TableController
 from firmware.phrases import N_
 from firmware.server_settings import ServerSettings
-from table_server import api, dice_teach, history, i18n, pages, referee, referee_pass
+from table_server import api, dice_teach, history, howto, i18n, pages, referee, referee_pass
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.context import Context, error_page, json_error
 from table_server.devices import RefereeDevices, device_key
@@ -90,6 +90,7 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     app.register_blueprint(referee.bp)
     app.register_blueprint(referee_pass.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(howto.bp)
     app.register_blueprint(dice_teach.bp)
     app.register_blueprint(league_seats_bp)
 

@@ -14,6 +14,7 @@ from typing import Any
 from flask import Blueprint, render_template
 
 from table_server.context import ctx, error_page
+from table_server.howto import howto
 from table_server.i18n import gettext as _
 from table_server.present import decorate
 
@@ -23,7 +24,8 @@ bp = Blueprint("pages", __name__)
 @bp.get("/")
 def table() -> str:
     """The table view: seats, chips, centre/pot, captain, turn, events, showdowns."""
-    return render_template("table.html", state=decorate(ctx().controller.public_state()))
+    state = ctx().controller.public_state()
+    return render_template("table.html", state=decorate(state), howto=howto(state))
 
 
 @bp.get("/seat/<seat>")
@@ -34,5 +36,5 @@ def seat(seat: str) -> Any:
         return error_page(404, _("There is no seat named '%(seat)s' at this table; the seats "
                                  "are %(seats)s. Scan the seat's QR code again.", seat=seat,
                                  seats=", ".join(seats)))
-    return render_template("seat.html", seat=seat,
-                           state=decorate(ctx().controller.public_state()))
+    state = ctx().controller.public_state()
+    return render_template("seat.html", seat=seat, state=decorate(state), howto=howto(state))

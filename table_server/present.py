@@ -15,13 +15,15 @@ from firmware.phrases import N_, Phrase
 from firmware.wording import as_sentence
 from table_server.banner import banner
 from table_server.seat_words import seat_words
+from table_server.standing import result, standing
 
 
 def decorate(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``state`` with the words of each seat (``table_server.seat_words``), the
-    banner's (``table_server.banner``), a ``prompt`` sentence and, while dice are shown, the
-    ``showdown`` sentence saying who takes the chips: each in English, and as a phrase
-    (``*_said``) for the page to say in its reader's language."""
+    banner's (``table_server.banner``), a ``prompt`` sentence, the ``standing`` and the
+    game's ``result`` (``table_server.standing``) and, while dice are shown, the ``showdown``
+    sentence saying who takes the chips: each in English, and as a phrase (``*_said``) for
+    the page to say in its reader's language."""
     out = dict(state)
     out["seats"] = seat_words(state)
     out.update(banner(state))
@@ -30,6 +32,9 @@ def decorate(state: dict[str, Any]) -> dict[str, Any]:
     shown = showdown_phrase(state)
     out["showdown"] = str(shown) if shown else None
     out["showdown_said"] = shown.to_json() if shown else None
+    for key, line in (("standing", standing(state)), ("result", result(state))):
+        out[key] = str(line) if line else None
+        out[f"{key}_said"] = line.to_json() if line else None
     return out
 
 

@@ -195,6 +195,7 @@
       others.appendChild(el("li", {}, bits.join(" · ")));
     }
     document.body.dataset.version = state.version;
+    document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));  // seat_turn.js, howto.js
   }
 
   async function refresh() {
