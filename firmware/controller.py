@@ -86,15 +86,14 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
     ``log`` is the durable log; ``variant``, ``players`` and ``options`` are the game to start
     when the log has none (and the default of ``new-game``). ``watcher`` reads dice (None: no
     camera: every throw counts with its values pending). ``leds(seat, mode)`` drives a seat's
-    LED (mode "off", "on", "blink"). ``before_read(seat, kind, again)`` runs before a throw
-    or roll is read (``again``: the same dice read again at exposure): the simulation throws
-    dice there.
-    ``events`` is the command queue (made by whoever wires the panels to it; a new one when
-    None). ``seat_names`` maps panel seat ids to player names, for ``SeatEvent``s put on
-    :attr:`events` by panels wired under other names. ``save_zones(zones)`` writes
-    referee-set zones to the config (``bidou-table run --config`` gives it). ``lay_zones(players)``
-    (the simulated table without calibrated zones) lays a zone for every player of a game
-    whose seats the camera lacks, so the referee may start any variant with 2 to 8 players.
+    LED (mode "off", "on", "blink"). ``before_read(seat, kind, again)`` runs before a throw or
+    roll is read (``again``: the same dice read again at exposure; the simulation throws dice
+    there). ``events`` is the command queue (made by whoever wires the panels to it; a new one
+    when None). ``seat_names`` maps panel seat ids to player names, for ``SeatEvent``s put on
+    :attr:`events` by panels wired under other names. ``save_zones(zones)`` writes referee-set
+    zones to the config (``bidou-table run --config`` gives it). ``lay_zones(players)`` (the
+    simulated table without calibrated zones) lays a zone for every player of a game whose seats
+    the camera lacks, so the referee may start any variant with 2 to 8 players.
     """
 
     def __init__(self, log: GameLog, *, variant: str, players: tuple[str, ...] | list[str],
@@ -256,8 +255,7 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
                 return Outcome(True, "The table reads the new zones now; they are not saved "
                                      "(the table was started without --config), so a restart "
                                      "forgets them.")
-            return Outcome(True, "The table reads the new zones now; they are saved in the "
-                                 "config.")
+            return Outcome(True, "The table reads the new zones now; they are saved in the config.")
 
     def games(self) -> list[dict[str, Any]]:
         """Every game in the log, oldest first: id, variant, players, times, status, result."""

@@ -56,7 +56,7 @@ def states(table: str, seats: int, seed: int) -> list[dict[str, Any]]:
         shown = any(v.exposed for v in game.views())
         if shown == (not out):  # first a showdown, then a state with nothing shown
             state = public_state(game, game_id=1, status="playing", version=version,
-                                 offered={}, refusals={}, events=[], settled=[], camera={},
+                                 offered={}, events=[], settled=[], camera={},
                                  hand_actions=0)
             out.append(summary(state) | {"table": table, "venue": "pub", "log_id": "L",
                                          "entries": version, "waiting": 0, "at": time.time()})
