@@ -14,8 +14,9 @@ from typing import Any
 
 from flask import Blueprint, render_template
 
-from engine.ranking import RANKINGS, TABLE, position, spoken_name, throw_class
+from engine.ranking import RANKINGS, TABLE, position, throw_class
 from firmware.phrases import N_, Phrase
+from firmware.throw_words import throw_phrase
 from table_server.context import ctx
 from table_server.i18n import say
 
@@ -71,8 +72,8 @@ WHAT_BEATS = N_("Table 1: every throw from best to worst. 1-1-1 beats Bidou (2-1
 @dataclass(frozen=True)
 class Row:
     """One throw of Table 1: its place (1 = best; equal throws share a place), its dice
-    (``"6-5-4"``, highest first) and the name players say (empty for a plain throw, whose
-    name is its dice)."""
+    (``"6-5-4"``, highest first) and the name players say in the request's language (empty
+    for a plain throw, whose name is its dice)."""
 
     place: int
     dice: str
@@ -87,7 +88,7 @@ def table_one(ranking: str = "three-digit") -> list[Row]:
     for t in ordered:
         named = throw_class(t) != "plain"  # a plain throw's name is its dice: said once
         rows.append(Row(position(t, ranking) + 1, "-".join(map(str, t)),
-                        spoken_name(t) if named else "", named))
+                        say(throw_phrase(t)) if named else "", named))
     return rows
 
 
