@@ -75,6 +75,16 @@ class Phrase:
             out["o"] = self.otherwise.to_json()
         return out
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Phrase:
+        """The phrase whose :meth:`to_json` is ``data`` (a state's ``*_said`` field), for the
+        server to say a state's words in a request's language as the page's script does."""
+        args = {k: cls.from_json(v) if isinstance(v, dict) and "t" in v else v
+                for k, v in data.get("a", {}).items()}
+        other = data.get("o")
+        return cls(data["t"], args, data.get("p"), data.get("n"),
+                   cls.from_json(other) if other else None)
+
 
 def N_(msgid: str, **args: Any) -> Phrase:  # noqa: N802 (gettext's own name for "mark only")
     """Mark ``msgid`` for the catalogues and make it a phrase with ``args``."""

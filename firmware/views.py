@@ -232,7 +232,8 @@ def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str]
     waiting = set(game.unsettled())
     out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()
                          if game.values_pending(s) or s in waiting]
-    out["disputes"] = [{"seat": s, "sentence": str(d)} for s, d in (disputes or {}).items()]
+    out["disputes"] = [{"seat": s, "sentence": str(d), "said": d.to_json()}
+                       for s, d in (disputes or {}).items()]
     out["flags"] = list(flags)
     out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
                       for e in entries]

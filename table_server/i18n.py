@@ -115,10 +115,13 @@ def ngettext(singular: str, plural: str, n: int, **args: Any) -> str:
     return text % {"num": n, "n": n, **args}
 
 
-def say(phrase: Phrase | str | None) -> str | None:
-    """A phrase (``firmware.wording``) in the request's language; a plain string as it is."""
+def say(phrase: Phrase | dict[str, Any] | str | None) -> str | None:
+    """A phrase (``firmware.wording``, or its ``to_json`` as a state carries it) in the
+    request's language; a plain string as it is."""
     if phrase is None or isinstance(phrase, str):
         return phrase
+    if isinstance(phrase, dict):
+        phrase = Phrase.from_json(phrase)
     return phrase.say(translations(current()))
 
 
