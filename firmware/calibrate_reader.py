@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from engine.errors import ConfigError, VisionError
 from firmware.correction_pictures import known_from_log
 from firmware.log_guard import LogError
+from firmware.phrases import N_
 from hardware.config_edit import read_config, save_vision
 from vision.calibrate import adapt, folds, known, network, reader_choice, teach
 from vision.calibrate.known import KnownThrowsError, Tally
@@ -140,9 +141,10 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
     unless ``request.mode`` says otherwise. Never raises for bad input: the sentence and the
     command's exit status are in the :class:`Calibration`."""
     done = Calibration()
+    # the stages are English words marked for the catalogues: the console says them (t())
     tell = progress or (lambda stage, step, steps: None)
     config = request.config
-    tell("checking the known throws", 0, 1)
+    tell(N_("checking the known throws").msgid, 0, 1)
     try:
         if config is not None:
             read_config(config)  # readable TOML, before minutes of reading pictures
@@ -187,7 +189,7 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
         rules = Tally()
         for step, item in enumerate(read, 1):
             rules.add(reader_choice.rule_tally([item]))
-            tell("reading the pictures with the rule reader", step, len(read))
+            tell(N_("reading the pictures with the rule reader").msgid, step, len(read))
         result.seconds += time.monotonic() - start
     except KnownThrowsError as exc:
         return _failed(done, str(exc), 2)
@@ -204,15 +206,16 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
     done.status = _judge(done, request, say)
     if request.mode != "hold" and isinstance(result, folds.Teaching):
         folds.discard(result)  # saved, it was moved already; else a dry run's or not kept
-    tell("done", 1, 1)
+    tell(N_("done").msgid, 1, 1)
     return done
 
 
 def _reading(tell: Progress, step: int, steps: int) -> None:
     """The learned reader's reading of the pictures; the fit follows the last one."""
-    tell("reading the pictures with the learned reader", step, steps)
+    tell(N_("reading the pictures with the learned reader").msgid, step, steps)
     if step == steps:
-        tell("fitting the table's own head and checking it on the throws held back", 0, 1)
+        tell(N_("fitting the table's own head and checking it on the throws held back").msgid,
+             0, 1)
 
 
 def _failed(done: Calibration, sentence: str, status: int) -> Calibration:

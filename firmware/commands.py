@@ -8,8 +8,10 @@ importing the controller's threads.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
+
+from firmware.phrases import Phrase
 
 #: The referee's corrections (``Correct.kind``), in the order the console offers them.
 CORRECTIONS: tuple[str, ...] = ("fix-dice", "undo", "void-hand", "new-game")
@@ -27,6 +29,9 @@ class Press:
     button: str
     long: bool = False
     source: str = "panel"
+    #: the press's id from the page or panel: a repeat within a moment carries the same id
+    #: and gets the first press's outcome (firmware.presses.Repeats); None: always a new press
+    id: str | None = None
 
 
 @dataclass(frozen=True)
@@ -119,6 +124,8 @@ class Outcome:
     values_pending: bool = False
     busy: bool = False
     pending: str | None = None
+    #: the message as a phrase, for the dashboard to say in the reader's language
+    phrase: Phrase | None = field(default=None, compare=False)
 
 
 @dataclass(frozen=True)
@@ -127,6 +134,13 @@ class Refusal:
 
     sentence: str
     rule: str | None = None
+    #: the sentence as a phrase for players, in their language and with no rule code
+    phrase: Phrase | None = field(default=None, compare=False)
+
+    @classmethod
+    def said(cls, phrase: Phrase, rule: str | None = None) -> Refusal:
+        """A refusal worded as ``phrase`` (its English is the sentence)."""
+        return cls(str(phrase), rule, phrase)
 
     def __str__(self) -> str:
         return f"{self.sentence} ({self.rule})" if self.rule else self.sentence

@@ -51,20 +51,16 @@ from firmware.commands import (
 )
 from firmware.exposure import ExposedValues
 from firmware.log import Entry, GameLog, GameRow, LogError, Picture
-from firmware.presses import decide
+from firmware.phrases import N_, NN_, Phrase
+from firmware.press_repeats import Repeats
+from firmware.presses import decide, rule_refusal
 from firmware.publishing import Publisher, Subscription
 from firmware.rebuild import rebuild, record_from_log
 from firmware.referee_commands import RefereeCommands
 from firmware.roster_seating import Seat, SeatingCommands
 from firmware.seat_reads import SeatReads
 from firmware.throws import DiceWatcher
-from firmware.wording import (
-    action_sentence,
-    as_sentence,
-    effect_sentences,
-    offer_sentence,
-    plural,
-)
+from firmware.wording import action_sentence, effect_sentences, offer_sentence
 from firmware.worker import Worker
 from hardware.panel import SeatEvent
 from vision.zones import Zone
@@ -90,15 +86,14 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
     ``log`` is the durable log; ``variant``, ``players`` and ``options`` are the game to start
     when the log has none (and the default of ``new-game``). ``watcher`` reads dice (None: no
     camera: every throw counts with its values pending). ``leds(seat, mode)`` drives a seat's
-    LED (mode "off", "on", "blink"). ``before_read(seat, kind, again)`` runs before a throw
-    or roll is read (``again``: the same dice read again at exposure): the simulation throws
-    dice there.
-    ``events`` is the command queue (made by whoever wires the panels to it; a new one when
-    None). ``seat_names`` maps panel seat ids to player names, for ``SeatEvent``s put on
-    :attr:`events` by panels wired under other names. ``save_zones(zones)`` writes
-    referee-set zones to the config (``bidou-table run --config`` gives it). ``lay_zones(players)``
-    (the simulated table without calibrated zones) lays a zone for every player of a game
-    whose seats the camera lacks, so the referee may start any variant with 2 to 8 players.
+    LED (mode "off", "on", "blink"). ``before_read(seat, kind, again)`` runs before a throw or
+    roll is read (``again``: the same dice read again at exposure; the simulation throws dice
+    there). ``events`` is the command queue (made by whoever wires the panels to it; a new one
+    when None). ``seat_names`` maps panel seat ids to player names, for ``SeatEvent``s put on
+    :attr:`events` by panels wired under other names. ``save_zones(zones)`` writes referee-set
+    zones to the config (``bidou-table run --config`` gives it). ``lay_zones(players)`` (the
+    simulated table without calibrated zones) lays a zone for every player of a game whose seats
+    the camera lacks, so the referee may start any variant with 2 to 8 players.
     """
 
     def __init__(self, log: GameLog, *, variant: str, players: tuple[str, ...] | list[str],
@@ -126,6 +121,7 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
         self._lock = threading.RLock()
         self.publisher = Publisher(self._lock)
         self.worker = Worker(self.events, self._handle_locked)
+        self.repeats = Repeats()
         self._stopped = False
         self._led_modes: dict[str, str] = {}
         # the game and everything per seat; replaced by _load()
@@ -204,7 +200,8 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
             if seat not in self.game.players:
                 raise KeyError(f"{seat!r} is not a seat at this table; the seats are "
                                f"{', '.join(self.game.players)}")
-            return views.add_seat(self.publisher.state(), self.game, seat)
+            return views.add_seat(self.publisher.state(), self.game, seat,
+                                  refusal=self._refusals.get(seat))
 
     def referee_state(self) -> dict[str, Any]:
         """Everything, for the referee console: all dice, values pending, flags, the log."""
@@ -251,15 +248,14 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
                                           "nothing was changed.")
             self.watcher.set_zones(zones)
             saved = self.save_zones is not None
-            where = " and saved in the config" if saved else ""
-            self.publisher.say(f"{by} set the camera zones{where}.")
+            self.publisher.say(N_("%(p)s set the camera zones and saved them in the config.", p=by)
+                               if saved else N_("%(p)s set the camera zones.", p=by))
             self._publish()
             if not saved:
                 return Outcome(True, "The table reads the new zones now; they are not saved "
                                      "(the table was started without --config), so a restart "
                                      "forgets them.")
-            return Outcome(True, "The table reads the new zones now; they are saved in the "
-                                 "config.")
+            return Outcome(True, "The table reads the new zones now; they are saved in the config.")
 
     def games(self) -> list[dict[str, Any]]:
         """Every game in the log, oldest first: id, variant, players, times, status, result."""
@@ -283,7 +279,7 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
     # --- internals: loading ----------------------------------------------------------
     def _reset_seats(self) -> None:
         self._offered: dict[str, int] = {}
-        self._refusals: dict[str, str] = {}
+        self._refusals: dict[str, Refusal] = {}
         self.reads.reset()
         self._reset_exposure()
         self._settled: list[Effect] = []
@@ -308,15 +304,17 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
             self.log.finish_game(row.id, "over", game.state(), self.wall_clock())
             self.row = self.log.game(row.id) or row
         if game.history:  # a fresh game needs no word; one picked up from the log does
-            self.publisher.say(f"Game {row.id} ({row.variant}) picked up from the log after "
-                               f"{plural(len(game.history), 'action')}.")
+            self.publisher.say(NN_(
+                "Game %(id)s picked up from the log after %(n)s action.",
+                "Game %(id)s picked up from the log after %(n)s actions.",
+                len(game.history), id=row.id))
 
     # --- internals: publishing -------------------------------------------------------
     def _publish(self) -> None:
         hand_start = self._hand_starts[-1] if self._hand_starts else 0
         self.publisher.publish(lambda version: views.public_state(
             self.game, game_id=self.row.id, status=self.row.status, version=version,
-            offered=self._offered, refusals=self._refusals, settling=self._settling_state(),
+            offered=self._offered, settling=self._settling_state(),
             events=self.publisher.events, settled=self._settled,
             camera=views.camera_status(self.watcher),
             hand_actions=len(self.game.history) - hand_start, opening=self._opening,
@@ -361,13 +359,12 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
         return self._press(Press(str(seat), event.button, bool(event.long), "panel"))
 
     def _refuse(self, seat: str | None, refusal: Refusal) -> Outcome:
-        """A refusal: shown at its seat (once: the same refusal again changes nothing there,
-        so nothing is said or published again); one with no seat changes nothing shown."""
-        if seat in self.game.players and self._refusals.get(seat) != str(refusal):
-            self._refusals[seat] = str(refusal)
-            self.publisher.say(f"{seat}: {refusal}")
-            self._publish()
-        return Outcome(False, refusal.sentence, refusal.rule)
+        """A refusal: shown only at its seat (its LED blinks, its phone says it), never on the
+        pub screen or in the event list; kept until the seat's situation changes
+        (``_situation_changed``) or it presses again."""
+        if seat in self.game.players:
+            self._refusals[seat] = refusal
+        return Outcome(False, refusal.sentence, refusal.rule, phrase=refusal.phrase)
 
     def _known_seat(self, seat: str) -> Refusal | None:
         if seat not in self.game.players:
@@ -376,6 +373,12 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
         return None
 
     def _press(self, cmd: Press) -> Outcome:
+        """A press; a repeat of one (the same id within a moment) gets its first outcome."""
+        outcome = self.repeats.outcome(cmd.seat, cmd.id) or self._press_once(cmd)
+        self.repeats.remember(cmd.seat, cmd.id, outcome)
+        return outcome
+
+    def _press_once(self, cmd: Press) -> Outcome:
         decision = decide(self.game, cmd.seat, cmd.button, cmd.long,
                           self._offered.get(cmd.seat, 0))
         if decision.refusal is not None:
@@ -384,7 +387,8 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
         if decision.stake is not None:
             self._offered[cmd.seat] = decision.stake
             self._publish()
-            return Outcome(True, offer_sentence(cmd.seat, decision.stake))
+            said = offer_sentence(cmd.seat, decision.stake)
+            return Outcome(True, str(said), phrase=said)
         if decision.read is not None:
             return self._read_and_play(cmd.seat, decision.read, cmd.source)
         assert decision.action is not None
@@ -420,7 +424,7 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
         try:
             self.game.verify(action)
         except RuleViolation as e:
-            return self._refuse(action.player, Refusal(as_sentence(e.sentence), e.rule))
+            return self._refuse(action.player, rule_refusal(e.sentence, e.rule))
         at = self.wall_clock()
         event = self.game.apply(action)  # shown to no one until the log holds it
         finish = ("over", self.game.state()) if self.game.over else None
@@ -444,6 +448,8 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
         self._refusals.pop(action.player, None)
         if self.game.to_act is not None:  # its light now says "your turn", not "refused"
             self._refusals.pop(self.game.to_act, None)
+        if event.starts_hand or self.game.over:  # a new hand: every seat's situation changed
+            self._refusals.clear()
         self.reads.played(action.player, action.verb)
         said = self._say(action)
         if not event.effects:
@@ -451,13 +457,13 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
         for sentence in effect_sentences(list(event.effects)):
             self.publisher.say(sentence)
         self._publish()
-        return Outcome(True, said)
+        return Outcome(True, str(said), phrase=said)
 
     def _throws(self, seat: str) -> int:
         """How many times ``seat`` has thrown this hand (its public throw count)."""
         return next((v.throws for v in self.game.views() if v.name == seat), 0)
 
-    def _say(self, action: Action) -> str:
+    def _say(self, action: Action) -> Phrase:
         """The public sentence for an action, with the player's public throw count."""
         return action_sentence(action, self._throws(action.player))
 

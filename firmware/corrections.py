@@ -17,8 +17,9 @@ from engine.actions import DICE_VERBS, Action, dice_fit, dice_words
 from engine.errors import RecordError
 from engine.variants import check_setup
 from firmware.commands import CORRECTIONS, Correct, Refusal
+from firmware.phrases import N_, NN_, Phrase
 from firmware.seating import seating_problem, setup_problem
-from firmware.wording import N_, Phrase
+from firmware.wording import unsentence
 
 
 @dataclass(frozen=True)
@@ -26,7 +27,7 @@ class Plan:
     """A correction to log: the entry's ``text`` and the sentence saying what was ``done``."""
 
     text: str
-    done: str
+    done: Phrase
 
 
 @dataclass(frozen=True)
@@ -49,24 +50,28 @@ def check(cmd: Correct) -> Refusal | None:
 
 
 def plan(cmd: Correct, actions: list[Action], hand_start: int,
-         say: Callable[[Action], str]) -> Plan | Refusal:
+         say: Callable[[Action], Phrase]) -> Plan | Refusal:
     """The log entry of an ``undo``, ``void-hand`` or ``fix-dice`` on a game whose effective
     actions are ``actions`` and whose current hand began after action ``hand_start``;
     ``say(action)`` is the public sentence of an action (for "took back ...")."""
     if cmd.kind == "undo":
         if not actions:
             return Refusal("There is no action to undo in this game.")
-        return Plan(str(actions[-1]), f"{cmd.by} took back {say(actions[-1])[:-1]}: {cmd.why}.")
+        return Plan(str(actions[-1]), N_("%(by)s took back “%(what)s”: %(why)s.",
+                                         by=cmd.by, what=unsentence(say(actions[-1])),
+                                         why=cmd.why))
     if cmd.kind == "void-hand":
         if hand_start >= len(actions):
             return Refusal("Nothing has been played in this hand yet; there is nothing to void.")
-        return Plan(str(hand_start), f"{cmd.by} voided the hand "
-                                     f"({len(actions) - hand_start} actions): {cmd.why}.")
+        return Plan(str(hand_start), NN_("%(by)s voided the hand (%(n)s action): %(why)s.",
+                                         "%(by)s voided the hand (%(n)s actions): %(why)s.",
+                                         len(actions) - hand_start, by=cmd.by, why=cmd.why))
     found = fix_target(cmd, actions)
     if isinstance(found, Refusal):
         return found
     pos, fixed = found
-    return Plan(f"{pos} {fixed}", f"{cmd.by} fixed the dice of action {pos}: {cmd.why}.")
+    return Plan(f"{pos} {fixed}", N_("%(by)s fixed the dice of action %(n)s: %(why)s.",
+                                     by=cmd.by, n=pos, why=cmd.why))
 
 
 def fix_target(cmd: Correct, actions: list[Action]) -> tuple[int, Action] | Refusal:
@@ -116,7 +121,7 @@ def new_game(cmd: Correct, variant: str, players: tuple[str, ...],
                     dict(cmd.options) if cmd.options is not None else dict(options))
     problem = setup_problem(setup.variant, setup.players, setup.options)
     if problem:
-        return Refusal(str(refused_new_game(problem)))
+        return Refusal.said(refused_new_game(problem))
     try:
         check_setup(setup.variant, setup.players, setup.options)
     except RecordError as e:

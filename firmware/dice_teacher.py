@@ -34,6 +34,7 @@ from firmware.known_folder import FOLDER, KnownFolder, Marked, TallyOfDice
 from firmware.learning import Learning
 from firmware.log import GameLog
 from firmware.photo_upload import checked_photo
+from firmware.phrases import N_, Phrase
 from firmware.reader_keeping import ReaderFiles
 from firmware.throws import DiceWatcher
 from vision.reader import Reader, rule_reader
@@ -240,18 +241,18 @@ class DiceTeacher:
         if self.watcher is not None:
             self.watcher.set_reader(self.files.open())
 
-    def reader_now(self) -> str:
-        """The reader the table reads with now, in words."""
+    def reader_now(self) -> Phrase:
+        """The reader the table reads with now, in words (said in the console's language)."""
         if self.files is None:
-            return "the rule reader"
+            return N_("the rule reader")
         try:
             vision = self.files.vision()
         except ConfigError:
-            return "the reader its config names"
+            return N_("the reader its config names")
         if vision.reader == "learned":
-            return ("the learned reader with this table's own head" if vision.head
-                    else "the learned reader")
-        return "the rule reader"
+            return (N_("the learned reader with this table's own head") if vision.head
+                    else N_("the learned reader"))
+        return N_("the rule reader")
 
     def stop(self) -> None:
         self.learning.stop()

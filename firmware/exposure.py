@@ -26,9 +26,11 @@ from typing import Any
 import cv2
 import numpy as np
 
-from engine.actions import Action, dice_fit, dice_words
+from engine.actions import Action, dice_fit
 from engine.errors import CameraError
 from firmware.commands import Outcome, Refusal, Settle
+from firmware.event_words import list_phrase
+from firmware.phrases import N_, Phrase
 from firmware.seat_reads import zone_picture
 
 RULE = "D-S4"
@@ -43,7 +45,7 @@ class ExposedValues:
         #: seat -> player -> the values that player says the seat's exposed dice show
         self._claims: dict[str, dict[str, tuple[int, ...]]] = {}
         #: seat -> the sentence of the players' disagreement (the referee settles it)
-        self._disputes: dict[str, str] = {}
+        self._disputes: dict[str, Phrase] = {}
 
     def _kind(self) -> str:
         return "roll" if self.game.settle_dice() == 1 else "throw"
@@ -94,37 +96,40 @@ class ExposedValues:
                 return self._refuse(None, bad)
         seat, player = cmd.seat, cmd.player
         if not self.game.can_settle(seat):
-            return self._refuse(player, Refusal(
-                f"{seat}'s dice are not waiting to be settled: the table asks for values only "
-                "when the rules show the dice.", "D-S3"))
+            return self._refuse(player, Refusal.said(N_(
+                "%(p)s's dice are not waiting to be settled: the table asks for values only "
+                "when the rules show the dice.", p=seat), "D-S3"))
         witnesses = self.game.settle_witnesses(seat)
         if player != seat and player not in witnesses:
-            return self._refuse(player, Refusal(
-                f"{player}'s dice are not shown with {seat}'s: {seat}'s values are settled by "
-                f"{' and '.join([seat, *witnesses])}, or by the referee.", RULE))
+            return self._refuse(player, Refusal.said(N_(
+                "%(q)s's dice are not shown with %(p)s's: %(p)s's dice are settled by "
+                "%(names)s, or by the referee.", q=player, p=seat,
+                names=list_phrase([seat, *witnesses])), RULE))
         if seat in self._disputes:
-            return self._refuse(player, Refusal(
-                f"{seat}'s values are with the referee: {self._disputes[seat]}", RULE))
+            return self._refuse(player, Refusal.said(N_(
+                "%(p)s's dice are with the referee: %(why)s", p=seat,
+                why=self._disputes[seat]), RULE))
         kind = self._kind()
         values = tuple(cmd.values)
         if not dice_fit(kind, values):
-            return self._refuse(player, Refusal(
-                f"{seat}'s exposed {kind} is {dice_words(kind)}, each 1 to 6, not "
-                f"{list(values)}; say them again.", RULE))
+            return self._refuse(player, Refusal.said(N_(
+                "Give %(p)s's dice as %(n)s values, each 1 to 6, not %(said)s; say them "
+                "again.", p=seat, n=3 if kind == "throw" else 1, said=str(list(values))),
+                RULE))
         claims = self._claims.setdefault(seat, {})
         claims[player] = tuple(sorted(values, reverse=True))
         owner = claims.get(seat)
         if owner is not None:
             other = next((q for q in witnesses if q in claims and claims[q] != owner), None)
             if other is not None:
-                sentence = (f"{other} says {seat}'s dice show {_said(claims[other])} and "
-                            f"{seat} says {_said(owner)}: the players do not agree, so the "
-                            f"referee settles {seat}'s dice.")
+                sentence = N_("%(q)s says %(p)s's dice show %(a)s and %(p)s says %(b)s: the "
+                              "players do not agree, so the referee settles %(p)s's dice.",
+                              q=other, p=seat, a=_said(claims[other]), b=_said(owner))
                 self._disputes[seat] = sentence
                 self._claims.pop(seat, None)
                 self.publisher.say(sentence)
                 self._publish()
-                return Outcome(False, sentence, RULE)
+                return self._refuse(player, Refusal.said(sentence, RULE))  # on their phone
             if all(q in claims for q in witnesses):
                 return self._settle_by(seat, owner, "players",
                                        f"players ({', '.join([seat, *witnesses])})",
@@ -148,7 +153,8 @@ class ExposedValues:
                         "witnesses": list(self.game.settle_witnesses(seat)),
                         "guess": guess,
                         "said": {q: list(v) for q, v in self._claims.get(seat, {}).items()},
-                        "referee": self._disputes.get(seat),
+                        "referee": _english(self._disputes.get(seat)),
+                        "referee_said": _json(self._disputes.get(seat)),
                         "picture": seat in self.reads.frames})
         return out
 
@@ -184,6 +190,14 @@ class ExposedValues:
             self.reads.flags.append(f"{seat}'s throw {self._throws(seat)} in round 2 has values "
                                     "pending: the dice kept aside cannot be checked against "
                                     "it; it counts (D-S5).")
+
+
+def _english(phrase: Phrase | None) -> str | None:
+    return None if phrase is None else str(phrase)
+
+
+def _json(phrase: Phrase | None) -> dict[str, Any] | None:
+    return None if phrase is None else phrase.to_json()
 
 
 def _said(values: tuple[int, ...]) -> str:

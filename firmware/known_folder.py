@@ -28,6 +28,7 @@ from datetime import UTC, datetime
 import cv2
 import numpy as np
 
+from firmware.phrases import N_, NN_, Phrase
 from vision.calibrate.known import SUFFIXES, KnownThrowsError, parse_values
 
 #: the folder's name, beside the table's log
@@ -76,25 +77,37 @@ class TallyOfDice:
     def total(self) -> int:
         return self.dice + self.correction_dice
 
-    def needs(self) -> list[str]:
-        """What is still needed, in words; empty when enough for a good calibration."""
+    def needs(self) -> list[Phrase]:
+        """What is still needed, as sentences for the console (said in its language); empty
+        when enough for a good calibration."""
         words = []
         if self.total < FEWEST_DICE:
             more = math.ceil((FEWEST_DICE - self.total) / 3)
-            words.append(f"At least {FEWEST_DICE} dice are needed to learn them: "
-                         f"{FEWEST_DICE - self.total} more, about {more} throw"
-                         f"{'s' if more > 1 else ''} of 3.")
+            words.append(NN_("At least %(least)s dice are needed to learn them: %(short)s "
+                             "more, about %(n)s throw of 3.",
+                             "At least %(least)s dice are needed to learn them: %(short)s "
+                             "more, about %(n)s throws of 3.", more, least=FEWEST_DICE,
+                             short=FEWEST_DICE - self.total))
         missing = [str(v) for v in range(1, 7) if not self.per_value.get(v)]
         if missing:
-            words.append(f"No {' and no '.join(missing)} yet.")
+            words.append(N_("No %(values)s yet.", values=_none_of(missing)))
         elif any(self.per_value[v] < GOOD_PER_VALUE for v in range(1, 7)):
             few = [str(v) for v in range(1, 7) if self.per_value[v] < GOOD_PER_VALUE]
-            words.append(f"Fewer than {GOOD_PER_VALUE} of {', '.join(few)}.")
+            words.append(N_("Fewer than %(good)s of %(values)s.", good=GOOD_PER_VALUE,
+                            values=", ".join(few)))
         if FEWEST_DICE <= self.total < GOOD_DICE:
             more = math.ceil((GOOD_DICE - self.total) / 3)
-            words.append(f"Take {more} more throw{'s' if more > 1 else ''} for a good "
-                         "calibration.")
+            words.append(NN_("Take %(n)s more throw for a good calibration.",
+                             "Take %(n)s more throws for a good calibration.", more))
         return words
+
+
+def _none_of(values: list[str]) -> Phrase:
+    """"1 and no 2 and no 3": the values missing, said after "No"."""
+    said = Phrase(values[0])
+    for value in values[1:]:
+        said = N_("%(values)s and no %(value)s", values=said, value=value)
+    return said
 
 
 class KnownFolder:

@@ -13,8 +13,8 @@ import cv2
 
 from engine.errors import CameraError, ConfigError
 from firmware.commands import Refusal
+from firmware.phrases import N_, Phrase
 from firmware.throws import DiceWatcher
-from firmware.wording import N_, Phrase
 from vision.annotate import annotate
 from vision.zones import Zone, parse_zones, read_seats
 
@@ -66,7 +66,7 @@ def check_zones(table: Any, seats: list[str], watcher: DiceWatcher | None
     size = frame_size(watcher)
     problem = zone_problem(table, seats, size)
     if problem:
-        return Refusal(str(unchanged(problem)))
+        return Refusal.said(unchanged(problem))
     try:  # every check above is parse_zones's, said for people; this one is its last word
         return parse_zones(table, frame=size)
     except ConfigError as e:

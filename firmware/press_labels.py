@@ -12,16 +12,18 @@ from __future__ import annotations
 import copy
 
 from engine.actions import Action
-from engine.chips import plural
 from engine.game import Game
+from firmware.phrases import N_, NN_, Phrase
 from firmware.presses import decide
 
 #: The seat page's buttons: (id, panel button, long press).
 BUTTONS = (("THROW", "THROW", False), ("STAND", "THROW", True), ("BET", "BET", False),
            ("CALL", "CALL", False), ("PASS", "PASS", False), ("POT", "BET", True))
 
-_WORDS = {"stand": "STAND", "call": "CALL", "pass": "PASS", "betpot": "BET THE POT",
-          "callpot": "CALL THE POT"}
+_WORDS = {"stand": N_("STAND"), "call": N_("CALL"), "pass": N_("PASS"),
+          "betpot": N_("BET THE POT"), "callpot": N_("CALL THE POT"), "drop": N_("DROP")}
+#: A button that commits chips: "BET 2", "RAISE 1", "CALL 2".
+_CHIPS = {"bet": N_("BET %(n)s"), "raise": N_("RAISE %(n)s"), "call": N_("CALL %(n)s")}
 
 
 def drop_penalty(game: Game, seat: str) -> int:
@@ -37,32 +39,39 @@ def to_call(game: Game, seat: str) -> int:
     return max(stakes.values()) - stakes[seat]
 
 
-def label(game: Game, seat: str, button: str, long: bool, offered: int) -> str | None:
-    """The label of one button: what pressing it now does, or None when it would be refused."""
+def _chips(verb: str, n: int) -> Phrase:
+    return Phrase(_CHIPS[verb].msgid, {"n": n}) if verb in _CHIPS else Phrase(
+        f"{verb.upper()} {n}")
+
+
+def label(game: Game, seat: str, button: str, long: bool, offered: int) -> Phrase | None:
+    """The label of one button: what pressing it now does, or None when it would be refused
+    (a phrase: ``str()`` is the English, the seat page says it in the player's language)."""
     decision = decide(game, seat, button, long, offered)
     if decision.refusal is not None:
         return None
     if decision.read is not None:
-        return "ROLL" if decision.read == "roll" else "THROW"
+        return N_("ROLL") if decision.read == "roll" else N_("THROW")
     if decision.stake is not None:
         if decision.stake == 0:
-            return "CANCEL"
-        verb = "RAISE" if any(a.verb == "raise" for a in game.allowed() if a.player == seat) \
-            else "BET"
-        return f"+1 → {verb} {decision.stake}"
+            return N_("CANCEL")
+        verb = "raise" if any(a.verb == "raise" for a in game.allowed() if a.player == seat) \
+            else "bet"
+        return N_("+1 → %(then)s", then=_chips(verb, decision.stake))
     action = decision.action
     assert action is not None  # a Decision has exactly one field set
     if action.chips is not None:
-        return f"{action.verb.upper()} {action.chips}"
+        return _chips(action.verb, action.chips)
     if action.verb == "call":
-        return f"CALL {to_call(game, seat)}"
+        return _chips("call", to_call(game, seat))
     if action.verb == "drop":
         taken = drop_penalty(game, seat)
-        return f"DROP: you take {plural(taken)}" if taken else "DROP (no penalty)"
-    return _WORDS.get(action.verb, action.verb.upper())
+        return NN_("DROP: you take %(n)s chip", "DROP: you take %(n)s chips", taken) if taken \
+            else N_("DROP (no penalty)")
+    return _WORDS.get(action.verb, Phrase(action.verb.upper()))
 
 
-def labels(game: Game, seat: str, offered: int) -> dict[str, str | None]:
+def labels(game: Game, seat: str, offered: int) -> dict[str, Phrase | None]:
     """Every seat-page button's label, by button id (``THROW``, ``STAND``, ``BET``, ``CALL``,
     ``PASS``, ``POT``); None for a button whose press would be refused now."""
     return {name: label(game, seat, button, long, offered) for name, button, long in BUTTONS}

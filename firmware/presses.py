@@ -17,14 +17,24 @@ The decision is one of:
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 from engine.actions import Action
 from engine.errors import RuleViolation
 from engine.game import Allowed, Game
+from firmware import event_words
 from firmware.commands import Refusal
+from firmware.phrases import N_, NN_, Phrase
 from firmware.wording import as_sentence
 from hardware.panel import BUTTONS
+
+#: What the game expects, as the end of "it is time to ...".
+EXPECTS = {"roll": N_("roll for captain"), "throw": N_("throw"), "bet": N_("bet"),
+           "settle": N_("settle the shown dice"), "call": N_("call"), "pass": N_("pass")}
+#: Said to a player in any language whose catalogue lacks the engine's own sentence.
+RULES_SAY_NO = N_("The rules do not allow that now.")
+GAME_OVER = N_("The game is over; the referee starts a new game.")
 
 
 @dataclass(frozen=True)
@@ -37,8 +47,24 @@ class Decision:
     refusal: Refusal | None = None
 
 
-def _refuse(sentence: str, rule: str | None = None) -> Decision:
+def _refuse(sentence: str | Phrase, rule: str | None = None) -> Decision:
+    if isinstance(sentence, Phrase):
+        return Decision(refusal=Refusal.said(sentence, rule))
     return Decision(refusal=Refusal(sentence, rule))
+
+
+def expects(game: Game) -> Phrase:
+    """What the game waits for, said for people ("throw", "roll for captain")."""
+    return EXPECTS.get(str(game.expects), Phrase(str(game.expects)))
+
+
+def rule_refusal(sentence: str, rule: str | None) -> Refusal:
+    """The engine's refusal for players: its sentence made for people (English word for
+    word; a language without it says :data:`RULES_SAY_NO`)."""
+    phrase = as_sentence(sentence)
+    if event_words.recognise(sentence) is None:
+        phrase = dataclasses.replace(phrase, otherwise=RULES_SAY_NO)
+    return Refusal.said(phrase, rule)
 
 
 def _open(game: Game, seat: str) -> dict[str, Allowed]:
@@ -50,17 +76,18 @@ def _engine_refusal(game: Game, action: Action) -> Decision | None:
     try:
         game.verify(action)
     except RuleViolation as e:
-        return _refuse(as_sentence(e.sentence), e.rule)
+        return Decision(refusal=rule_refusal(e.sentence, e.rule))
     return None
 
 
 def _not_now(game: Game, seat: str, what: str) -> Decision:
     if game.over:
-        return _refuse("The game is over; the referee starts a new game.")
+        return _refuse(GAME_OVER)
     if game.to_act != seat:
-        return _refuse(f"It is {game.to_act}'s turn to {game.expects}, not {seat}'s; "
-                       f"wait for your light.")
-    return _refuse(f"{seat} cannot {what} now: it is time to {game.expects}.")
+        return _refuse(N_("It is %(q)s's turn to %(what)s, not yours.", q=str(game.to_act),
+                          what=expects(game)))
+    return _refuse(N_("You cannot %(what)s now: it is time to %(expects)s.",
+                      what=EXPECTS.get(what, Phrase(what)), expects=expects(game)))
 
 
 def decide(game: Game, seat: str, button: str, long: bool, offered: int) -> Decision:
@@ -75,7 +102,7 @@ def decide(game: Game, seat: str, button: str, long: bool, offered: int) -> Deci
         return _refuse(f"{seat!r} is not a seat at this table; the seats are "
                        f"{', '.join(game.players)}.")
     if game.over:
-        return _refuse("The game is over; the referee starts a new game.")
+        return _refuse(GAME_OVER)
     return {"THROW": _throw, "BET": _bet, "CALL": _call, "PASS": _pass}[button](
         game, seat, long, offered
     )
@@ -100,22 +127,26 @@ def _bet(game: Game, seat: str, long: bool, offered: int) -> Decision:
             if verb in open_:
                 return Decision(action=Action(seat, verb))
         if game.variant != "montevideo":
-            return _refuse("A long BET bets or calls the pot, which only Montevideo has; "
-                           "press BET briefly to offer a chip.", "V6")
-        return _refuse(f"{seat} cannot bet or call the pot now.", "V6")
+            return _refuse(N_("Holding BET bets or calls the pot, which only Montevideo has; "
+                              "press BET briefly to offer a chip."), "V6")
+        return _refuse(N_("You cannot bet or call the pot now."), "V6")
     stake_verbs = [open_[v] for v in ("bet", "raise") if v in open_]
     if not stake_verbs:
         if game.expects == "bet" and game.to_act == seat:
-            return _refuse(f"{seat} cannot bet or raise now; press CALL to call or PASS "
-                           f"to pass or drop.")
+            return _refuse(N_("You cannot bet or raise now; press CALL to call, or PASS to "
+                              "pass or drop."))
         return _not_now(game, seat, "bet")
     top = max(a.max_chips or 0 for a in stake_verbs)
     wanted = offered + 1
     if wanted > top:
         verb = stake_verbs[-1].verb
         rule = {"two-hand": "T5", "multi-hand": "M5", "montevideo": "V3"}.get(game.variant)
-        return _refuse(f"{seat} may {verb} at most {top} chip{'s' if top != 1 else ''} now; "
-                       f"press CALL to commit {offered} or PASS to cancel.", rule)
+        said = NN_("You may %(verb)s at most %(n)s chip now; press CALL to commit %(offered)s "
+                   "or PASS to cancel.",
+                   "You may %(verb)s at most %(n)s chips now; press CALL to commit %(offered)s "
+                   "or PASS to cancel.", top, offered=offered,
+                   verb=N_("raise") if verb == "raise" else N_("bet"))
+        return _refuse(said, rule)
     return Decision(stake=wanted)
 
 
@@ -131,8 +162,8 @@ def _call(game: Game, seat: str, long: bool, offered: int) -> Decision:
         if verb in open_:
             return Decision(action=Action(seat, verb))
     if "bet" in open_ or "betpot" in open_:
-        return _refuse("There is no bet to call; press BET to offer chips, then CALL to bet "
-                       "them, or PASS to pass.")
+        return _refuse(N_("There is no bet to call; press BET to offer chips, then CALL to "
+                          "bet them, or PASS to pass."))
     return _not_now(game, seat, "call")
 
 

@@ -17,6 +17,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from firmware.phrases import Phrase
+
 #: How many event sentences the public state keeps (the table view shows the latest).
 MAX_EVENTS = 30
 
@@ -112,11 +114,11 @@ class Publisher:
         self._subs: list[Subscription] = []
         self._state: dict[str, Any] = {}
         self.version = 0
-        self.events: list[str] = []
+        self.events: list[Phrase] = []
 
-    def say(self, sentence: str) -> None:
+    def say(self, sentence: Phrase | str) -> None:
         """Add one sentence to the event list (the oldest beyond MAX_EVENTS are dropped)."""
-        self.events.append(sentence)
+        self.events.append(sentence if isinstance(sentence, Phrase) else Phrase(sentence))
         del self.events[:-MAX_EVENTS]
 
     def clear_events(self) -> None:

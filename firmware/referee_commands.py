@@ -21,8 +21,11 @@ from engine.errors import ReplayError
 from engine.game import Effect
 from firmware import corrections
 from firmware.commands import Correct, EnterDice, Outcome, Refusal, Reread
+from firmware.event_words import list_phrase
 from firmware.log import Entry
+from firmware.phrases import N_
 from firmware.rebuild import effective_actions, replay_actions
+from firmware.wording import variant_phrase
 
 
 class RefereeCommands:
@@ -110,7 +113,7 @@ class RefereeCommands:
         self.reads.forget_waiting()
         self.publisher.say(plan.done)
         self._publish()
-        return Outcome(True, plan.done)
+        return Outcome(True, str(plan.done), phrase=plan.done)
 
     def _fit_zones(self, players: tuple[str, ...]) -> None:
         """Give every player of the game loaded a zone of the camera when the table lays its
@@ -136,7 +139,8 @@ class RefereeCommands:
         row = self.log.game(gid)
         assert row is not None
         self._load(row)
-        self.publisher.say(f"{cmd.by} started game {gid} ({new.variant}, "
-                           f"{', '.join(new.players)}): {cmd.why}.")
+        self.publisher.say(N_("%(by)s started game %(id)s (%(variant)s, %(players)s): %(why)s.",
+                              by=cmd.by, id=gid, variant=variant_phrase(new.variant),
+                              players=list_phrase(list(new.players)), why=cmd.why))
         self._publish()
         return Outcome(True, f"Game {gid} started.")

@@ -19,13 +19,17 @@ from engine.actions import DICE_VERBS
 from engine.game import Effect, Game
 from engine.ranking import rank_words, spoken_name
 from firmware import press_labels
+from firmware.commands import Refusal
 from firmware.log import Entry
+from firmware.phrases import Phrase
+from firmware.throw_words import rank_phrase, throw_phrase
 from firmware.throws import DiceWatcher, SeatRead
+from firmware.wording import as_sentence
 
 
 def public_state(game: Game, *, game_id: int, status: str, version: int,
-                 offered: dict[str, int], refusals: dict[str, str],
-                 events: list[str], settled: list[Effect], camera: dict[str, Any],
+                 offered: dict[str, int],
+                 events: list[Phrase], settled: list[Effect], camera: dict[str, Any],
                  hand_actions: int, opening: Sequence[Effect] = (),
                  settling: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
     """What anyone at the table may see: no concealed dice.
@@ -46,7 +50,6 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         seat["last_action"] = last.get(v.name)
         seat["exposed"] = list(v.exposed) if v.exposed is not None else None
         seat["offered"] = offered.get(v.name, 0)
-        seat["refusal"] = refusals.get(v.name)
         seats.append(seat)
     allowed: dict[str, list[str]] = {p: [] for p in game.players}
     for a in game.allowed():
@@ -59,7 +62,8 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         options=dict(game.options),
         seats=seats,
         allowed=allowed,
-        events=list(events),
+        events=[str(e) for e in events],
+        events_said=[e.to_json() for e in events],  # for each screen to say in its language
         settled=[settled_fields(e) for e in settled],
         opening=[settled_fields(e) for e in opening if e.kind != "expose"],
         hand=game.hand,
@@ -130,7 +134,8 @@ def settled_fields(effect: Effect) -> dict[str, Any]:
     """An effect as JSON: who took what, from where, why (never its ``dice`` field)."""
     return {"kind": effect.kind, "player": effect.player, "chips": effect.chips,
             "source": effect.source, "dest": effect.dest, "rule": effect.rule,
-            "detail": effect.detail, "text": effect.text}
+            "detail": effect.detail, "text": effect.text,
+            "said": as_sentence(effect.text).to_json()}  # for people, in their language
 
 
 def last_actions(game: Game, hand_actions: int) -> dict[str, dict[str, Any]]:
@@ -190,9 +195,11 @@ def _is_roll(action: Any) -> bool:
     return action.verb == "roll" or (action.verb == "settle" and len(action.numbers) == 1)
 
 
-def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
-    """Public state plus ``seat``'s own dice, their name and place in Table 1, and what each
-    of its buttons does now (for that seat's page and nobody else)."""
+def add_seat(state: dict[str, Any], game: Game, seat: str,
+             refusal: Refusal | None = None) -> dict[str, Any]:
+    """Public state plus ``seat``'s own dice, their name and place in Table 1, what each
+    of its buttons does now and why its last press was refused (for that seat's page and
+    nobody else: a refusal is never on the pub screen)."""
     out = dict(state)
     out["seat"] = seat
     out["dice"] = seat_dice(game, seat)
@@ -202,16 +209,22 @@ def add_seat(state: dict[str, Any], game: Game, seat: str) -> dict[str, Any]:
     ranking = game.options.get("ranking", "three-digit")
     out["dice_name"] = spoken_name(out["dice"]) if whole else None
     out["dice_rank"] = rank_words(out["dice"], ranking) if whole else None
+    out["dice_name_said"] = throw_phrase(out["dice"]).to_json() if whole else None
+    out["dice_rank_said"] = rank_phrase(out["dice"], ranking).to_json() if whole else None
     offered = next((s["offered"] for s in state.get("seats", []) if s["name"] == seat), 0)
-    out["buttons"] = press_labels.labels(game, seat, offered)
-    out["refusal"] = next((s["refusal"] for s in state.get("seats", []) if s["name"] == seat),
-                          None)
+    buttons = press_labels.labels(game, seat, offered)
+    out["buttons"] = {k: str(v) if v is not None else None for k, v in buttons.items()}
+    out["buttons_said"] = {k: v.to_json() if v is not None else None
+                           for k, v in buttons.items()}
+    out["refusal"] = refusal.sentence if refusal else None
+    out["refusal_said"] = (refusal.phrase or Phrase(refusal.sentence)).to_json() \
+        if refusal else None
     return out
 
 
 def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
                 flags: list[str], entries: list[Entry], last_reads: dict[str, SeatRead],
-                disputes: dict[str, str] | None = None) -> dict[str, Any]:
+                disputes: dict[str, Phrase] | None = None) -> dict[str, Any]:
     """Everything: all dice, the values pending (and why), the players' disagreements over
     exposed values, flags and the log of this game."""
     out = dict(state)
@@ -219,7 +232,8 @@ def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str]
     waiting = set(game.unsettled())
     out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()
                          if game.values_pending(s) or s in waiting]
-    out["disputes"] = [{"seat": s, "sentence": d} for s, d in (disputes or {}).items()]
+    out["disputes"] = [{"seat": s, "sentence": str(d), "said": d.to_json()}
+                       for s, d in (disputes or {}).items()]
     out["flags"] = list(flags)
     out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
                       for e in entries]

@@ -1,137 +1,127 @@
 """The controller's sentences: how an action, an offered stake and an engine phrase are said.
 
-The engine says what happened in structured effects (and short lower-case phrases that fit
-inside other sentences); the table's event list wants whole sentences. Making them here, in
-one small module, keeps the controller about order and state, and gives the dashboard one
-place to look for the words it shows.
+The engine says what happened in structured effects (and short English phrases with rule
+codes, for the record); the table's event list wants whole sentences for people, in each
+screen's language. They are made here as :class:`~firmware.phrases.Phrase` objects (``str()``
+gives the English), in one small module, so the controller stays about order and state and the
+dashboard has one place to look for the words it shows.
 """
 
 from __future__ import annotations
 
-import gettext as _gettext
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+import re
 
 from engine.actions import Action
 from engine.game import Effect
+from firmware import event_words
+from firmware.event_words import chips_phrase
+from firmware.phrases import N_, NN_, SENTENCE, Phrase, Translator
+
+__all__ = ["N_", "NN_", "Phrase", "Translator", "action_sentence", "as_sentence",
+           "effect_sentences", "offer_sentence", "plural"]
+
+#: How a verb reads after a name ("Ann stands."), without and with chips.
+_VERB_WORDS = {"stand": N_("%(p)s stands"), "call": N_("%(p)s calls"),
+               "pass": N_("%(p)s passes"), "drop": N_("%(p)s drops"),
+               "betpot": N_("%(p)s bets the pot"), "callpot": N_("%(p)s calls the pot")}
+_CHIP_VERBS = {"bet": N_("%(p)s bets %(chips)s"), "raise": N_("%(p)s raises %(chips)s"),
+               "call": N_("%(p)s calls %(chips)s")}
+#: The variants' names (the referee's form and the pub screen's title).
+VARIANTS = {"two-hand": N_("two-hand"), "multi-hand": N_("multi-hand"),
+            "montevideo": N_("Montevideo")}
 
 
-class Translator(Protocol):
-    """What a phrase is said with: ``gettext.NullTranslations`` (English) or Babel's."""
-
-    def gettext(self, message: str) -> str: ...
-    def ngettext(self, singular: str, plural: str, n: int) -> str: ...
+def variant_phrase(variant: str) -> Phrase:
+    """A variant's name in the listener's language."""
+    return VARIANTS.get(variant, Phrase(variant))
 
 
-@dataclass(frozen=True)
-class Phrase:
-    """A sentence (or part of one) to be said later in the listener's language.
-
-    ``msgid`` is the English text with ``%(name)s`` holes, the catalogues' key; ``plural``
-    and ``n`` make it a plural (``n`` is also given as ``%(n)s``). The firmware makes phrases
-    with :func:`N_` and :func:`NN_` (which the catalogue's extraction looks for); the
-    dashboard says them in a request's language, and sends them to pages as :meth:`to_json`
-    for their scripts to say (``Bidou.say``). ``str()`` is the English.
-    """
-
-    msgid: str
-    args: dict[str, Any] = field(default_factory=dict)
-    plural: str | None = None
-    n: int | None = None
-
-    def say(self, words: Translator | None = None) -> str:
-        words = words or _gettext.NullTranslations()
-        if self.plural is not None and self.n is not None:
-            text = words.ngettext(self.msgid, self.plural, self.n)
-        else:
-            text = words.gettext(self.msgid)
-        args = {k: v.say(words) if isinstance(v, Phrase) else v for k, v in self.args.items()}
-        if self.n is not None:
-            args.setdefault("n", self.n)
-        return text % args if args or "%(" in text else text
-
-    def __str__(self) -> str:
-        return self.say()
-
-    def to_json(self) -> dict[str, Any]:
-        """``{"t": msgid, "a": {args}}`` (and ``"p"``, ``"n"`` for a plural), nested phrases
-        likewise: what a page's ``Bidou.say`` takes."""
-        out: dict[str, Any] = {"t": self.msgid}
-        if self.args:
-            out["a"] = {k: v.to_json() if isinstance(v, Phrase) else v
-                        for k, v in self.args.items()}
-        if self.plural is not None:
-            out["p"], out["n"] = self.plural, self.n
-        return out
-
-
-def N_(msgid: str, **args: Any) -> Phrase:  # noqa: N802 (gettext's own name for "mark only")
-    """Mark ``msgid`` for the catalogues and make it a phrase with ``args``."""
-    return Phrase(msgid, args)
-
-
-def NN_(singular: str, plural: str, n: int, **args: Any) -> Phrase:  # noqa: N802
-    """Mark a plural for the catalogues: ``NN_("%(n)s chip", "%(n)s chips", 3)``."""
-    return Phrase(singular, args, plural, n)
-
-#: How a verb without numbers reads after a name ("Ann stands.").
-_VERB_WORDS = {"stand": "stands", "call": "calls", "pass": "passes", "drop": "drops",
-               "betpot": "bets the pot", "callpot": "calls the pot"}
+def unsentence(phrase: Phrase) -> Phrase:
+    """A sentence's words without its full stop (to say it inside another sentence)."""
+    return phrase.args["said"] if phrase.msgid == SENTENCE else phrase
 
 
 def plural(n: int, word: str = "chip") -> str:
-    """``"1 chip"``, ``"2 chips"``."""
+    """``"1 chip"``, ``"2 chips"`` (English only: the referee's log and messages)."""
     return f"{n} {word}{'s' if n != 1 else ''}"
 
 
-def as_sentence(text: str) -> str:
-    """Engine sentences start lower-case (they are also used inside others): capitalise and
-    end with a full stop."""
-    text = text.strip()
-    text = text[:1].upper() + text[1:]
-    return text if text.endswith((".", "!", "?")) else text + "."
+def as_sentence(text: str) -> Phrase:
+    """An engine sentence (lower-case, with its rule code) as a sentence for people."""
+    return event_words.sentence(text)
 
 
-def action_sentence(action: Action, throws: int) -> str:
+def _with(template: Phrase, **args: object) -> Phrase:
+    return Phrase(template.msgid, dict(args), template.plural, template.n)
+
+
+def action_sentence(action: Action, throws: int) -> Phrase:
     """The public sentence for an action; ``throws`` is the player's throw count after it.
 
     A throw's dice are concealed, so they are never said; a captain roll's die is public.
     """
+    return N_(SENTENCE, said=_action_words(action, throws))
+
+
+def _action_words(action: Action, throws: int) -> Phrase:
+    p = action.player
     if action.verb == "throw":
-        return f"{action.player} throws (throw {throws})."
+        return N_("%(p)s throws (throw %(n)s)", p=p, n=throws)
     if action.verb == "roll" and action.pending:
-        return f"{action.player} rolls for captain."
+        return N_("%(p)s rolls for captain", p=p)
     if action.verb == "roll":
-        return f"{action.player} rolls a {action.numbers[0]} for captain."
+        return N_("%(p)s rolls a %(n)s for captain", p=p, n=action.numbers[0])
     if action.verb == "settle":
-        return f"{action.player}'s values are settled by {action.by}."
-    if action.chips is not None:
-        return f"{action.player} {action.verb}s {plural(action.chips)}."
-    return f"{action.player} {_VERB_WORDS.get(action.verb, action.verb)}."
+        return N_("%(p)s's dice are settled by %(by)s", p=p,
+                  by=event_words.HOLES["by"][1](str(action.by)))
+    if action.chips is not None and action.verb in _CHIP_VERBS:
+        return _with(_CHIP_VERBS[action.verb], p=p, chips=chips_phrase(action.chips))
+    if action.verb in _VERB_WORDS:
+        return _with(_VERB_WORDS[action.verb], p=p)
+    return Phrase(f"{p} {action.verb}")
 
 
-def offer_sentence(seat: str, stake: int) -> str:
+def offer_sentence(seat: str, stake: int) -> Phrase:
     """What BET (a stake offered) or PASS (the offer cancelled) says."""
     if stake:
-        return f"{seat} offers {plural(stake)}; CALL commits it, PASS cancels."
-    return f"{seat} cancels the stake being offered."
+        return N_("%(p)s offers %(chips)s; CALL commits it, PASS cancels.", p=seat,
+                  chips=chips_phrase(stake))
+    return N_("%(p)s cancels the stake being offered.", p=seat)
 
 
-def effect_sentences(effects: list[Effect]) -> list[str]:
+#: A stake said after the bet it makes: "Ann bets 1 chip and stakes 1 chip from the centre."
+_STAKE = re.compile(r"stakes (\d+) (own )?chips?( from the centre)?")
+
+
+def _stake_clause(rest: str) -> Phrase | None:
+    m = _STAKE.fullmatch(rest)
+    if m is None:
+        return None
+    n = int(m.group(1))
+    if m.group(3):
+        return N_("stakes %(chips)s from the centre", chips=chips_phrase(n))
+    return NN_("stakes %(n)s chip of their own", "stakes %(n)s chips of their own", n)
+
+
+def effect_sentences(effects: list[Effect]) -> list[Phrase]:
     """The event list's sentences for one action's effects: one per effect, except that a
     stake (a chip ``move`` into the pot) joins the bet, raise or call of the same player just
     before it ("Ann bets 1 chip and stakes 1 chip from the centre."), so the list does not say
     the same bet twice."""
-    said: list[str] = []
-    joinable: str | None = None  # the player whose note the last sentence was
+    said: list[Phrase] = []
+    joinable: tuple[str, Phrase] | None = None  # the player whose note the last sentence was
     for effect in effects:
-        text = effect.text.strip()
+        text = event_words.RULE_CODE.sub("", effect.text.strip())
         player = effect.player
         stake = effect.kind == "move" and effect.dest == "pot" and player is not None
-        if stake and joinable == player and text.startswith(f"{player} "):
-            rest = text[len(player) + 1:].rstrip(".")
-            said[-1] = f"{said[-1].rstrip('.')} and {rest}."
-            continue
+        if stake and joinable is not None and joinable[0] == player \
+                and text.startswith(f"{player} "):
+            clause = _stake_clause(text[len(player) + 1:].rstrip("."))
+            if clause is not None:
+                said[-1] = N_("%(what)s and %(then)s.", what=joinable[1], then=clause)
+                joinable = None
+                continue
         said.append(as_sentence(text))
-        joinable = player if effect.kind == "note" else None
+        found = event_words.recognise(text)
+        joinable = (player, found) if effect.kind == "note" and player and found else None
     return said

@@ -27,6 +27,7 @@ from flask import (
 from engine.actions import VERBS
 from firmware.commands import Act, EnterDice, Outcome, Press, Reread, Settle
 from hardware.panel import BUTTONS
+from table_server import i18n
 from table_server.context import (
     Refused,
     ask,
@@ -70,8 +71,8 @@ def answer(outcome: Outcome, refused_status: int = 409) -> Any:
     for one the table is still applying; the refusal (409) otherwise."""
     if outcome.pending is not None:
         return _pending(outcome)
-    if not outcome.ok:
-        raise Refused(refused_status, outcome.message, outcome.rule)
+    if not outcome.ok:  # said in the asker's language (the rule's code stays in "rule")
+        raise Refused(refused_status, i18n.say(outcome.phrase) or outcome.message, outcome.rule)
     return jsonify({"ok": True, "message": outcome.message,
                     "state": decorate(ctx().controller.public_state())})
 
@@ -179,10 +180,12 @@ def act() -> Any:
 
 @bp.post("/press")
 def press() -> Any:
-    """``{"seat", "button", "long"}``: a seat-panel press from a seat controller page."""
+    """``{"seat", "button", "long", "id"}``: a seat-panel press from a seat controller page;
+    ``id`` (optional) names the press, so a repeat of it (a double tap) gets the first one's
+    answer and does nothing else (``firmware.press_repeats``)."""
     who = caller()
-    data = json_body('{"seat": "Ann", "button": "THROW", "long": false}')
-    no_unknown_keys(data, ("seat", "button", "long"))
+    data = json_body('{"seat": "Ann", "button": "THROW", "long": false, "id": "t1"}')
+    no_unknown_keys(data, ("seat", "button", "long", "id"))
     seat = existing_seat(data.get("seat"))
     button = data.get("button")
     if button not in BUTTONS:
@@ -191,9 +194,14 @@ def press() -> Any:
     long = data.get("long", False)
     if not isinstance(long, bool):
         raise Refused(400, f"The field \"long\" must be true or false{given(long)}.")
+    press_id = data.get("id")
+    if press_id is not None and not (isinstance(press_id, str) and 0 < len(press_id) <= 64):
+        raise Refused(400, f"The field \"id\" must be a text of 1 to 64 characters naming "
+                           f"the press, or left out{given(press_id)}.")
     check_may_act(who, seat)
     check_press_rate(who, seat)
-    return answer(ask(Press(seat, button, long, "referee" if who.referee else "web")))
+    return answer(ask(Press(seat, button, long, "referee" if who.referee else "web",
+                            press_id)))
 
 
 @bp.post("/settle")

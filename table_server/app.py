@@ -17,8 +17,9 @@ from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
 from firmware.controller import TableController
+from firmware.phrases import N_
 from firmware.server_settings import ServerSettings
-from table_server import api, dice_teach, history, i18n, pages, referee, referee_pass
+from table_server import api, dice_teach, history, howto, i18n, pages, referee, referee_pass
 from table_server.auth import PressLimiter, RateLimiter, SeatTokens
 from table_server.context import Context, error_page, json_error
 from table_server.devices import RefereeDevices, device_key
@@ -33,12 +34,13 @@ MAX_BODY = 64 * 1024
 PRIVATE_PREFIXES = ("/api/", "/seat/", "/referee")
 
 _HTTP_SENTENCES = {
-    400: "The request is malformed; check its parameters and body.",
-    404: "There is no such page or endpoint here; the API is described in docs/dashboard.md.",
-    405: "This endpoint does not accept that HTTP method; see docs/dashboard.md.",
-    413: "The request body is too large: the table takes at most 64 KiB; send less.",
-    500: "The dashboard hit a bug answering this; the game is safe in the log. Tell the "
-         "referee, and report it with the table's log output.",
+    400: N_("The request is malformed; check its parameters and body."),
+    404: N_("There is no such page or endpoint here; the API is described in "
+            "docs/dashboard.md."),
+    405: N_("This endpoint does not accept that HTTP method; see docs/dashboard.md."),
+    413: N_("The request body is too large: the table takes at most 64 KiB; send less."),
+    500: N_("The dashboard hit a bug answering this; the game is safe in the log. Tell the "
+            "referee, and report it with the table's log output."),
 }
 
 
@@ -88,12 +90,14 @@ def create_app(controller: TableController, settings: ServerSettings, *,
     app.register_blueprint(referee.bp)
     app.register_blueprint(referee_pass.bp)
     app.register_blueprint(history.bp)
+    app.register_blueprint(howto.bp)
     app.register_blueprint(dice_teach.bp)
     app.register_blueprint(league_seats_bp)
 
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> Any:
-        sentence = _HTTP_SENTENCES.get(e.code or 400, e.description or "The request failed.")
+        known = _HTTP_SENTENCES.get(e.code or 400)
+        sentence = i18n.say(known) if known else (e.description or "The request failed.")
         if e.code == 413 and request.path == dice_teach.UPLOAD_PATH:
             sentence = dice_teach.UPLOAD_TOO_LARGE
         if request.path.startswith("/api/"):

@@ -10,27 +10,36 @@ from __future__ import annotations
 
 from typing import Any
 
+from firmware.phrases import N_, Phrase
 from firmware.wording import as_sentence
 
 #: One line a newcomer needs: in Bidou chips are bad; in Montevideo they are good.
 REMINDERS = {
-    "two-hand": "Chips are bad: whoever holds all 9 loses the round; two rounds lost lose the "
-                "match.",
-    "multi-hand": "Chips are bad: empty your stack to go out and win; the last player holding "
-                  "chips loses.",
-    "montevideo": "Chips are good here: win the pots; whoever holds every chip wins.",
+    "two-hand": N_("Chips are bad: whoever holds all 9 loses the round; two rounds lost lose "
+                   "the match."),
+    "multi-hand": N_("Chips are bad: empty your stack to go out and win; the last player "
+                     "holding chips loses."),
+    "montevideo": N_("Chips are good here: win the pots; whoever holds every chip wins."),
 }
 
-NEW_GAME_HINT = "Referee: start a new game from the console (Referee, New game)."
+NEW_GAME_HINT = N_("Referee: start a new game from the console (Referee, New game).")
 
 
-def progress(state: dict[str, Any]) -> str:
-    """``"Round 2 · hand 3"`` in a two-hand match, ``"Hand 5"`` otherwise; empty before the
+def progress_phrase(state: dict[str, Any]) -> Phrase | None:
+    """``"Round 2 · hand 3"`` in a two-hand match, ``"Hand 5"`` otherwise; None before the
     first hand."""
     hand = int(state.get("hand") or 0)
     if state.get("variant") == "two-hand":
-        return f"Round {state.get('round', 1)}" + (f" · hand {hand}" if hand else "")
-    return f"Hand {hand}" if hand else ""
+        if hand:
+            return N_("Round %(round)s · hand %(hand)s", round=state.get("round", 1), hand=hand)
+        return N_("Round %(round)s", round=state.get("round", 1))
+    return N_("Hand %(hand)s", hand=hand) if hand else None
+
+
+def progress(state: dict[str, Any]) -> str:
+    """The progress line in English (empty before the first hand)."""
+    said = progress_phrase(state)
+    return str(said) if said else ""
 
 
 def is_announced(effect: dict[str, Any]) -> bool:
@@ -45,16 +54,26 @@ def is_announced(effect: dict[str, Any]) -> bool:
     return effect["kind"] == "move" and str(effect.get("detail") or "").startswith("side pot")
 
 
-def announcements(state: dict[str, Any]) -> list[str]:
+def announcements(state: dict[str, Any]) -> list[Phrase]:
     """The sentences the banner carries for this hand (none once the game is over)."""
     if state.get("over"):
         return []
     return [as_sentence(e["text"]) for e in state.get("opening", []) if is_announced(e)]
 
 
+def _json(phrase: Phrase | None) -> dict[str, Any] | None:
+    return phrase.to_json() if phrase is not None else None
+
+
 def banner(state: dict[str, Any]) -> dict[str, Any]:
-    """The banner's fields: ``reminder``, ``progress``, ``announce`` and ``hint``."""
-    return {"reminder": REMINDERS.get(state.get("variant", ""), ""),
-            "progress": progress(state),
-            "announce": announcements(state),
-            "hint": NEW_GAME_HINT if state.get("over") else None}
+    """The banner's fields: ``reminder``, ``progress``, ``announce`` and ``hint`` in English,
+    and each as a phrase (``*_said``) for the page to say in its language."""
+    reminder = REMINDERS.get(state.get("variant", ""))
+    said = progress_phrase(state)
+    announce = announcements(state)
+    hint = NEW_GAME_HINT if state.get("over") else None
+    return {"reminder": str(reminder) if reminder else "", "reminder_said": _json(reminder),
+            "progress": str(said) if said else "", "progress_said": _json(said),
+            "announce": [str(a) for a in announce],
+            "announce_said": [a.to_json() for a in announce],
+            "hint": str(hint) if hint else None, "hint_said": _json(hint)}

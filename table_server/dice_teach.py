@@ -285,9 +285,10 @@ def progress() -> Any:
 def status_of(t: DiceTeacher) -> dict[str, Any]:
     """The calibration as the page shows it: its progress, and its outcome once finished."""
     learning = t.learning
+    reader = t.reader_now()
     out: dict[str, Any] = {"progress": learning.progress.to_json(time.monotonic()),
                            "failure": learning.failure, "outcome": None,
-                           "reader": t.reader_now(),
+                           "reader": str(reader), "reader_said": reader.to_json(),
                            "previous": bool(t.files is not None and t.files.has_previous())}
     done = learning.outcome
     if done is not None:

@@ -21,6 +21,7 @@ Where the words are marked (docs/dashboard.md, "Languages"):
 
 from __future__ import annotations
 
+import gettext as _gettext
 import io
 from functools import cache
 from pathlib import Path
@@ -32,7 +33,8 @@ from babel.messages.pofile import read_po
 from babel.support import Translations
 from flask import Flask, g, has_request_context, request
 
-from firmware.wording import Phrase
+from firmware.phrases import Phrase
+from firmware.wording import variant_phrase
 
 #: The languages the dashboard speaks; the first is the source language of every msgid.
 LANGUAGES = ("en", "fr", "es")
@@ -52,12 +54,12 @@ def catalog(language: str) -> Catalog | None:
 
 
 @cache
-def translations(language: str) -> Translations:
+def translations(language: str) -> _gettext.NullTranslations:
     """The language's gettext translations, compiled in memory from its catalogue (a fuzzy
     or empty entry stays in English)."""
     cat = catalog(language)
     if cat is None:
-        return Translations()
+        return _gettext.NullTranslations()  # English: every msgid is its own text
     buf = io.BytesIO()
     write_mo(buf, cat)
     buf.seek(0)
@@ -74,8 +76,8 @@ def catalogue_for(language: str) -> dict[str, Any]:
         for message in cat:
             if not message.id or message.fuzzy or not message.string:
                 continue
-            if isinstance(message.id, tuple | list):
-                words[message.id[0]] = list(message.string)
+            if isinstance(message.id, tuple | list):  # [one, other]: CLDR's "many" (fr, es:
+                words[message.id[0]] = [message.string[0], message.string[-1]]  # 10⁶) is other
             else:
                 words[message.id] = message.string
     # French says "1 jeton" and "0 jeton"; English and Spanish make 0 plural
@@ -113,10 +115,13 @@ def ngettext(singular: str, plural: str, n: int, **args: Any) -> str:
     return text % {"num": n, "n": n, **args}
 
 
-def say(phrase: Phrase | str | None) -> str | None:
-    """A phrase (``firmware.wording``) in the request's language; a plain string as it is."""
+def say(phrase: Phrase | dict[str, Any] | str | None) -> str | None:
+    """A phrase (``firmware.wording``, or its ``to_json`` as a state carries it) in the
+    request's language; a plain string as it is."""
     if phrase is None or isinstance(phrase, str):
         return phrase
+    if isinstance(phrase, dict):
+        phrase = Phrase.from_json(phrase)
     return phrase.say(translations(current()))
 
 
@@ -145,4 +150,5 @@ def install(app: Flask, configured: str) -> None:
     @app.context_processor
     def _words() -> dict[str, Any]:
         return {"language": current(), "languages": LANGUAGE_NAMES,
-                "i18n_catalogue": catalogue_for(current()), "say": say}
+                "i18n_catalogue": catalogue_for(current()), "say": say,
+                "variant_name": variant_phrase}

@@ -14,6 +14,8 @@ from typing import Any
 from flask import Blueprint, render_template
 
 from table_server.context import ctx, error_page
+from table_server.howto import howto
+from table_server.i18n import gettext as _
 from table_server.present import decorate
 
 bp = Blueprint("pages", __name__)
@@ -22,7 +24,8 @@ bp = Blueprint("pages", __name__)
 @bp.get("/")
 def table() -> str:
     """The table view: seats, chips, centre/pot, captain, turn, events, showdowns."""
-    return render_template("table.html", state=decorate(ctx().controller.public_state()))
+    state = ctx().controller.public_state()
+    return render_template("table.html", state=decorate(state), howto=howto(state))
 
 
 @bp.get("/seat/<seat>")
@@ -30,7 +33,8 @@ def seat(seat: str) -> Any:
     """A seat controller; its token comes in the link (``?token=``) from the seat's QR code."""
     seats = ctx().seat_names()
     if seat not in seats:
-        return error_page(404, f"There is no seat named {seat!r} at this table; the seats are "
-                               f"{', '.join(seats)}. Scan the seat's QR code again.")
-    return render_template("seat.html", seat=seat,
-                           state=decorate(ctx().controller.public_state()))
+        return error_page(404, _("There is no seat named '%(seat)s' at this table; the seats "
+                                 "are %(seats)s. Scan the seat's QR code again.", seat=seat,
+                                 seats=", ".join(seats)))
+    state = ctx().controller.public_state()
+    return render_template("seat.html", seat=seat, state=decorate(state), howto=howto(state))

@@ -31,7 +31,7 @@ from flask import (
 
 from engine.variants import VARIANTS
 from firmware.commands import CORRECTIONS, Command, Reread
-from table_server import present, referee_forms
+from table_server import howto, present, referee_forms
 from table_server.auth import new_csrf_token
 from table_server.context import (
     Refused,
@@ -55,6 +55,7 @@ from table_server.guards import (
     referee_required,
 )
 from table_server.i18n import gettext as _
+from table_server.i18n import say
 from table_server.referee_forms import FormError
 from table_server.referee_pin import RefereePin
 from table_server.validation import form_number
@@ -109,12 +110,12 @@ def console() -> Any:
         csrf=csrf_token(),
         state=c.controller.referee_state(),
         seats=seats,
-        variants=tuple(VARIANTS),
+        variants={v: say(howto.TITLES[v]) for v in VARIANTS},  # the form sends the key
         games=finished_games(),
         zones=c.controller.zones(),
         venue=venue_status(),
         kept=referee_forms.kept(),
-        prompt=present.prompt(c.controller.public_state()),
+        prompt=say(present.prompt_phrase(c.controller.public_state())),
         pin_in_config=pin().configured,
     )
 

@@ -23,8 +23,8 @@ MAX_PIN_LENGTH = 12
 
 def in_config() -> str:
     """What the console says when the config sets the PIN."""
-    return _("This table's PIN is set in its config ([referee] pin); change it there and "
-             "restart the table.")
+    return _("This table's PIN is set in its config (%(key)s); change it there and restart "
+             "the table.", key="[referee] pin")
 
 
 def _six_digits() -> str:

@@ -12,19 +12,28 @@ from typing import Any
 
 from engine.ranking import best as best_of  # "best" is also a mark here
 from engine.ranking import rank_words, spoken_name, worst
+from firmware.phrases import N_, NN_, Phrase
+from firmware.throw_words import rank_phrase, throw_phrase
 
 #: What a seat's latest action is called on its card (the panel's words, in capitals).
-_ACTION_WORDS = {"roll": "ROLLED", "throw": "THREW", "stand": "STANDS", "bet": "BET",
-                 "raise": "RAISE", "call": "CALL", "pass": "PASS", "drop": "DROP",
-                 "betpot": "BET THE POT", "callpot": "CALL THE POT", "settle": "DICE SETTLED"}
+_ACTION_WORDS = {"roll": N_("ROLLED"), "throw": N_("THREW"), "stand": N_("STANDS"),
+                 "bet": N_("BET"), "raise": N_("RAISE"), "call": N_("CALL"),
+                 "pass": N_("PASS"), "drop": N_("DROP"), "betpot": N_("BET THE POT"),
+                 "callpot": N_("CALL THE POT"), "settle": N_("DICE SETTLED")}
+
+
+def action_phrase(last: dict[str, Any] | None) -> Phrase | None:
+    """``{"verb": "bet", "chips": 2}`` -> ``BET 2``; ``None`` before the seat acted this hand."""
+    if not last:
+        return None
+    words = _ACTION_WORDS.get(last["verb"], Phrase(last["verb"].upper()))
+    return N_("%(what)s %(n)s", what=words, n=last["chips"]) if last.get("chips") else words
 
 
 def action_words(last: dict[str, Any] | None) -> str | None:
-    """``{"verb": "bet", "chips": 2}`` -> ``"BET 2"``; ``None`` before the seat acted this hand."""
-    if not last:
-        return None
-    words = _ACTION_WORDS.get(last["verb"], last["verb"].upper())
-    return f"{words} {last['chips']}" if last.get("chips") else words
+    """The action's words in English (see :func:`action_phrase`)."""
+    said = action_phrase(last)
+    return str(said) if said else None
 
 
 def showdown_marks(seats: list[dict[str, Any]], variant: str, ranking: str) -> dict[str, str]:
@@ -41,14 +50,14 @@ def showdown_marks(seats: list[dict[str, Any]], variant: str, ranking: str) -> d
     return {shown[i][0]: "worse" for i in worst(throws, ranking)}
 
 
-def score(state: dict[str, Any], name: str) -> tuple[int, str]:
+def score(state: dict[str, Any], name: str) -> tuple[int, Phrase]:
     """The seat's score and what it counts: rounds lost in a two-hand match, else the chips
     still held (both bad in Bidou, good in Montevideo; the banner's reminder says which)."""
     if state.get("variant") == "two-hand":
         lost = int((state.get("rounds_lost") or {}).get(name, 0))
-        return lost, "round lost" if lost == 1 else "rounds lost"
+        return lost, NN_("round lost", "rounds lost", lost)
     chips = int((state.get("chips") or {}).get(name, 0))
-    return chips, "chip" if chips == 1 else "chips"
+    return chips, NN_("chip", "chips", chips)
 
 
 def result(state: dict[str, Any], name: str) -> str | None:
@@ -74,9 +83,14 @@ def seat_words(state: dict[str, Any]) -> list[dict[str, Any]]:
         whole = bool(exposed) and len(exposed) == 3
         s["exposed_name"] = spoken_name(exposed) if whole else None
         s["exposed_rank"] = rank_words(exposed, ranking) if whole else None
+        s["exposed_name_said"] = throw_phrase(exposed).to_json() if whole else None
+        s["exposed_rank_said"] = rank_phrase(exposed, ranking).to_json() if whole else None
         s["mark"] = marks.get(s["name"])
-        s["last_words"] = action_words(s.get("last_action"))
-        s["score"], s["score_label"] = score(state, s["name"])
+        last = action_phrase(s.get("last_action"))
+        s["last_words"] = str(last) if last else None
+        s["last_words_said"] = last.to_json() if last else None
+        s["score"], label = score(state, s["name"])
+        s["score_label"], s["score_label_said"] = str(label), label.to_json()
         s["result"] = result(state, s["name"])
         out.append(s)
     return out

@@ -16,13 +16,14 @@ from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
-from flask import Flask, Response, jsonify, render_template, stream_with_context
+from flask import Flask, Response, jsonify, render_template, request, stream_with_context
 from werkzeug.exceptions import HTTPException
 
 from venue.settings import VenueConfig
 from venue.store import archived_of
 from venue_screen import data
 from venue_screen.live import CLOSING, Live
+from venue_screen.wall import shape, wall_tables
 from web.guard import guard
 from web.hosts import AllowedHosts
 
@@ -164,14 +165,30 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
 
     @app.get("/")
     def wall() -> Any:
-        return render_template("wall.html", venue=config.name)
+        tables = wall_tables(config, live)
+        cols, rows = shape(len(tables))
+        return render_template("wall.html", venue=config.name, tables=tables, cols=cols,
+                               rows=rows)
+
+    @app.get("/wall/cards")
+    def wall_cards() -> Any:
+        """The wall's cards alone, for static/wall.js to draw again (``?only=NAME``: one)."""
+        return render_template("_cards.html", tables=wall_tables(
+            config, live, only=request.args.get("only") or None))
+
+    @app.get("/status")
+    def status_page() -> Any:
+        """The owner's page: what each table has sent, held and still to send, problems."""
+        return render_template("status.html", venue=config.name,
+                               tables=tables_status(config, live))
 
     @app.get("/tables/<name>")
     def table_page(name: str) -> Any:
         if (bad := known(name)) is not None:
             return bad
         return render_template("table.html", venue=config.name, name=name,
-                               games=data.games(config, name))
+                               games=data.games(config, name),
+                               tables=wall_tables(config, live, only=name))
 
     @app.get("/games")
     def finished_games() -> Any:

@@ -54,6 +54,8 @@ class Live:
         self.states: dict[str, dict[str, Any]] = {}
         self.heard: dict[str, float] = {}  # table -> wall-clock time of its last state
         self.last_entry: dict[str, dict[str, Any]] = {}  # table -> its newest entry shown
+        #: table -> {"game": its game id, "seats": {seat: the last throw it showed}}
+        self.last_shown: dict[str, dict[str, Any]] = {}
         self.connected = False
         self._shown: dict[tuple[str, int], int] = {}  # (table, game) -> last seq shown
         self._log_ids: dict[str, str] = {}  # table -> the log id the store accepted
@@ -150,6 +152,21 @@ class Live:
         if last is None or (entry["game"], entry["seq"]) >= (last["game"], last["seq"]):
             self.last_entry[table] = entry
 
+    def note_shown(self, table: str, state: dict[str, Any]) -> None:
+        """Keep each seat's last shown throw of the table's game (the wall shows it after the
+        showdown is over). Only dice the table's public state exposes: never concealed ones."""
+        game = state.get("game_id")
+        kept = self.last_shown.get(table)
+        if kept is None or kept["game"] != game:
+            kept = self.last_shown[table] = {"game": game, "seats": {}}
+        for seat in state.get("seats") or []:
+            if not isinstance(seat, dict):
+                continue
+            dice = seat.get("exposed")
+            if isinstance(seat.get("name"), str) and isinstance(dice, list) and len(dice) == 3 \
+                    and all(isinstance(v, int) and 1 <= v <= 6 for v in dice):
+                kept["seats"][seat["name"]] = sorted(dice, reverse=True)
+
     def _show(self, table: str, entry: dict[str, Any]) -> bool:
         """Show ``entry`` if it is its game's next seq; False when it is not (a repeat, or
         one before it has not been shown: the store will say when it has it)."""
@@ -241,6 +258,7 @@ class Live:
             if table not in c.tables:
                 return  # a name the venue does not know: the ingester reports its entries
             self.states[table] = state
+            self.note_shown(table, state)
             at = state.get("at")  # when the table sent it: a kept state is not a heartbeat
             self.heard[table] = min(time.time(), at) if isinstance(at, (int, float)) \
                 else time.time()

@@ -28,7 +28,7 @@ const Bidou = (() => {
   function die(value) {
     const v = Number(value);
     const face = svg("svg", { viewBox: "0 0 100 100", class: "die", role: "img",
-                              "aria-label": `die showing ${v}`, "data-value": v });
+                              "aria-label": t("die showing %(n)s", { n: v }), "data-value": v });
     face.appendChild(svg("rect", { x: 3, y: 3, width: 94, height: 94, rx: 16,
                                    fill: "#fbfbf5", stroke: "#222", "stroke-width": 3 }));
     for (const [cx, cy] of PIPS[v] || []) {
@@ -71,9 +71,9 @@ const Bidou = (() => {
       up = now;
     };
     const source = new EventSource("/api/events");
-    source.addEventListener("state", (e) => { mark("live", "live"); onState(JSON.parse(e.data)); });
-    source.onopen = () => mark("live", "live");
-    source.onerror = () => mark("lost", "reconnecting…");
+    source.addEventListener("state", (e) => { mark("live", t("live")); onState(JSON.parse(e.data)); });
+    source.onopen = () => mark("live", t("live"));
+    source.onerror = () => mark("lost", t("reconnecting…"));
     return source;
   }
 
@@ -111,9 +111,14 @@ const Bidou = (() => {
   function say(phrase) {
     if (phrase === null || phrase === undefined) return "";
     if (typeof phrase !== "object") return String(phrase);
+    if (phrase.o && CATALOGUE.language !== "en" && !(phrase.t in CATALOGUE.words)) {
+      return say(phrase.o);
+    }
     const args = {};
     for (const [k, v] of Object.entries(phrase.a || {})) args[k] = say(v);
-    return phrase.p ? tn(phrase.t, phrase.p, phrase.n, args) : t(phrase.t, args);
+    const said = phrase.p ? tn(phrase.t, phrase.p, phrase.n, args) : t(phrase.t, args);
+    // a whole sentence (firmware/phrases.py's SENTENCE) starts with a capital
+    return phrase.t === "%(said)s." ? said.charAt(0).toUpperCase() + said.slice(1) : said;
   }
 
   return { el, svg, die, dice, chips, listen, initialState, clear, t, tn, say,

@@ -8,6 +8,7 @@
   const img = document.getElementById("picture-img");
   const field = document.getElementById("places");
   if (!picture || !img || !field) return;
+  const { t, tn } = Bidou;
   const readonly = picture.dataset.readonly === "1";
   const chooser = document.getElementById("chooser");
   const summary = document.getElementById("draft-summary");
@@ -45,7 +46,8 @@
       tag.className = "tag";
       tag.textContent = label(p);
       b.appendChild(tag);
-      b.setAttribute("aria-label", `die ${i + 1}: ${state === "undecided" ? "not sure" : label(p)}`);
+      b.setAttribute("aria-label", t("die %(i)s: %(value)s",
+                                     { i: i + 1, value: state === "undecided" ? t("not sure") : label(p) }));
       if (!readonly) b.addEventListener("click", (e) => { e.stopPropagation(); choose(i); });
       picture.appendChild(b);
     });
@@ -53,8 +55,12 @@
     if (summary) {
       const dice = places.filter((p) => p.value).map((p) => p.value).sort();
       const open = places.filter((p) => p.value === null || p.value === undefined).length;
-      summary.textContent = `${dice.length} dice: ${dice.join(" ") || "none"}` +
-        (open ? `; ${open} not decided yet: tap ${open > 1 ? "them" : "it"}` : "");
+      const found = tn("%(n)s die: %(dice)s", "%(n)s dice: %(dice)s", dice.length,
+                       { dice: dice.join(" ") || t("none") });
+      summary.textContent = open
+        ? tn("%(found)s; %(n)s not decided yet: tap it", "%(found)s; %(n)s not decided yet: tap them",
+             open, { found })
+        : found;
     }
   }
 
@@ -63,7 +69,7 @@
     adding = false;
     if (chooser) {
       chooser.hidden = false;
-      document.getElementById("chooser-title").textContent = `Die ${i + 1} shows`;
+      document.getElementById("chooser-title").textContent = t("Die %(i)s shows", { i: i + 1 });
     }
     draw();
   }
@@ -85,7 +91,7 @@
       adding = true;
       chosen = null;
       if (chooser) chooser.hidden = true;
-      addButton.textContent = "Now tap the die on the picture";
+      addButton.textContent = t("Now tap the die on the picture");
     });
   }
   picture.addEventListener("click", (e) => {
@@ -99,7 +105,7 @@
     places.push({ box: [Math.round(x - side / 2), Math.round(y - side / 2), side, side],
                   value: null, changed: true });
     adding = false;
-    addButton.textContent = "Add a die";
+    addButton.textContent = t("Add a die");
     choose(places.length - 1);
   });
   if (img.complete) draw(); else img.addEventListener("load", draw);

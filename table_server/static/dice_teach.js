@@ -4,6 +4,7 @@
 "use strict";
 (() => {
   const $ = (id) => document.getElementById(id);
+  const { t, tn, say } = Bidou;
   const FIGURES = ["right", "wrong", "unsure", "missed"];
 
   function row(id, figures) {
@@ -13,33 +14,42 @@
 
   function show(s) {
     const p = s.progress;
-    $("reader-now").textContent = s.reader;
+    $("reader-now").textContent = say(s.reader_said || s.reader);
     const box = $("learn-progress");
     if (p.running || s.outcome) box.hidden = false;
     const bar = $("learn-bar");
     bar.max = Math.max(1, p.steps);
     bar.value = p.running ? p.step : bar.max;
-    const left = p.left === null || p.left === undefined ? "" : `, about ${Math.ceil(p.left)} s left in this stage`;
+    const args = { stage: t(p.stage), step: p.step, steps: p.steps, s: Math.round(p.elapsed) };
     $("learn-stage").textContent = p.running
-      ? `${p.stage}: step ${p.step} of ${p.steps}, ${Math.round(p.elapsed)} s so far${left}`
-      : (s.outcome || s.failure ? `Finished in ${Math.round(p.elapsed)} s.` : "");
+      ? (p.left === null || p.left === undefined
+        ? t("%(stage)s: step %(step)s of %(steps)s, %(s)s s so far", args)
+        : t("%(stage)s: step %(step)s of %(steps)s, %(s)s s so far, about %(left)s s left in this stage",
+          { ...args, left: Math.ceil(p.left) }))
+      : (s.outcome || s.failure ? t("Finished in %(s)s s.", args) : "");
     $("learn-button").disabled = p.running;
     $("learn-failure").textContent = s.failure || (s.outcome && s.outcome.error) || "";
     const out = s.outcome;
     $("learn-outcome").hidden = !(out && out.before);
     if (out && out.before) {
-      $("figures-all").textContent = `Every known throw (${out.rules.dice} dice, ${out.rules.pictures} pictures)`;
-      $("figures-held").textContent = `Held back from the fit (${out.before.dice} dice, ${out.before.pictures} pictures)`;
+      $("figures-all").textContent = t("Every known throw (%(dice)s dice, %(pictures)s pictures)",
+                                       { dice: out.rules.dice, pictures: out.rules.pictures });
+      $("figures-held").textContent = t("Held back from the fit (%(dice)s dice, %(pictures)s pictures)",
+                                        { dice: out.before.dice, pictures: out.before.pictures });
       row("figures-rules", out.rules);
       row("figures-learned", out.learned);
       row("figures-before", out.before);
       row("figures-after", out.after);
       const said = [];
-      if (out.reader_changed) said.push(`The ${out.reader === "learned" ? "learned" : "rule"} reader reads the known throws better than the table's reader now.`);
-      said.push(out.head_kept ? "Adapted to these dice, the learned reader reads the throws held back from its fit better."
-                              : "Adapting the learned reader to these dice does not read the throws held back from its fit better.");
-      said.push(out.changes ? "Keep it to read with it from the next throw."
-                            : "Nothing to keep: the table reads as well without it.");
+      if (out.reader_changed) {
+        said.push(out.reader === "learned"
+          ? t("The learned reader reads the known throws better than the table's reader now.")
+          : t("The rule reader reads the known throws better than the table's reader now."));
+      }
+      said.push(out.head_kept ? t("Adapted to these dice, the learned reader reads the throws held back from its fit better.")
+                              : t("Adapting the learned reader to these dice does not read the throws held back from its fit better."));
+      said.push(out.changes ? t("Keep it to read with it from the next throw.")
+                            : t("Nothing to keep: the table reads as well without it."));
       $("learn-verdict").textContent = said.join(" ");
       const lines = $("learn-lines");
       lines.textContent = "";
@@ -60,7 +70,8 @@
     const most = Number(photo.dataset.most);
     const tooLarge = file && file.size > most;
     $("upload-refusal").textContent = tooLarge
-      ? `That photo is ${(file.size / 1e6).toFixed(1)} MB; the table takes photos of at most ${Math.round(most / 1048576)} MB: send a smaller one.`
+      ? t("That photo is %(size)s MB; the table takes photos of at most %(most)s MB: send a smaller one.",
+          { size: (file.size / 1e6).toFixed(1), most: Math.round(most / 1048576) })
       : "";
     $("upload-button").disabled = Boolean(tooLarge);
   });

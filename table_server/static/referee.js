@@ -3,7 +3,7 @@
    folded) redrawn on every state change. */
 "use strict";
 (() => {
-  const { el, clear, t, tn } = Bidou;
+  const { el, clear, t, tn, say } = Bidou;
   const LOG_OPEN = 15;
   const camera = document.getElementById("camera");
   if (camera) {
@@ -20,7 +20,7 @@
     const r = await fetch("/api/referee/state", { credentials: "same-origin" });
     if (!r.ok) return;
     const s = await r.json();
-    list("needs-look", [...(s.disputes || []).map((d) => d.sentence),
+    list("needs-look", [...(s.disputes || []).map((d) => say(d.said || d.sentence)),
                         ...(s.needs_look || []).map((n) => `${n.seat}: ${n.reason}`)],
          t("Nothing waiting."));
     list("flags", s.flags || [], t("None."));
@@ -44,9 +44,11 @@
     const status = document.getElementById("camera-status");
     if (status && s.camera) status.textContent = s.camera.error || s.camera.name || "";
   }
-  // the table's prompt comes with its public state ("Bob to throw.")
+  // the table's prompt comes with its public state ("Bob to throw."), said in the page's language
   Bidou.listen((state) => {
-    if (state && state.prompt) document.getElementById("ref-prompt").textContent = state.prompt;
+    if (state && state.prompt) {
+      document.getElementById("ref-prompt").textContent = say(state.prompt_said || state.prompt);
+    }
     refresh();
   });
 })();

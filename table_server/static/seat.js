@@ -7,7 +7,7 @@
    table keeps its seat tokens across a restart, so this page keeps working through one. */
 "use strict";
 (() => {
-  const { el, dice, clear } = Bidou;
+  const { el, dice, clear, t, say } = Bidou;
   const page = document.getElementById("seatpage");
   const seat = page.dataset.seat;
   const key = `bidou-token:${seat}`;
@@ -37,8 +37,8 @@
   function showLink(up) {
     link.hidden = false;
     link.dataset.state = up ? "back" : "lost";
-    link.textContent = up ? "Connected to the table again."
-                          : "Connection to the table lost: reconnecting… Presses wait until it is back.";
+    link.textContent = up ? t("Connected to the table again.")
+      : t("Connection to the table lost: reconnecting… Presses wait until it is back.");
     if (up) setTimeout(() => { if (link.dataset.state === "back") link.hidden = true; }, 5000);
   }
 
@@ -47,7 +47,8 @@
     for (const id of IDS) {
       const b = document.getElementById(`btn-${id}`);
       if (!b) continue;
-      const label = token ? labels[id] : null;
+      const said = state.buttons_said || {};
+      const label = token && labels[id] ? say(said[id] || labels[id]) : null;
       b.disabled = !label;
       b.classList.toggle("lit", Boolean(label));
       b.dataset.base = b.dataset.base || b.textContent;
@@ -62,23 +63,26 @@
     const shown = clear(document.getElementById("shown"));
     for (const s of shownSeats) {
       const item = el("li", { "data-seat": s.name });
-      item.appendChild(el("strong", {}, s.name === seat ? "You" : s.name));
+      item.appendChild(el("strong", {}, s.name === seat ? t("You") : s.name));
       item.appendChild(dice(s.exposed));
-      const words = [s.exposed_name, s.exposed_rank].filter(Boolean).join(", ");
-      item.appendChild(el("span", {}, words + (s.mark ? ` · ${s.mark.toUpperCase()} THROW` : "")));
+      const words = [say(s.exposed_name_said || s.exposed_name),
+                     say(s.exposed_rank_said || s.exposed_rank)].filter(Boolean).join(", ");
+      const mark = { worse: t("WORSE THROW"), best: t("BEST THROW") }[s.mark];
+      item.appendChild(el("span", {}, words + (mark ? ` · ${mark}` : "")));
       shown.appendChild(item);
     }
     // what the showdown cost: the table's sentence, then each chip move that concerns me
     const cost = clear(document.getElementById("cost"));
-    if (state.showdown) cost.appendChild(el("li", {}, state.showdown));
+    const showdownLine = say(state.showdown_said || state.showdown);
+    if (showdownLine) cost.appendChild(el("li", {}, showdownLine));
     const mine = (state.settled || []).filter(
       (e) => e.kind === "move" && (e.player === seat || e.dest === seat || e.source === seat));
     for (const e of mine) {
-      const line = e.text.charAt(0).toUpperCase() + e.text.slice(1) + ".";
-      if (line !== state.showdown) cost.appendChild(el("li", {}, line));
+      const line = say(e.said || e.text);
+      if (line !== showdownLine) cost.appendChild(el("li", {}, line));
     }
     if (shownSeats.length && !mine.length) {
-      cost.appendChild(el("li", { class: "muted" }, "No chips move to or from you."));
+      cost.appendChild(el("li", { class: "muted" }, t("No chips move to or from you.")));
     }
   }
 
@@ -100,10 +104,11 @@
     const list = clear(document.getElementById("settle"));
     for (const s of mine) {
       const row = el("div", { class: "settlerow", "data-settle": s.seat });
-      row.appendChild(el("strong", {}, s.seat === seat ? "Your dice" : `${s.seat}'s dice`));
+      row.appendChild(el("strong", {}, s.seat === seat ? t("Your dice")
+        : t("%(p)s's dice", { p: s.seat })));
       const start = picked[s.seat] || (s.said || {})[s.seat] || s.guess;
       const pickers = start.map((v, i) => {
-        const pick = el("select", { "aria-label": `die ${i + 1}`, "data-die": i });
+        const pick = el("select", { "aria-label": t("die %(n)s", { n: i + 1 }), "data-die": i });
         for (let f = 1; f <= 6; f++) pick.appendChild(el("option", { value: f }, String(f)));
         pick.value = v === null ? "" : String(v);
         row.appendChild(pick);
@@ -116,15 +121,15 @@
       }
       const said = (s.said || {})[seat];
       const ownerSaid = s.seat in (s.said || {});
-      const label = s.referee ? "With the referee" : said ? "Said"
-        : s.seat === seat ? "These are my dice" : ownerSaid ? "Agree" : "Say these";
+      const label = s.referee ? t("With the referee") : said ? t("Said")
+        : s.seat === seat ? t("These are my dice") : ownerSaid ? t("Agree") : t("Say these");
       const send = el("button", { class: "btn lit", "data-settle-send": s.seat }, label);
       send.disabled = Boolean(s.referee || said);
       send.addEventListener("click", () => sendSettle(s.seat, pickers.map((p) => Number(p.value))));
       row.appendChild(send);
-      if (s.referee) row.appendChild(el("p", { class: "refusal small" }, s.referee));
+      if (s.referee) row.appendChild(el("p", { class: "refusal small" }, say(s.referee_said || s.referee)));
       else if (s.seat !== seat && !ownerSaid) {
-        row.appendChild(el("p", { class: "muted small" }, `Waiting for ${s.seat} to say them.`));
+        row.appendChild(el("p", { class: "muted small" }, t("Waiting for %(p)s to say them.", { p: s.seat })));
       }
       list.appendChild(row);
     }
@@ -133,7 +138,7 @@
   async function sendSettle(owner, values) {
     if (!token) return;
     if (values.some((v) => !(v >= 1 && v <= 6))) {
-      refusal.textContent = "Choose each die's value, 1 to 6, first.";
+      refusal.textContent = t("Choose each die's value, 1 to 6, first.");
       return;
     }
     const r = await fetch("/api/settle", {
@@ -143,48 +148,54 @@
     });
     const body = await r.json();
     if (forget(r, body)) return;
-    refusal.textContent = r.ok ? "" : body.error + (body.rule ? ` (${body.rule})` : "");
+    refusal.textContent = r.ok ? "" : body.error;  // no rule code: the referee's console has it
     await refresh();
   }
 
   function render(state) {
     if (!state) return;
     const me = (state.seats || []).find((s) => s.name === seat);
-    document.getElementById("seat-status").textContent =
-      me && me.to_act && !state.over ? `Your turn: ${state.prompt}` : state.prompt || "";
+    // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt)
+    const choices = state.prompt_said && state.prompt_said.a && state.prompt_said.a.choices;
+    document.getElementById("seat-status").textContent = me && me.to_act && !state.over
+      ? t("Your turn: %(prompt)s", { prompt: say(choices || state.prompt) })
+      : say(state.prompt_said || state.prompt);
     if (me) {
       document.getElementById("my-chips").textContent = me.chips;
       document.getElementById("my-stake").textContent = me.stake;
       document.getElementById("my-throws").textContent = me.throws;
-      if (me.refusal) refusal.textContent = me.refusal;
     }
+    // this seat's own state carries why its last press was refused, until its situation
+    // changes (its turn, a new hand, a new game: the table clears it); never the pub's screen
+    if (state.seat === seat) refusal.textContent = state.refusal ? say(state.refusal_said || state.refusal) : "";
     buttons(state);
     if (Array.isArray(state.dice) || state.dice === null) {
       const box = clear(document.getElementById("my-dice"));
       if (state.dice) box.appendChild(dice(state.dice, true));
       else if (state.dice_pending) box.appendChild(el("p", { class: "muted" },
-        "Your throw counts; the camera could not read it surely, so its values are settled " +
-        "if the dice are shown."));
+        t("Your throw counts; the camera could not read it surely, so its values are settled if the dice are shown.")));
       else if (state.captain_roll) {  // the roller's own die of the captain roll
         box.appendChild(dice([state.captain_roll], true));
         box.appendChild(el("p", { id: "my-captain-roll" },
-          Bidou.t("Your captain roll: %(die)s", { die: state.captain_roll })));
-      } else box.appendChild(el("p", { class: "muted" }, "No dice under your cup yet."));
-      document.getElementById("my-throw").textContent = state.dice_name || "";
-      document.getElementById("my-rank").textContent = state.dice_rank || "";
+          t("Your captain roll: %(die)s", { die: state.captain_roll })));
+      } else box.appendChild(el("p", { class: "muted" }, t("No dice under your cup yet.")));
+      document.getElementById("my-throw").textContent = say(state.dice_name_said || state.dice_name);
+      document.getElementById("my-rank").textContent = say(state.dice_rank_said || state.dice_rank);
     }
     showdown(state);
     settle(state);
     const others = clear(document.getElementById("others"));
     for (const s of state.seats || []) {
-      const bits = [`${s.name}: ${s.chips} chips`, `throws ${s.throws}`];
-      if (s.stake) bits.push(`stake ${s.stake}`);
-      if (s.last_words) bits.push(s.last_words);
-      if (s.is_captain) bits.push("captain");
-      if (s.to_act) bits.push("to act");
+      const bits = [`${s.name}: ${Bidou.tn("%(n)s chip", "%(n)s chips", s.chips)}`,
+                    t("throws %(n)s", { n: s.throws })];
+      if (s.stake) bits.push(t("stake %(n)s", { n: s.stake }));
+      if (s.last_words) bits.push(say(s.last_words_said || s.last_words));
+      if (s.is_captain) bits.push(t("captain"));
+      if (s.to_act) bits.push(t("to act"));
       others.appendChild(el("li", {}, bits.join(" · ")));
     }
     document.body.dataset.version = state.version;
+    document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));  // seat_turn.js, howto.js
   }
 
   async function refresh() {
@@ -197,24 +208,42 @@
     render(body);
   }
 
-  async function press(button, long) {
+  async function press(button, long, id) {
     if (!token) return;
     let r;
     try {
       r = await fetch("/api/press", {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ seat, button, long }),
+        body: JSON.stringify({ seat, button, long, id }),
       });
     } catch (err) {
       showLink(false);
-      refusal.textContent = "The press did not reach the table; press again once it is back.";
+      refusal.textContent = t("The press did not reach the table; press again once it is back.");
       return;
     }
     const body = await r.json();
     if (forget(r, body)) return;
-    refusal.textContent = r.ok ? "" : body.error + (body.rule ? ` (${body.rule})` : "");
+    refusal.textContent = r.ok ? "" : body.error;  // no rule code: the referee's console has it
     await refresh();
+  }
+
+  /* A press's id: taps of one button in quick succession, before the page has drawn what
+     the first one did, are one press (a double tap), so the table answers the second as it
+     answered the first and nothing else happens (firmware/press_repeats.py). */
+  const REPEAT_MS = 1000;
+  let lastPress = null;
+  function pressId(key, label) {
+    const now = performance.now();
+    label = `${label}@${document.body.dataset.version}`;  // the table as the player saw it
+    if (lastPress && lastPress.key === key && lastPress.label === label &&
+        now - lastPress.at < REPEAT_MS) {
+      lastPress.at = now;
+      return lastPress.id;
+    }
+    const id = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 10)}`;
+    lastPress = { key, label, at: now, id };
+    return id;
   }
 
   /* A button shows it is held (class "held") from touch to release; holding THROW or BET as
@@ -234,7 +263,8 @@
       release();
       const held = downAt !== null && performance.now() - downAt >= HOLD_MS;
       downAt = null;
-      press(b.dataset.button, b.dataset.long === "1" || held);
+      const long = b.dataset.long === "1" || held;
+      press(b.dataset.button, long, pressId(`${b.id}:${long}`, b.textContent));
     });
   }
 

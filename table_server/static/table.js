@@ -1,15 +1,21 @@
 /* The table view: seats round the felt (a grid, so no two cards can overlap at any width),
    each with its score, chips, last action, declared throws and, at a showdown, the dice, the
    throw's name and place and which throw is the worse; the banner says the variant's stakes,
-   hand and round, what is expected, what this hand began with, and how the game ended.
+   hand and round, what is expected, who is closest to losing, what this hand began with, and
+   how the game ended. At game over a screen over the felt says the result and stays until the
+   next game begins. A showdown and the game's end are heard (static/sound.js), from the
+   changes between two states, never at the page's first drawing.
    Redrawn from the whole public state on every event, so it can never drift from the table.
    The script only says where each seat sits (CSS custom properties); the stylesheet decides
    how, so the phone layout is the stylesheet's to change. */
 "use strict";
 (() => {
-  const { el, dice, chips, clear } = Bidou;
-  const EXPECTS = { roll: "to roll", throw: "to throw", bet: "to bet" };
-  const MARKS = { worse: "WORSE THROW", best: "BEST THROW" };
+  const { el, dice, chips, clear, t, tn, say } = Bidou;
+  const EXPECTS = { roll: t("to roll"), throw: t("to throw"), bet: t("to bet") };
+  const MARKS = { worse: t("WORSE THROW"), best: t("BEST THROW") };
+  const RESULTS = { loser: t("LOSER"), winner: t("WINNER") };
+  const VARIANTS = { "two-hand": t("two-hand"), "multi-hand": t("multi-hand"),
+                     montevideo: t("Montevideo") };
 
   function seatCard(seat, state) {
     const classes = ["seat"];
@@ -18,46 +24,54 @@
     if (seat.result) classes.push(seat.result);
     if (seat.mark) classes.push(`mark-${seat.mark}`);
     const card = el("section", { class: classes.join(" "), "data-seat": seat.name });
-    card.appendChild(el("h2", {}, seat.name));
-    const badges = el("div", { class: "badges" });
-    if (seat.result) badges.appendChild(el("span", { class: `badge ${seat.result}` },
-                                            seat.result.toUpperCase()));
-    if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, "CAPTAIN"));
-    if (seat.to_act && !state.over) badges.appendChild(el("span", { class: "badge turn" },
-                                            EXPECTS[state.expects] || "to act"));
-    if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, "values pending"));
-    if (seat.out) badges.appendChild(el("span", { class: "badge" }, "out"));
-    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, seat.last_words));
-    card.appendChild(badges);
+    const head = el("div", { class: "head" });  // the name and the chips: one row if it fits
+    head.appendChild(el("h2", {}, seat.name));
+    card.appendChild(head);
     const row = el("div", { class: "chips" });
     row.appendChild(chips(seat.chips, undefined, 9));
     row.appendChild(el("span", { class: "count", "data-chips": seat.chips }, seat.chips));
-    row.appendChild(el("span", { class: "unit" }, seat.chips === 1 ? "chip" : "chips"));
-    card.appendChild(row);
+    row.appendChild(el("span", { class: "unit" }, tn("chip", "chips", seat.chips)));
+    head.appendChild(row);
+    const badges = el("span", { class: "badges" });
+    if (seat.result) badges.appendChild(el("span", { class: `badge ${seat.result}` },
+                                            RESULTS[seat.result] || seat.result));
+    if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, t("CAPTAIN")));
+    if (seat.to_act && !state.over) card.appendChild(el("p", { class: "turn" },
+                                            "▶ " + (EXPECTS[state.expects] || t("to act"))));
+    if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, t("values pending")));
+    if (seat.out) badges.appendChild(el("span", { class: "badge" }, t("out")));
+    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, say(seat.last_words_said || seat.last_words)));
+    // the smaller facts share one wrapping row: badges, rounds lost, throws, stake
+    const meta = el("div", { class: "meta" });
+    meta.appendChild(badges);
     if (state.variant === "two-hand") {
-      const score = el("div", { class: "seatscore", "data-score": seat.score });
+      const score = el("span", { class: "seatscore", "data-score": seat.score });
       score.appendChild(el("span", { class: "num" }, seat.score));
-      score.appendChild(el("span", { class: "unit" }, ` ${seat.score_label}`));
-      card.appendChild(score);
+      score.appendChild(el("span", { class: "unit" }, " " + say(seat.score_label_said || seat.score_label)));
+      meta.appendChild(score);
     }
     const throws = Number(seat.throws) || 0;
-    const line = el("div", { class: "line" });
-    line.appendChild(el("span", {}, "throws "));
+    const line = el("span", { class: "line" });
+    line.appendChild(el("span", {}, t("throws") + " "));
     line.appendChild(el("span", { class: "pips" }, "●".repeat(throws) + "○".repeat(Math.max(0, 3 - throws))));
-    if (seat.stake) line.appendChild(el("span", {}, ` · stake ${seat.stake}`));
-    if (seat.offered) line.appendChild(el("span", {}, ` · offers ${seat.offered}`));
-    card.appendChild(line);
+    if (seat.stake) line.appendChild(el("span", {}, " · " + t("stake %(n)s", { n: seat.stake })));
+    if (seat.offered) line.appendChild(el("span", {}, " · " + t("offers %(n)s", { n: seat.offered })));
+    meta.appendChild(line);
+    card.appendChild(meta);
     if (seat.exposed && seat.exposed.length) {
       card.appendChild(dice(seat.exposed));
       // non-breaking hyphens: a line may break between words, never inside "6-5-4"
-      if (seat.exposed_name) card.appendChild(el("p", { class: "throwname" },
-                                                 seat.exposed_name.replace(/-/g, "\u2011")));
-      if (seat.exposed_rank) card.appendChild(el("p", { class: "throwrank" }, seat.exposed_rank));
-      if (seat.mark) card.appendChild(el("p", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
+      const named = el("p", { class: "thrown" });  // the name and the place share a row
+      if (seat.exposed_name) named.appendChild(el("span", { class: "throwname" },
+        say(seat.exposed_name_said || seat.exposed_name).replace(/-/g, "\u2011")));
+      if (seat.exposed_rank) named.appendChild(el("span", { class: "throwrank" },
+                                                  say(seat.exposed_rank_said || seat.exposed_rank)));
+      if (seat.mark) named.appendChild(el("span", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
+      card.appendChild(named);
     }
     const settling = (state.settling || []).find((s) => s.seat === seat.name);
     if (settling) card.appendChild(settleBox(settling, state));
-    if (seat.refusal) card.appendChild(el("p", { class: "refusal small" }, seat.refusal));
+    // a refused press is that player's own business: shown on their phone, never here
     return card;
   }
 
@@ -66,18 +80,21 @@
   function settleBox(settling, state) {
     const box = el("div", { class: "settle", "data-settle": settling.seat });
     if (settling.picture) {
-      box.appendChild(el("img", { class: "settlepic", alt: `${settling.seat}'s dice`,
+      box.appendChild(el("img", { class: "settlepic", alt: t("%(p)s's dice", { p: settling.seat }),
                                   src: `/api/settle/${encodeURIComponent(settling.seat)}.jpg?v=${state.version}` }));
     }
     const guess = settling.guess.map((v) => (v === null ? "?" : v)).join(" ");
-    box.appendChild(el("p", { class: "small" }, `Camera: ${guess} (red: not sure)`));
+    box.appendChild(el("p", { class: "small" }, t("Camera: %(guess)s (red: not sure)", { guess })));
     const said = settling.said || {};
     const who = [settling.seat, ...settling.witnesses];
     const waiting = who.filter((p) => !(p in said));
+    const ask = tn("Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agrees.",
+                   "Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agree.",
+                   settling.witnesses.length,
+                   { p: settling.seat, others: settling.witnesses.join(" " + t("and") + " ") });
     box.appendChild(el("p", { class: "settleask" }, settling.referee
-      ? settling.referee
-      : `Settle ${settling.seat}'s dice on your phones: ${settling.seat} says them, ` +
-        `${settling.witnesses.join(" and ")} ${settling.witnesses.length === 1 ? "agrees" : "agree"}${waiting.length ? ` (waiting for ${waiting.join(", ")})` : ""}.`));
+      ? say(settling.referee_said || settling.referee)
+      : ask + (waiting.length ? " " + t("(waiting for %(names)s)", { names: waiting.join(", ") }) : "")));
     return box;
   }
 
@@ -93,24 +110,23 @@
   }
 
   function centre(state, n) {
-    const box = clear(document.getElementById("centre"));
+    const box = document.getElementById("centre");
     const cols = n === 2 ? 6 : 2 * Math.ceil(n / 2);
     box.style.setProperty("--row", n === 2 ? 1 : 2);
     box.style.setProperty("--col", n === 2 ? 3 : 1);
     box.style.setProperty("--span", n === 2 ? 2 : cols);
-    const pile = el("div", { class: "pile" });
+    const pile = clear(document.getElementById("pile"));
     const parts = [];
-    if (state.variant === "two-hand") parts.push(["Centre", state.centre, "#1565c0"]);
-    parts.push(["Pot", state.pot, "#c62828"]);
-    if (state.removed) parts.push(["Removed", state.removed, "#555"]);
-    for (const [label, count, colour] of parts) {
-      const spot = el("div", { class: "spot", "data-pile": label.toLowerCase() });
+    if (state.variant === "two-hand") parts.push(["centre", t("Centre"), state.centre, "#1565c0"]);
+    parts.push(["pot", t("Pot"), state.pot, "#c62828"]);
+    if (state.removed) parts.push(["removed", t("Removed"), state.removed, "#555"]);
+    for (const [key, label, count, colour] of parts) {
+      const spot = el("div", { class: "spot", "data-pile": key });
       spot.appendChild(chips(count, colour, 6));
       spot.appendChild(el("span", { class: "count" }, count ?? 0));
       spot.appendChild(el("span", {}, label));
       pile.appendChild(spot);
     }
-    box.appendChild(pile);
     return cols;
   }
 
@@ -120,29 +136,60 @@
       node.textContent = value || "";
       node.hidden = !value;
     };
-    document.getElementById("title").textContent = `Bidou · ${state.variant || ""}`;
-    text("progress", state.progress);
-    text("prompt", state.prompt);
-    text("reminder", state.reminder);
-    text("showdown", state.showdown);
-    text("hint", state.hint);
+    document.getElementById("title").textContent =
+      `Bidou · ${VARIANTS[state.variant] || state.variant || ""}`;
+    text("progress", say(state.progress_said || state.progress));
+    text("prompt", say(state.prompt_said || state.prompt));
+    text("reminder", say(state.reminder_said || state.reminder));
+    text("showdown", say(state.showdown_said || state.showdown));
+    text("hint", say(state.hint_said || state.hint));
+    text("standing", say(state.standing_said || state.standing));
     document.body.classList.toggle("over", Boolean(state.over));
     const announce = clear(document.getElementById("announce"));
-    for (const sentence of state.announce || []) announce.appendChild(el("li", {}, sentence));
-    announce.hidden = !(state.announce || []).length;
-    const score = document.getElementById("score");
-    if (state.variant === "two-hand" && state.rounds_lost) {
-      score.textContent = "Rounds lost: " + Object.entries(state.rounds_lost)
-        .map(([p, n]) => `${p} ${n}`).join(" · ");
-    } else {
-      score.textContent = "Chips: " + Object.entries(state.chips || {})
-        .map(([p, n]) => `${p} ${n}`).join(" · ");
+    for (const sentence of state.announce_said || state.announce || []) {
+      announce.appendChild(el("li", {}, say(sentence)));
     }
+    announce.hidden = !(state.announce || []).length;
+  }
+
+  /* The game-over screen: the result, each player's chips (and rounds lost in a two-hand
+     match); shown while the state says the game is over, so until the next game starts. */
+  function gameOver(state) {
+    const box = document.getElementById("gameover");
+    box.hidden = !state.over;
+    if (!state.over) return;
+    document.getElementById("gameover-result").textContent =
+      say(state.result_said || state.result) || say(state.prompt_said || state.prompt) || "";
+    const list = clear(document.getElementById("gameover-chips"));
+    for (const seat of state.seats || []) {
+      const lost = (state.rounds_lost || {})[seat.name];
+      const item = el("li", { class: seat.result || "", "data-seat": seat.name });
+      item.appendChild(el("strong", {}, seat.name));
+      item.appendChild(el("span", {}, " " + tn("%(n)s chip", "%(n)s chips", seat.chips) +
+        (state.variant === "two-hand" && lost !== undefined
+          ? " · " + tn("%(n)s round lost", "%(n)s rounds lost", lost) : "")));
+      if (seat.result) item.appendChild(el("span", { class: `badge ${seat.result}` },
+                                           RESULTS[seat.result] || seat.result));
+      list.appendChild(item);
+    }
+  }
+
+  /* What is heard: dice newly shown (a showdown, an open throw) and the game's end. */
+  let heard = null;
+  function sounds(state) {
+    const shown = (state.seats || []).filter((s) => s.exposed && s.exposed.length)
+      .map((s) => `${s.name}:${s.exposed.join("")}`).join(" ");
+    const now = { shown, over: Boolean(state.over), game: state.game_id };
+    if (heard && now.over && !heard.over) BidouSound.play("gameover");
+    else if (heard && shown && shown !== heard.shown) BidouSound.play("showdown");
+    heard = now;
   }
 
   function render(state) {
     if (!state) return;
     banner(state);
+    gameOver(state);
+    sounds(state);
     const felt = document.getElementById("felt");
     for (const old of felt.querySelectorAll(".seat")) old.remove();
     const seats = state.seats || [];
@@ -156,10 +203,11 @@
       felt.appendChild(card);
     });
     const events = clear(document.getElementById("events"));
-    for (const sentence of (state.events || []).slice(-8).reverse()) {
-      events.appendChild(el("li", {}, sentence.replace(/(\d)-(?=\d)/g, "$1\u2011")));
+    for (const sentence of (state.events_said || state.events || []).slice(-8).reverse()) {
+      events.appendChild(el("li", {}, say(sentence).replace(/(\d)-(?=\d)/g, "$1\u2011")));
     }
     document.body.dataset.version = state.version;
+    document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));
   }
 
   render(Bidou.initialState());

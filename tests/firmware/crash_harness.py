@@ -15,7 +15,9 @@ the log, and the parent checks
   (``engine.replay`` of the record exported from the log);
 - chips are conserved (every variant's total);
 - every acknowledged action is in the log, as acknowledged: at most the command being
-  handled is lost (or, for an undo in flight, already applied).
+  handled is lost (or, for an undo in flight, already applied); the camera's settles of dice
+  it exposed are played with the command, or by the restarted table before it is ready
+  (the child reports what it then holds; the parent checks the start added nothing else).
 
 Forking (not spawning) keeps a restart cheap, so hundreds of kills fit in about a minute.
 """
@@ -47,6 +49,30 @@ def total_chips(state: dict) -> int:
     return sum(state["chips"].values()) + state["centre"] + state["pot"] + state["removed"]
 
 
+def _last(c: TableController) -> str:
+    return str(c.game.history[-1]) if c.game.history else "-"
+
+
+def by_camera(action: str) -> bool:
+    """A settle the camera made of dice it exposed (D-S4), not a command's action."""
+    return " settle " in action and action.endswith(" by camera")
+
+
+def start_problem(db: str, acked: tuple[int, int, str] | None, started: tuple[int, int, str]
+                  ) -> str | None:
+    """What the child's start logged beyond the acknowledged actions, if anything but the
+    camera's settles (a start reads the exposed dice again; it plays nothing else)."""
+    if acked is None or started[0] != acked[0] or started[1] <= acked[1]:
+        return None
+    log = GameLog(db)
+    try:
+        logged = effective_actions(log.entries(started[0]))
+    finally:
+        log.close()
+    made = [str(a) for a in logged[acked[1]:started[1]] if not by_camera(str(a))]
+    return f"game {started[0]}: the restart played {made}" if made else None
+
+
 def child(db: str, seed: int, out: int) -> None:
     """Play forever (until killed), writing ``ack GAME ACTIONS`` after each accepted command."""
     rng = random.Random(seed)
@@ -59,9 +85,12 @@ def child(db: str, seed: int, out: int) -> None:
                         watcher=watcher, before_read=dice.before_read).start()
 
     def ack() -> None:
-        last = str(c.game.history[-1]) if c.game.history else "-"
-        os.write(out, f"ack {c.row.id} {len(c.game.history)} {last}\n".encode())
+        os.write(out, f"ack {c.row.id} {len(c.game.history)} {_last(c)}\n".encode())
 
+    # A restart reads again the dice exposed before the kill and settles by camera those it
+    # reads surely (firmware.exposure: "on start"), before any command: what it holds when
+    # it is ready is reported, and the parent checks it added nothing but those settles.
+    os.write(out, f"start {c.row.id} {len(c.game.history)} {_last(c)}\n".encode())
     os.write(out, b"ready\n")
     while True:
         if c.game.over:
@@ -123,7 +152,7 @@ def check(db: str, acked: tuple[int, int, str] | None, undoing: bool = False
                 low = count - 1 if undoing else count  # one command may have been in flight
                 # ... and the camera's settles of the dice it exposed, played with it (D-S4)
                 extra = [str(a) for a in logged[count + 1:]]
-                if not all(" settle " in a and a.endswith(" by camera") for a in extra):
+                if not all(by_camera(a) for a in extra):
                     return f"game {game_id}: {count} acknowledged, then {extra} logged", now
                 if not low <= len(logged) <= count + 1 + len(extra):
                     return (f"game {game_id}: {count} actions acknowledged but {len(logged)} "
@@ -169,8 +198,12 @@ def main(db: str, kills: int, seed: int) -> int:
         os.close(r)
         undoing = False
         for line in buf.decode().splitlines():
-            if line.startswith("ack "):
-                _, g, n, last = line.split(" ", 3)
+            if line.startswith(("ack ", "start ")):
+                word, g, n, last = line.split(" ", 3)
+                if word == "start" and (problem := start_problem(db, acked, (int(g), int(n),
+                                                                              last))):
+                    print(json.dumps({"kill": i + 1, "problem": problem}))
+                    return 1
                 acked = (int(g), int(n), last)
             undoing = line == "undo"
         problem, acked = check(db, acked, undoing)

@@ -124,7 +124,9 @@ def test_same_dice_in_the_same_places_after_throw_is_flagged_as_possible_non_thr
     assert len(controller.referee_state()["flags"]) == 1
 
 
-def test_refused_press_is_an_outcome_blinks_the_led_and_is_shown(fake, make):
+def test_refused_press_blinks_the_led_and_is_shown_only_to_its_seat(fake, make):
+    """Issue 48: a refusal is the pressing player's alone (their LED, their phone), never
+    on the pub screen or in the event list, and it clears when their turn comes."""
     leds = []
     c = make(fake, leds=lambda seat, mode: leds.append((seat, mode)))
     try:
@@ -132,12 +134,15 @@ def test_refused_press_is_an_outcome_blinks_the_led_and_is_shown(fake, make):
         out = c.submit(Press("Bob", "THROW"))
         assert out.ok is False and out.rule == "T2"
         assert leds[-1] == ("Bob", "blink")
-        bob = c.public_state()["seats"][1]
-        assert bob["refusal"] == f"{out.message} (T2)"
-        assert c.public_state()["events"][-1] == f"Bob: {out.message} (T2)"
+        assert "refusal" not in c.public_state()["seats"][1]
+        assert not any(out.message in e for e in c.public_state()["events"])
+        assert c.seat_state("Bob")["refusal"] == out.message == "It is Ann's turn to roll " \
+            "for captain, not yours."
+        assert c.seat_state("Ann")["refusal"] is None
         fake.put("Ann", [5])
         c.submit(Press("Ann", "THROW"))
         assert ("Bob", "on") in leds[-2:]
+        assert c.seat_state("Bob")["refusal"] is None  # Bob's turn came: it is gone
     finally:
         c.stop()
     assert leds[-2:] == [("Ann", "off"), ("Bob", "off")]
@@ -189,7 +194,7 @@ def test_an_error_inside_a_command_is_an_outcome_and_the_table_keeps_running(fak
 def test_undo_is_a_logged_correction_with_who_and_why(controller, fake):
     to_throwing(controller, fake)
     out = controller.submit(Correct("undo", by="Ref", why="Bob pressed by mistake"))
-    assert out == Outcome(True, "Ref took back Bob rolls a 3 for captain: Bob pressed by "
+    assert out == Outcome(True, "Ref took back “Bob rolls a 3 for captain”: Bob pressed by "
                                 "mistake.")
     last = controller.log.entries(1)[-1]
     assert (last.kind, last.text, last.by, last.why) == (
@@ -257,7 +262,7 @@ def test_restart_rebuilds_the_same_state_from_the_log(tmp_path, fake, make):
     c2 = make(fake, db)
     try:
         after = c2.public_state()
-        for key in ("version", "events"):
+        for key in ("version", "events", "events_said"):
             before.pop(key)
             after.pop(key)
         assert after == before

@@ -56,7 +56,7 @@ def test_the_tally_says_what_is_still_needed_until_a_good_calibration(throws) ->
     per_value = {v: sum(t.count(v) for t in throws) for v in range(1, 7)}
     dice = sum(len(t) for t in throws)
     needs = TallyOfDice(len(throws), dice, per_value, 0, 0).needs()
-    text = " ".join(needs)
+    text = " ".join(map(str, needs))
     assert (dice < 30) == ("At least 30 dice are needed" in text)
     for v in range(1, 7):
         assert (f"no {v}" in text.lower()) == (per_value[v] == 0)

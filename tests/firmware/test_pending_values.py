@@ -66,7 +66,8 @@ def test_D_S4_a_disagreement_is_refused_and_the_referee_settles(controller, fake
     assert not out.ok and out.message == (
         "Ann says Bob's dice show 4-3-2 and Bob says 4-3-1: the players do not agree, so the "
         "referee settles Bob's dice.")
-    assert controller.referee_state()["disputes"] == [{"seat": "Bob", "sentence": out.message}]
+    [dispute] = controller.referee_state()["disputes"]  # and "said", for the console's language
+    assert (dispute["seat"], dispute["sentence"]) == ("Bob", out.message)
     assert controller.public_state()["settling"][0]["referee"] == out.message
     again = controller.submit(Settle("Bob", (4, 3, 1), "Ann"))
     assert not again.ok and "with the referee" in again.message

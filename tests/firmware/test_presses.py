@@ -48,7 +48,7 @@ def test_T3_throw_reads_three_dice_for_the_seat_to_throw():
 
 def test_T3_throw_out_of_turn_names_whose_turn_it_is():
     d = decide(two_hand("Ann roll 5", "Bob roll 3"), "Bob", "THROW", False, 0)
-    assert d.refusal == Refusal("It is Ann's turn to throw, not Bob's.", "T3")
+    assert d.refusal == Refusal("It is Ann's turn to throw, not yours.", "T3")
 
 
 def test_T3_long_throw_is_stand_after_a_throw():
@@ -67,7 +67,7 @@ def test_bet_press_offers_one_chip_more():
 
 def test_T5_second_bet_press_in_two_hand_is_refused_one_chip():
     d = decide(two_hand(*THROWN), "Ann", "BET", False, 1)
-    assert d.refusal == Refusal("Ann may bet at most 1 chip now; press CALL to commit 1 or "
+    assert d.refusal == Refusal("You may bet at most 1 chip now; press CALL to commit 1 or "
                                 "PASS to cancel.", "T5")
 
 
@@ -105,12 +105,12 @@ def test_T8_facing_a_bet_pass_drops():
 
 def test_bet_out_of_turn_is_refused_and_names_the_seat_to_act():
     d = decide(two_hand(*THROWN), "Bob", "BET", False, 0)
-    assert d.refusal == Refusal("It is Ann's turn to bet, not Bob's; wait for your light.")
+    assert d.refusal == Refusal("It is Ann's turn to bet, not yours.")
 
 
 def test_bet_while_throwing_is_refused():
     d = decide(two_hand("Ann roll 5", "Bob roll 3"), "Ann", "BET", False, 0)
-    assert d.refusal == Refusal("Ann cannot bet now: it is time to throw.")
+    assert d.refusal == Refusal("You cannot bet now: it is time to throw.")
 
 
 def test_M5_multi_hand_bet_offers_up_to_three_chips():
@@ -128,7 +128,7 @@ def test_V6_long_bet_bets_the_pot_in_montevideo():
 
 def test_V6_long_bet_outside_montevideo_explains():
     d = decide(two_hand(*THROWN), "Ann", "BET", True, 0)
-    assert d.refusal == Refusal("A long BET bets or calls the pot, which only Montevideo has; "
+    assert d.refusal == Refusal("Holding BET bets or calls the pot, which only Montevideo has; "
                                 "press BET briefly to offer a chip.", "V6")
 
 

@@ -30,7 +30,7 @@ def test_state_is_the_replay_state_plus_seats(table) -> None:
     assert [s["name"] for s in state["seats"]] == ["Ann", "Bob"]
     for seat in state["seats"]:
         assert {"throws", "stake", "to_act", "exposed"} <= set(seat)
-    assert state["prompt"] == "Ann to roll for captain."
+    assert state["prompt"] == "Ann's turn: roll for captain."
 
 
 def test_state_has_no_dice_key_for_anyone(table) -> None:
@@ -62,7 +62,8 @@ def test_referee_token_plays_for_any_seat(table) -> None:
 
 def test_rules_refusal_is_409_with_the_rule(table) -> None:
     table.act("Ann", "roll")
-    assert_error(table.act("Ann", "roll"), 409, "It is Bob's turn to roll, not Ann's.", "T2")
+    assert_error(table.act("Ann", "roll"), 409,
+                 "It is Bob's turn to roll for captain, not yours.", "T2")
 
 
 def test_bet_during_the_captain_roll_is_refused_by_the_rules(table) -> None:
@@ -189,12 +190,40 @@ def test_press_throw_rolls_for_captain(table) -> None:
     assert table.state()["to_act"] == "Bob"
 
 
-def test_press_refused_out_of_turn_sets_the_seat_refusal(table) -> None:
+def test_press_refused_out_of_turn_is_told_to_that_seat_only(table) -> None:
+    """Issue 48: a refusal is on the player's own page, not on the pub's screen."""
     response = table.client.post("/api/press", json={"seat": "Bob", "button": "THROW"},
                                  headers=table.auth("Bob"))
     body = assert_error(response, 409, rule="T2")
     bob = next(s for s in table.state()["seats"] if s["name"] == "Bob")
-    assert body["error"] in bob["refusal"]
+    assert "refusal" not in bob and not any(body["error"] in e for e in table.state()["events"])
+    mine = table.client.get("/api/seat/Bob", headers=table.auth("Bob")).get_json()
+    assert mine["refusal"] == body["error"]
+    assert mine["refusal_said"]["a"]["said"]["t"] == "it is %(q)s's turn to %(verb)s, not yours"
+
+
+def test_a_double_tap_is_one_press_with_one_answer(table) -> None:
+    """Issue 48: the same press id again (a double tap) gets the first answer and plays
+    nothing; a press without an id is a new press, as for old clients."""
+    tap = {"seat": "Ann", "button": "THROW", "id": "tap-1"}
+    first = table.client.post("/api/press", json=tap, headers=table.auth("Ann"))
+    version = table.state()["version"]
+    second = table.client.post("/api/press", json=tap, headers=table.auth("Ann"))
+    assert first.status_code == second.status_code == 200
+    assert second.get_json()["message"] == first.get_json()["message"]
+    assert table.state()["version"] == version and table.state()["to_act"] == "Bob"
+    mine = table.client.get("/api/seat/Ann", headers=table.auth("Ann")).get_json()
+    assert mine["refusal"] is None
+    again = table.client.post("/api/press", json={"seat": "Ann", "button": "THROW"},
+                              headers=table.auth("Ann"))
+    assert again.status_code == 409  # no id: a press of its own, refused as before
+
+
+def test_a_press_id_is_a_short_text(table) -> None:
+    response = table.client.post("/api/press", json={"seat": "Ann", "button": "THROW",
+                                                     "id": 7}, headers=table.auth("Ann"))
+    assert_error(response, 400)
+    assert "\"id\"" in response.get_json()["error"]
 
 
 @pytest.mark.parametrize(("body", "sentence"), [

@@ -94,6 +94,7 @@ def test_table_view_follows_a_hand_played_from_two_seat_pages(browser, served, s
     refused = t.client.post("/api/press", json={"seat": idle, "button": "THROW"},
                             headers=t.auth(idle))
     assert refused.status_code == 409
+    seats[idle].reload()  # a refusal is sent to no screen: the page reads it from its seat
     seats[idle].locator(f"#refusal:has-text({refused.get_json()['error']!r})").wait_for(
         timeout=WAIT_MS)
     shot(seats[idle], f"seat-{idle}-refused.png")

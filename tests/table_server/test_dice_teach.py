@@ -247,14 +247,15 @@ def test_a_table_started_without_a_config_keeps_its_reader_beside_its_log(tmp_pa
 
 @pytest.mark.parametrize(("language", "words"), [
     ("en", ["Teach the table its dice", "</strong> dice known: 0 in 0 known throws, 0 in 0 "
-            "corrections made in play.", "Kept on the table in the folder known-throws, beside "
-            "its game log table.db;"]),
+            "corrections made in play.", "Kept on the table in the folder "
+            "<code>known-throws</code>, beside its game log <code>table.db</code>;"]),
     ("fr", ["Apprendre ses dés à la table", "</strong> dés connus : 0 dans 0 coup connu, 0 "
             "dans 0 correction en cours de jeu.", "Gardés sur la table dans le dossier "
-            "known-throws, à côté de son journal de parties table.db ;"]),
+            "<code>known-throws</code>, à côté de son journal de parties <code>table.db</code> ;"]),
     ("es", ["Enseñar sus dados a la mesa", "</strong> dados conocidos: 0 en 0 tiradas "
             "conocidas, 0 en 0 correcciones hechas durante el juego.", "Guardadas en la mesa "
-            "en la carpeta known-throws, junto a su registro de partidas table.db;"]),
+            "en la carpeta <code>known-throws</code>, junto a su registro de partidas "
+            "<code>table.db</code>;"]),
 ])
 def test_the_dice_page_says_where_its_throws_are_kept_in_each_language(taught, language,
                                                                          words) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -16,7 +17,7 @@ def initial_state(html: str) -> dict:
 
 def test_table_view_embeds_the_public_state(table) -> None:
     page = table.client.get("/").get_data(as_text=True)
-    assert "Ann to roll for captain." in page
+    assert "Ann's turn: roll for captain." in html.unescape(page)
     assert initial_state(page)["seats"][0]["name"] == "Ann"
 
 
@@ -115,7 +116,7 @@ def test_showdown_sentence_names_who_takes_the_chips() -> None:
     # picked by its fields (chips into a player's stack), not by words in the events
     assert shown["showdown"] == "Bob takes 2 chips: the worse throw at the showdown."
     assert shown["seats"][0]["exposed_name"] == "Bidou"
-    assert shown["prompt"] == "Bob to throw."
+    assert shown["prompt"] == "Bob's turn: throw."
     state["seats"][0]["exposed"] = None
     assert decorate(state)["showdown"] is None
 

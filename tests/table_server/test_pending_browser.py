@@ -147,7 +147,8 @@ def test_D_S4_a_disagreement_is_refused_with_a_sentence_and_goes_to_the_referee(
     seats[other].locator(f"#refusal:has-text({sentence!r})").wait_for(timeout=WAIT_MS)
     table_page.locator(f'.seat[data-seat="{owner}"] .settleask:has-text("referee")').wait_for(
         timeout=WAIT_MS)
-    assert t.controller.referee_state()["disputes"] == [{"seat": owner, "sentence": sentence}]
+    [dispute] = t.controller.referee_state()["disputes"]
+    assert (dispute["seat"], dispute["sentence"]) == (owner, sentence)
     again = t.client.post("/api/settle", json={"seat": owner, "player": owner,
                                                "values": values}, headers=t.auth(owner))
     assert again.status_code == 409 and "with the referee" in again.get_json()["error"]

@@ -6,6 +6,7 @@ test-artifacts/; with BIDOU_UPDATE_DOCS_SCREENSHOTS=1 copied into docs/."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -71,7 +72,7 @@ def test_every_console_form_refused_keeps_what_was_typed_beside_its_sentence(
         browser, served, shot) -> None:
     t, d = served
     page = console(browser, d, 1280, 900)
-    assert page.locator("#ref-prompt").inner_text() == "Ann to roll for captain."  # a sentence
+    assert page.locator("#ref-prompt").inner_text() == "Ann's turn: roll for captain."  # a sentence
     for form_id, typed, sentence in FORMS:
         form = page.locator(f"form#{form_id}")
         for selector, value in typed.items():
@@ -140,6 +141,7 @@ def test_a_five_player_multi_hand_started_from_the_form_rolls_on_five_phones(
         phone.context.close()
     assert [a.verb for a in t.controller.game.history] == ["roll"] * 5
     now = prompt(t.controller.public_state())  # the console's prompt is kept live
-    page.locator(f"#ref-prompt:text-is('{now}')").wait_for(timeout=WAIT_MS)
+    # quoted as JSON: a prompt says "Ann's turn", and its quote must not end the selector's
+    page.locator(f"#ref-prompt:text-is({json.dumps(now)})").wait_for(timeout=WAIT_MS)
     shot(table, "table-five-players-1920.png")
     shot(page, "referee-five-players-1280.png")

@@ -44,7 +44,7 @@ def test_stream_starts_with_the_current_state(table) -> None:
         assert response.headers["Cache-Control"] == "no-store"
         (state,), _ = read_events(response, 1)
         assert state["version"] == table.state()["version"]
-        assert state["prompt"] == "Ann to roll for captain."
+        assert state["prompt"] == "Ann's turn: roll for captain."
     finally:
         response.close()
 

@@ -47,7 +47,7 @@ def test_decorate_says_the_throw_its_place_the_score_and_the_result() -> None:
     assert (ann["result"], bob["result"]) == ("winner", "loser")
     assert shown["prompt"] == "Game over: Bob loses to Ann."
     assert shown["hint"].startswith("Referee: start a new game")
-    assert shown["reminder"] == REMINDERS["two-hand"]
+    assert shown["reminder"] == str(REMINDERS["two-hand"])
 
 
 def test_the_banner_counts_hands_and_rounds() -> None:
@@ -71,10 +71,10 @@ def test_the_banner_announces_an_open_throw_a_player_out_m8_and_a_side_pot_only(
         effect("hand", "Open throw: Ann holds 8 chips and the last is with Bob", "T10",
                "open throw"),
     ]
-    said = announcements({"opening": opening})
-    assert said == ["Cy has no chips left: he is out, and has won.",
+    said = [str(s) for s in announcements({"opening": opening})]
+    assert said == ["Cy has no chips left: they are out, and have won.",
                     "Ann and Bob hold 9 chips together: from now on they play two-hand rules.",
-                    "Ann takes 2 chips from side pot 1: best throw (V4).",
+                    "Ann takes 2 chips from side pot 1: the best throw.",
                     "Open throw: Ann holds 8 chips and the last is with Bob."]
     assert announcements({"opening": opening, "over": True}) == []
     assert banner({"variant": "montevideo"})["reminder"].startswith("Chips are good here")

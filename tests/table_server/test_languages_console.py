@@ -1,0 +1,75 @@
+"""Issue 48's "no English left" for the referee's pages, in headless Chromium: the console, the
+Dice page and a known throw's draft (a die added by tapping), how to play and the history,
+each in French and in Spanish, with no English word left but the players' names. Left out: the
+log of the game, the game record's own notation (``Ann throw 6 5 4``, the same text as the
+exported record), and what is set as code (a command, a folder, a config key), which are names."""
+
+from __future__ import annotations
+
+import pytest
+
+from firmware.commands import Correct
+from table_server.dice_teach import install
+from table_server.server import Dashboard
+
+from .teach_table import PIN, SETTINGS, teach_house
+from .test_languages_browser import english_left
+
+WAIT_MS = 15_000
+
+pytestmark = [pytest.mark.browser]
+
+
+@pytest.fixture
+def served(tmp_path):
+    house, teacher, changes = teach_house(tmp_path)
+    d = Dashboard(house.controller, SETTINGS).start()
+    install(d.app, teacher, changes)
+    try:
+        yield house, d
+    finally:
+        d.stop()
+        house.close()
+
+
+def shown_text(page) -> str:
+    """The page's words, without the game record's log and code (see the module docstring)."""
+    return page.evaluate("""() => {
+        const body = document.body.cloneNode(true);
+        const left = 'script, style, #log, #log-earlier, code';
+        for (const node of body.querySelectorAll(left)) node.remove();
+        return body.innerText;
+    }""")
+
+
+def test_the_referee_s_pages_have_no_english_left_in_french_or_spanish(browser, served) -> None:
+    house, d = served
+    house.controller.submit(Correct("new-game", "Ref", "a finished game for the history"))
+    url = d.url.rstrip("/")
+    for language in ("fr", "es"):
+        page = browser.new_context(viewport={"width": 1280, "height": 900},
+                                   locale=language).new_page()
+        page.goto(f"{url}/referee")
+        assert not english_left(shown_text(page)), "the login page"
+        page.fill("input[name=pin]", PIN)
+        page.click("button[type=submit]")
+        page.wait_for_selector("#dice-link", timeout=WAIT_MS)
+        page.wait_for_selector("#live[data-state=live]", timeout=WAIT_MS)
+        page.wait_for_timeout(300)  # the live part drawn from the referee's state
+        assert page.get_attribute("html", "lang") == language
+        seen = {"/referee": english_left(shown_text(page))}
+        page.click("#dice-link")
+        page.wait_for_selector("#take-button", timeout=WAIT_MS)
+        seen["/referee/dice"] = english_left(shown_text(page))
+        page.click("#take-button")
+        page.wait_for_selector("#picture-img", timeout=WAIT_MS)
+        page.click("#add-die")  # its button's words change, and the summary says the dice
+        box = page.locator("#picture-img").bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        page.wait_for_selector("#chooser:not([hidden])", timeout=WAIT_MS)
+        seen["a known throw's draft"] = english_left(shown_text(page))
+        for path in ("/how-to-play", "/history", "/history/1"):
+            page.goto(url + path)
+            seen[path] = english_left(shown_text(page))
+        left = {where: words for where, words in seen.items() if words}
+        assert not left, f"English left in {language}: {left}"
