@@ -10,10 +10,8 @@ from __future__ import annotations
 import pytest
 
 from firmware.commands import Correct
-from table_server.dice_teach import install
-from table_server.server import Dashboard
 
-from .teach_table import PIN, SETTINGS, teach_house
+from .teach_table import PIN, served_taught
 from .test_languages_browser import english_left
 
 WAIT_MS = 15_000
@@ -23,14 +21,8 @@ pytestmark = [pytest.mark.browser]
 
 @pytest.fixture
 def served(tmp_path):
-    house, teacher, changes = teach_house(tmp_path)
-    d = Dashboard(house.controller, SETTINGS).start()
-    install(d.app, teacher, changes)
-    try:
+    with served_taught(tmp_path) as (house, _, d):
         yield house, d
-    finally:
-        d.stop()
-        house.close()
 
 
 def shown_text(page) -> str:
