@@ -107,12 +107,16 @@ def effect_sentences(effects: list[Effect]) -> list[Phrase]:
     """The event list's sentences for one action's effects: one per effect, except that a
     stake (a chip ``move`` into the pot) joins the bet, raise or call of the same player just
     before it ("Ann bets 1 chip and stakes 1 chip from the centre."), so the list does not say
-    the same bet twice."""
+    the same bet twice; and "Ann is captain." goes unsaid before the hand that starts with
+    "Ann is captain and throws first"."""
     said: list[Phrase] = []
     joinable: tuple[str, Phrase] | None = None  # the player whose note the last sentence was
-    for effect in effects:
+    for effect, after in zip(effects, [*effects[1:], None], strict=True):
         text = event_words.RULE_CODE.sub("", effect.text.strip())
         player = effect.player
+        if effect.kind == "captain" and after is not None and after.kind == "hand" \
+                and after.player == player and text == f"{player} is captain":
+            continue
         stake = effect.kind == "move" and effect.dest == "pot" and player is not None
         if stake and joinable is not None and joinable[0] == player \
                 and text.startswith(f"{player} "):

@@ -17,6 +17,7 @@ from typing import Any
 
 from flask import Blueprint, render_template, request, url_for
 
+from firmware.phrases import N_
 from table_server.context import ctx, error_page
 from table_server.devices import COOKIE as DEVICE_COOKIE
 from table_server.guards import (
@@ -27,13 +28,14 @@ from table_server.guards import (
     expired_form,
     referee_required,
 )
+from table_server.i18n import say
 from table_server.referee import base_url, log_in_here, qr_svg
 
 bp = Blueprint("referee_pass", __name__, url_prefix="/referee/pass")
 
-SPENT = ("This link has been used, has expired (links last 5 minutes) or was ended by a logout; "
-         "on a console that is logged in, press \"Log in another device\" for a new one, or "
-         "log in with the PIN.")
+SPENT = N_("This link has been used, has expired (links last 5 minutes) or was ended by a "
+           "logout; on a console that is logged in, press “Log in another device” for a new one, "
+           "or log in with the PIN.")
 
 
 @bp.post("")
@@ -59,7 +61,7 @@ def _refused(secret: str) -> Any | None:
         return page, status, {"Retry-After": str(int(c.limiter.retry_after(address)) + 1)}
     if not c.passes.valid(secret, c.referee_sessions.current):
         c.limiter.fail(address)
-        return error_page(400, SPENT)
+        return error_page(400, say(SPENT))
     return None
 
 
@@ -82,5 +84,5 @@ def use(secret: str) -> Any:
         return refused
     c = ctx()
     if not c.passes.spend(secret, c.referee_sessions.current):  # another device was quicker
-        return error_page(400, SPENT)
+        return error_page(400, say(SPENT))
     return log_in_here(c.devices.device_of(request.cookies.get(DEVICE_COOKIE)))

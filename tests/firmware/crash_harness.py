@@ -17,7 +17,7 @@ the log, and the parent checks
 - every acknowledged action is in the log, as acknowledged: at most the command being
   handled is lost (or, for an undo in flight, already applied); the camera's settles of dice
   it exposed are played with the command, or by the restarted table before it is ready
-  (the child reports what it then holds; the parent checks the start added nothing else).
+  (the child reports what it then holds, and any other action its start played).
 
 Forking (not spawning) keeps a restart cheap, so hundreds of kills fit in about a minute.
 """
@@ -58,23 +58,9 @@ def by_camera(action: str) -> bool:
     return " settle " in action and action.endswith(" by camera")
 
 
-def start_problem(db: str, acked: tuple[int, int, str] | None, started: tuple[int, int, str]
-                  ) -> str | None:
-    """What the child's start logged beyond the acknowledged actions, if anything but the
-    camera's settles (a start reads the exposed dice again; it plays nothing else)."""
-    if acked is None or started[0] != acked[0] or started[1] <= acked[1]:
-        return None
-    log = GameLog(db)
-    try:
-        logged = effective_actions(log.entries(started[0]))
-    finally:
-        log.close()
-    made = [str(a) for a in logged[acked[1]:started[1]] if not by_camera(str(a))]
-    return f"game {started[0]}: the restart played {made}" if made else None
-
-
-def child(db: str, seed: int, out: int) -> None:
-    """Play forever (until killed), writing ``ack GAME ACTIONS`` after each accepted command."""
+def child(db: str, seed: int, out: int, held: tuple[int, int, str] | None = None) -> None:
+    """Play forever (until killed), writing ``ack GAME ACTIONS`` after each accepted command;
+    ``held`` is what the parent's restart held (the game and its actions) before this one."""
     rng = random.Random(seed)
     size = (192, 144)  # small frames: a read takes ~20 ms, so games move between kills
     zones = default_zones(["Ann", "Bob", "Cid"], *size)
@@ -89,7 +75,11 @@ def child(db: str, seed: int, out: int) -> None:
 
     # A restart reads again the dice exposed before the kill and settles by camera those it
     # reads surely (firmware.exposure: "on start"), before any command: what it holds when
-    # it is ready is reported, and the parent checks it added nothing but those settles.
+    # it is ready is reported, and anything else it played is a problem.
+    if held is not None and held[0] == c.row.id:
+        made = [str(a) for a in c.game.history[held[1]:] if not by_camera(str(a))]
+        if made:
+            os.write(out, f"problem the restart played {made}\n".encode())
     os.write(out, f"start {c.row.id} {len(c.game.history)} {_last(c)}\n".encode())
     os.write(out, b"ready\n")
     while True:
@@ -180,7 +170,7 @@ def main(db: str, kills: int, seed: int) -> int:
         if pid == 0:  # the child: play until killed
             os.close(r)
             try:
-                child(db, seed * 100_003 + i, w)
+                child(db, seed * 100_003 + i, w, acked)
             finally:
                 os._exit(3)
         os.close(w)
@@ -198,12 +188,11 @@ def main(db: str, kills: int, seed: int) -> int:
         os.close(r)
         undoing = False
         for line in buf.decode().splitlines():
+            if line.startswith("problem "):
+                print(json.dumps({"kill": i + 1, "problem": line[len("problem "):]}))
+                return 1
             if line.startswith(("ack ", "start ")):
-                word, g, n, last = line.split(" ", 3)
-                if word == "start" and (problem := start_problem(db, acked, (int(g), int(n),
-                                                                              last))):
-                    print(json.dumps({"kill": i + 1, "problem": problem}))
-                    return 1
+                _, g, n, last = line.split(" ", 3)
                 acked = (int(g), int(n), last)
             undoing = line == "undo"
         problem, acked = check(db, acked, undoing)

@@ -39,3 +39,28 @@ def test_moves_that_are_not_stakes_keep_their_own_sentence() -> None:
                              Effect("move", "Bob takes 1 chip from the pot", "M6",
                                     player="Bob", chips=1, source="pot", dest="Bob")])
     assert said == ["Ann passes.", "Bob takes 1 chip from the pot."]
+
+
+def test_the_next_captain_is_said_once_by_the_hand_that_starts_with_them() -> None:
+    """A two-hand hand ends: "Ann is captain." is not said before "Hand 2 of round 1: Ann is
+    captain and throws first." (T3), the hand's own sentence."""
+    game = new_game("two-hand", ("Ann", "Bob"))
+    for text in THROWN:
+        game.apply(Action.parse(text))
+    opener = game.to_act
+    other = "Bob" if opener == "Ann" else "Ann"
+    game.apply(Action(opener, "bet", (1,)))
+    said = effect_sentences(list(game.apply(Action(other, "call")).effects))
+    starts = [s for s in said if s.startswith("Hand 2 of round 1: ")]
+    assert len(starts) == 1, said
+    captain = starts[0].split(": ")[1].split(" ")[0]
+    assert f"{captain} is captain." not in said, said
+
+
+def test_a_captain_not_followed_by_their_hand_is_still_said() -> None:
+    from engine.game import Effect
+
+    said = effect_sentences([Effect("captain", "Ann is captain", "M9", player="Ann"),
+                             Effect("hand", "Hand 2: Bob is captain and throws first", "M9",
+                                    player="Bob")])
+    assert said[0] == "Ann is captain."

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import pathlib
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from firmware.config import load_config
@@ -14,6 +16,7 @@ from firmware.house import House, build_house
 from firmware.server_settings import ServerSettings
 from table_server.app import create_app
 from table_server.dice_teach import Changes, install
+from table_server.server import Dashboard
 
 PIN = "482913"
 TOKEN = "referee-token-for-tests-0123456789"
@@ -55,6 +58,20 @@ def teach_table(folder: pathlib.Path, seed: int = 3) -> tuple[House, DiceTeacher
     app = create_app(house.controller, SETTINGS)
     install(app, teacher, changes)
     return house, teacher, app
+
+
+@contextmanager
+def served_taught(folder: pathlib.Path) -> Iterator[tuple[House, DiceTeacher, Any]]:
+    """The house and its teacher with the dashboard listening on a loopback port (for the
+    browser tests): ``(house, teacher, dashboard)``, stopped at the end."""
+    house, teacher, changes = teach_house(folder)
+    d = Dashboard(house.controller, SETTINGS).start()
+    install(d.app, teacher, changes)
+    try:
+        yield house, teacher, d
+    finally:
+        d.stop()
+        house.close()
 
 
 def true_places(house: House, seat: str) -> list[dict[str, Any]]:

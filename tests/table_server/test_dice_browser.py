@@ -16,10 +16,7 @@ import cv2
 import numpy as np
 import pytest
 
-from table_server.dice_teach import install
-from table_server.server import Dashboard
-
-from .teach_table import PIN, SETTINGS, teach, teach_house, true_places
+from .teach_table import PIN, served_taught, teach, true_places
 
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_MS = 15_000
@@ -30,14 +27,8 @@ pytestmark = [pytest.mark.browser]
 
 @pytest.fixture
 def served(tmp_path):
-    house, teacher, changes = teach_house(tmp_path)
-    d = Dashboard(house.controller, SETTINGS).start()
-    install(d.app, teacher, changes)
-    try:
-        yield house, teacher, d
-    finally:
-        d.stop()
-        house.close()
+    with served_taught(tmp_path) as made:
+        yield made
 
 
 def log_in(page, url: str) -> None:

@@ -1,18 +1,17 @@
-"""Issue 48's "no English left" for the referee's pages, in headless Chromium: the console, the
-Dice page and a known throw's draft (a die added by tapping), how to play and the history,
-each in French and in Spanish, with no English word left but the players' names. Left out: the
-log of the game, the game record's own notation (``Ann throw 6 5 4``, the same text as the
-exported record), and what is set as code (a command, a folder, a config key), which are names."""
+"""Issue 48's "no English left" for the referee's pages, in headless Chromium: the console, its
+link for another device (both ends), the Dice page and a known throw's draft (a die added by
+tapping), how to play and the history, each in French and in Spanish, with no English word
+left but the players' names. Left out: the log of the game, the game record's own notation
+(``Ann throw 6 5 4``, the same text as the exported record), and what is set as code (a
+command, a folder, a config key), which are names."""
 
 from __future__ import annotations
 
 import pytest
 
 from firmware.commands import Correct
-from table_server.dice_teach import install
-from table_server.server import Dashboard
 
-from .teach_table import PIN, SETTINGS, teach_house
+from .teach_table import PIN, served_taught
 from .test_languages_browser import english_left
 
 WAIT_MS = 15_000
@@ -22,14 +21,8 @@ pytestmark = [pytest.mark.browser]
 
 @pytest.fixture
 def served(tmp_path):
-    house, teacher, changes = teach_house(tmp_path)
-    d = Dashboard(house.controller, SETTINGS).start()
-    install(d.app, teacher, changes)
-    try:
+    with served_taught(tmp_path) as (house, _, d):
         yield house, d
-    finally:
-        d.stop()
-        house.close()
 
 
 def shown_text(page) -> str:
@@ -58,6 +51,15 @@ def test_the_referee_s_pages_have_no_english_left_in_french_or_spanish(browser, 
         page.wait_for_timeout(300)  # the live part drawn from the referee's state
         assert page.get_attribute("html", "lang") == language
         seen = {"/referee": english_left(shown_text(page))}
+        page.click("form[action$='/referee/pass'] button")  # "Log in another device"
+        page.wait_for_selector("#pass-link", timeout=WAIT_MS)
+        seen["the link for another device"] = english_left(shown_text(page))
+        other = browser.new_context(locale=language).new_page()
+        other.goto(page.get_attribute("#pass-link", "href"))
+        seen["the link opened on the other device"] = english_left(shown_text(other))
+        other.context.close()
+        page.goto(f"{url}/referee")
+        page.wait_for_selector("#live[data-state=live]", timeout=WAIT_MS)
         page.click("#dice-link")
         page.wait_for_selector("#take-button", timeout=WAIT_MS)
         seen["/referee/dice"] = english_left(shown_text(page))

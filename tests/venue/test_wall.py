@@ -110,15 +110,18 @@ def test_the_wall_fills_a_tv_with_every_table_as_a_felt(venue_of, count: int) ->
     venue.start_screen()
     seats = {f"t{i}": (2, 3, 5, 8)[i % 4] for i in range(1, count + 1)}
     seats["t1"] = 8  # the largest table is always there
-    published = {}
-    for table, n in seats.items():
-        showdown, later = states(table, n, seed=int(table[1:]) * 31 + n)
-        published[table] = (showdown, later)
-        subject = state_subject("pub", table)
-        assert venue.publish_all(table, [(subject, json.dumps(showdown).encode()),
-                                         (subject, json.dumps(later).encode())]) == [None, None]
-    wait_until(lambda: all(t["state"] and t["state"]["version"] == published[t["name"]][1]
-                           ["version"] for t in venue.get("/api/tables")[1]), 20, "the states")
+    published = {table: states(table, n, seed=int(table[1:]) * 31 + n)
+                 for table, n in seats.items()}
+    # the showdowns first, seen by the wall (which takes each table's latest state when it
+    # subscribes), then the next hands: the wall keeps the dice it saw shown
+    for step, what in enumerate(("the showdowns", "the next hands")):
+        for table in seats:
+            state = published[table][step]
+            assert venue.publish_all(table, [(state_subject("pub", table),
+                                              json.dumps(state).encode())]) == [None]
+        wait_until(lambda step=step: all(
+            t["state"] and t["state"]["version"] == published[t["name"]][step]["version"]
+            for t in venue.get("/api/tables")[1]), 20, what)
 
     with urllib.request.urlopen(venue.screen, timeout=10) as r:  # the first paint, no script
         first = r.read().decode()
