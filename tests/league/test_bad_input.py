@@ -77,7 +77,9 @@ def test_bad_input_is_refused_with_a_sentence_and_stops_nothing_else(
     said = problems(lg)
     assert any("zz-unknown, not in the league's roster" in s for s in said), said
     assert any("action of 'Zed', who was not seated" in s for s in said), said
-    assert any("sends from a new log (id NEW-SD-CARD" in s for s in said), said
+    # the league's own check, as the venue's (the league holds the table's first log)
+    assert any("pub pub2 table t2 sends from a new log (id NEW-SD-CARD; the league holds log "
+               f"{two.logs['t2']})" in s for s in said), said
     log = lg.log_text()
     for words in ("not in the league's roster", "who was not seated", "from a new log",
                   "pub pub1 published on league.pub2.t1.entry, pub pub2's entry subject"):
