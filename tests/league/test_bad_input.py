@@ -72,9 +72,14 @@ def test_bad_input_is_refused_with_a_sentence_and_stops_nothing_else(
     with venue_store.connect(two.dsn) as db:  # a new SD card, accepted at the pub
         venue_store.accept_log(db, "pub2", "t2", "NEW-SD-CARD")
     two.play(forged(two, "t2", 1, [("action", "Ann bet 1")], log_id="NEW-SD-CARD"))
-    wait_until(lambda: any("NEW-SD-CARD" in s for s in problems(lg)), 60,
-               "the replaced log's refusal")
-    said = problems(lg)
+    refusals = ("zz-unknown, not in the league's roster", "action of 'Zed', who was not "
+                "seated", "NEW-SD-CARD")  # two pubs' uplinks: in no order between them
+
+    def every_refusal() -> list[str] | None:
+        now = problems(lg)
+        return now if all(any(r in s for s in now) for r in refusals) else None
+
+    said = wait_until(every_refusal, 90, "every refusal on the league's page")
     assert any("zz-unknown, not in the league's roster" in s for s in said), said
     assert any("action of 'Zed', who was not seated" in s for s in said), said
     # the league's own check, as the venue's (the league holds the table's first log)
