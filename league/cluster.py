@@ -16,7 +16,10 @@ Accounts (the servers enforce them, whatever a pub's software does):
   reaches no stream: its account exports those subjects to ``LEAGUE`` as
   ``refused.<pub>.league.<...>.entry`` (``refused_subject``), where the league's ingester of
   that pub hears them, says so in its log and keeps a ``problems`` row (the league's page).
-  The server stores nothing of it; the publisher gets no acknowledgement.
+  The server stores nothing of it; the publisher gets no acknowledgement. The same for
+  another pub's public state (``bidou.<other pub>.<table>.state``): the league takes a pub's
+  state only under its own name, and hears the rest as ``refused.<pub>.bidou.<...>.state``
+  (a pub's own state comes there too, and is not a refusal).
 - ``SYS``, the system account (its user is the routes' password's, for monitoring).
 
 Streams (``stream_configs``): ``LEAGUE_ENTRIES`` (file, 3 replicas, ``league.*.*.entry``,
@@ -51,6 +54,8 @@ LEAGUE_ACCOUNT = "LEAGUE"
 REPLICAS = 3
 #: the league's entry subjects (``LEAGUE_ENTRIES``'s)
 ENTRY_SUBJECTS = "league.*.*.entry"
+#: every pub's tables' public state (a pub's own ``bidou.<pub>.*.state`` reaches the league)
+STATE_SUBJECTS = "bidou.*.*.state"
 
 
 def pub_account(pub: str) -> str:
@@ -95,8 +100,9 @@ def server_config(config: LeagueConfig, index: int, folder: str) -> dict[str, An
             + [{"service": ROSTER_GET}, {"stream": ROSTER_CHANGED}],
             "imports": [{"stream": {"account": pub_account(p), "subject": f"bidou.{p}.*.state"}}
                         for p in sorted(config.pubs)]
-            + [{"stream": {"account": pub_account(p), "subject": ENTRY_SUBJECTS},
-                "to": f"refused.{p}.{ENTRY_SUBJECTS}"} for p in sorted(config.pubs)],
+            + [{"stream": {"account": pub_account(p), "subject": subject},
+                "to": f"refused.{p}.{subject}"}
+               for p in sorted(config.pubs) for subject in (ENTRY_SUBJECTS, STATE_SUBJECTS)],
         },
         "SYS": {"users": [{"user": "sys", "password": config.route_password}]},
     }
@@ -106,7 +112,7 @@ def server_config(config: LeagueConfig, index: int, folder: str) -> dict[str, An
                          "to": "uplink.>"},
                         {"service": {"account": LEAGUE_ACCOUNT, "subject": ROSTER_GET}},
                         {"stream": {"account": LEAGUE_ACCOUNT, "subject": ROSTER_CHANGED}}],
-            "exports": [{"stream": f"bidou.{p}.*.state", "accounts": [LEAGUE_ACCOUNT]},
+            "exports": [{"stream": STATE_SUBJECTS, "accounts": [LEAGUE_ACCOUNT]},
                         {"stream": ENTRY_SUBJECTS, "accounts": [LEAGUE_ACCOUNT]}],
         }
     return {

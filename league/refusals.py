@@ -1,4 +1,5 @@
-"""What the league's servers refused: a pub publishing on the league's entry subjects.
+"""What the league's servers refused: a pub publishing on the league's entry subjects, or on
+another pub's public state.
 
 A pub's uplink publishes on ``uplink.<table>.entry`` (its account makes that its own
 ``league.<pub>.<table>.entry``). A publish of a pub on ``league.<any pub>.<table>.entry``,
@@ -7,7 +8,9 @@ league's account as ``refused.<pub>.league.<named>.<table>.entry`` (``league.clu
 league's ingester of that pub listens there: a line in its log (once per sentence) and a
 ``problems`` row (the league's page), counted up by how many came, written at most once a
 second. Nothing of the message is stored anywhere. The pub's own software takes no part: the
-servers decide where a pub's message goes.
+servers decide where a pub's message goes. A pub's state published under another pub's name
+(``bidou.<named>.<table>.state``) comes the same way, as ``refused.<pub>.bidou.<...>.state``;
+so does its own state, which the league takes under its own name and is no refusal.
 """
 
 from __future__ import annotations
@@ -29,23 +32,31 @@ FLUSH_EVERY = 1.0
 _NAME = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 
-def sentence(pub: str, subject: str, pubs: set[str]) -> str:
-    """What is wrong with ``pub``'s publish on ``subject`` (``league.<named>.<table>.entry``)
-    and what to do. One sentence per pub named, so a flood makes few rows."""
+def sentence(pub: str, subject: str, pubs: set[str]) -> str | None:
+    """What is wrong with ``pub``'s publish on ``subject`` (``league.<named>.<table>.entry``
+    or ``bidou.<named>.<table>.state``) and what to do; None for the pub's own state. One
+    sentence per pub named, so a flood makes few rows."""
     parts = subject.split(".")
+    state = parts[0] == "bidou"
     named = parts[1] if len(parts) == 4 else "?"
+    what = "public state" if state else "entry"
     if named == pub:
+        if state:
+            return None
         whose = "its own pub's entry subject, which only its account gives its uplink"
     elif named in pubs:
-        whose = f"pub {named}'s entry subject"
+        whose = f"pub {named}'s {what} subject"
     else:
-        whose = "an entry subject of a pub the league does not have"
-        subject = "league.<unknown pub>.<table>.entry"
+        whose = f"a {what} subject of a pub the league does not have"
+        subject = f"{parts[0]}.<unknown pub>.<table>.{parts[-1]}"
     example = subject if _NAME.fullmatch(parts[2] if len(parts) == 4 else "") else (
-        f"league.{named}.<table>.entry")
+        f"{parts[0]}.{named}.<table>.{parts[-1]}")
+    fix = (f"a pub's tables publish their state as bidou.{pub}.<table>.state only"
+           if state else "a pub's uplink (bidou-league uplink) publishes on "
+           "uplink.<table>.entry only")
     return (f"pub {pub} published on {example}, {whose}; the league's servers refused it "
-            "and nothing of it is stored. A pub's uplink (bidou-league uplink) publishes on "
-            f"uplink.<table>.entry only: check what else at pub {pub} publishes to the league.")
+            f"and nothing of it is stored. {fix[0].upper()}{fix[1:]}: check what else at pub "
+            f"{pub} publishes to the league.")
 
 
 class Refusals:
@@ -68,6 +79,8 @@ class Refusals:
         parts = msg.subject.split(".", 2)  # refused.<pub>.<the subject published on>
         if len(parts) == 3 and parts[1] in self.pubs:
             text = sentence(parts[1], parts[2], self.league_pubs)
+            if text is None:
+                return
             self.say_once("refused", text)
             self.waiting[(parts[1], text)] += 1
 

@@ -66,11 +66,15 @@ class Screen:
 def league_screen(dsn: str) -> Iterator[tuple[Screen, dict[str, Any]]]:
     written = fill(dsn, extra_players=250)
     folder = Path(tempfile.mkdtemp(prefix="league-screen-"))
-    port = free_port()
-    server = subprocess.Popen([nats_server_binary(), "-p", str(port), "-js", "-sd",
-                               str(folder)], stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL)
-    wait_until(lambda: _listening(port), 30, "the nats-server to listen")
+    for _ in range(3):  # a free port can be taken by another process before the server binds it
+        port = free_port()
+        server = subprocess.Popen([nats_server_binary(), "-p", str(port), "-js", "-sd",
+                                   str(folder)], stdout=subprocess.DEVNULL,
+                                  stderr=subprocess.DEVNULL)
+        wait_until(lambda p=port, s=server: _listening(p) or s.poll() is not None, 60,
+                   "the nats-server to listen or stop")
+        if server.poll() is None:
+            break
     live = Live(ClusterLink((f"nats://127.0.0.1:{port}",)))
     live.start()
     screen = ScreenServer(create_app(Reader(dsn), live, name="League test"), "127.0.0.1", 0)
