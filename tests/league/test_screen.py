@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 import socket
 import subprocess
 import tempfile
@@ -187,6 +188,16 @@ CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 DOCS = Path(__file__).resolve().parents[2] / "docs"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+
+
+def picture_path(name: str) -> str:
+    """Where a screenshot goes: test-artifacts/, or docs/ with BIDOU_UPDATE_DOCS_SCREENSHOTS=1
+    (so a test run leaves the checkout as it was)."""
+    if os.environ.get("BIDOU_UPDATE_DOCS_SCREENSHOTS"):
+        return str(DOCS / name)
+    ARTIFACTS.mkdir(exist_ok=True)
+    return str(ARTIFACTS / name)
 
 
 @pytest.mark.browser
@@ -195,8 +206,6 @@ def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
         league_screen) -> None:
     """Every page drawn whole, the live wall by its script, no CSP refusal; the screenshots
     in docs/ are these pages (docs/league.md)."""
-    import os
-
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is absent: `sudo apt-get install chromium` to run it")
     from playwright.sync_api import sync_playwright  # lazy: only this test needs it
@@ -225,10 +234,10 @@ def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
                 if width == 1920:  # a wall screen: the standings take its width
                     box = page.locator("#standings").bounding_box()
                     assert box is not None and box["width"] > 0.85 * width, box
-                page.screenshot(path=str(DOCS / f"screenshot-league-standings-{width}.png"))
+                page.screenshot(path=picture_path(f"screenshot-league-standings-{width}.png"))
                 page.goto(screen.url + "/players/p0001")
                 assert page.locator("#rating-plot polyline").count() == 1
-                page.screenshot(path=str(DOCS / f"screenshot-league-player-{width}.png"),
+                page.screenshot(path=picture_path(f"screenshot-league-player-{width}.png"),
                                 full_page=True)
                 page.goto(screen.url + "/games/north/t2/1")
                 assert page.locator("#record tr").count() > 5
@@ -238,7 +247,7 @@ def test_the_pages_draw_in_chromium_at_1920_and_390_under_the_screens_policy(
                 page.wait_for_selector('.card[data-table="north/t1"]', timeout=20_000)
                 assert "Ann Dupont" in page.inner_text("#featured")
                 assert "also seated at another table" in page.inner_text("#featured")
-                page.screenshot(path=str(DOCS / f"screenshot-league-live-{width}.png"))
+                page.screenshot(path=picture_path(f"screenshot-league-live-{width}.png"))
                 page.close()
         finally:
             browser.close()
