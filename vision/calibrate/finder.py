@@ -122,7 +122,7 @@ def focal(logit: Any, heat: Any) -> Any:
 def trainable(detector: pathlib.Path) -> Any:
     """The model's detector (a float ONNX network) as a trainable ``torch.nn.Module``."""
     import onnx  # lazy: the learn extra's, only when a table is taught
-    import onnx2torch  # lazy: as above
+    import onnx2torch  # type: ignore[import-untyped]  # lazy: as above
 
     return onnx2torch.convert(onnx.load(str(detector)))
 
@@ -172,7 +172,7 @@ def export(net: Any, path: pathlib.Path) -> None:
     aside = path.with_name(f".{path.name}.tmp")
     try:
         with torch.no_grad():
-            torch.onnx.export(net, torch.zeros(1, 3, SAMPLE, SAMPLE), str(aside),
+            torch.onnx.export(net, (torch.zeros(1, 3, SAMPLE, SAMPLE),), str(aside),
                               opset_version=13, input_names=["image"], output_names=["cells"],
                               dynamic_axes={"image": {2: "h", 3: "w"},
                                             "cells": {2: "gh", 3: "gw"}}, dynamo=False)
