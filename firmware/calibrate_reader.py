@@ -293,6 +293,9 @@ def _report_teaching(result: folds.Teaching, say: Callable[[str], None]) -> None
     say(f"The table's own network, taught {folds.FOLDS} times, each time on the known throws "
         f"but one fold of them ({result.examples_dice} dice and {result.examples_not_dice} "
         "places that are no die in all), and read on the fold held out:")
+    if result.finder:
+        say(f"Its die finder was taught too, on the {result.finder} pictures whose every die "
+            "is boxed.")
     say(f"Untaught, as the table reads now: {_reads(result.untaught)}.")
     say(f"Taught, each throw read by a network that never saw it: {_reads(result.taught)}.")
     say("(At the table a throw with anything unsure in its zone goes to the referee.)")

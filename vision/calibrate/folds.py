@@ -112,6 +112,7 @@ class Teaching:
     part: str = "all"
     fold_seconds: list[float] = field(default_factory=list)
     left_out: tuple[str, ...] = ()  # optional pictures that could not hold dice
+    finder: int = 0  # the pictures, every die boxed, the die finder was taught on (0: not)
 
     @property
     def before(self) -> Tally:
@@ -351,7 +352,8 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
                           sum(len(k.values) for k in known), len(known),
                           sum(e.cls > 0 for e in ex), sum(e.cls == 0 for e in ex),
                           network=base_print, steps=steps, part=part,
-                          fold_seconds=fold_seconds, left_out=tuple(left_out))
+                          fold_seconds=fold_seconds, left_out=tuple(left_out),
+                          finder=len(boxed(known, range(len(known)))) if detects else 0)
         if kept:
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
             def last(stage: str, step: int, steps_: int) -> None:
