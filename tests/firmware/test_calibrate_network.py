@@ -84,8 +84,8 @@ def test_known_throws_with_every_die_boxed_teach_the_die_finder_too(tmp_path, th
     in NAME.reader.json, which read-dice --config reads with."""
     import cv2  # lazy: only to size the labels
 
-    from vision.calibrate import finder
-    from vision_lab.labels import face_dice
+    from vision.calibrate import finder  # lazy: with the learn extra, as this module's
+    from vision_lab.labels import face_dice  # lazy: the boxes as the Dice page marks them
 
     for photo in sorted(throws.glob("*.jpg")):
         height, width = cv2.imread(str(photo)).shape[:2]
