@@ -361,7 +361,8 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
 
             teach.fine_tune(net, pictures, ex, steps=steps, part=part, seed=seed + folds,
                             progress=last)
-            det = teach_finder(settings, known, pictures, range(len(known)), seed + folds, last)
+            det = (teach_finder(settings, known, pictures, range(len(known)), seed + folds, last)
+                   if detects else None)  # only a finder the folds judged
             folder = pathlib.Path(tempfile.mkdtemp(prefix="bidou-table-net-"))
             write_network(net, folder, "table", chosen, sizes, base_print, detector=det)
             result.folder = folder
