@@ -8,8 +8,9 @@ camera's picture with the corrected values (:mod:`firmware.correction_pictures`)
 reads them with both readers and decides two things, each in plain sentences:
 
 - **which reader** the table reads with: the rule reader or the learned one, whichever is
-  worth more on the known throws: dice right less 4 for each wrong or extra die
-  (:mod:`vision.calibrate.reader_choice`; on equal worth the table keeps its reader).
+  worth more on the known throws: dice right less 4 for each wrong or extra die, a reader
+  reading none right below any other (:mod:`vision.calibrate.reader_choice`; on equal worth
+  the table keeps its reader).
   Changed, ``reader = "..."`` is written under ``[vision]``, even over a reader
   the config named: calibrating is how a pub asks the table to read its dice best.
 - **the table's own network**, where the learn extra (PyTorch) is installed: the face network
@@ -72,7 +73,7 @@ NAMES = {reader_choice.RULES: "rule", reader_choice.LEARNED: "learned"}
 #: how the reader's choice and the taught network's keeping judge
 #: (:func:`vision.calibrate.known.worth`)
 CHOICE_RULE = (f"dice right less {reader_choice.CHOICE_COST} for each wrong or extra die, "
-               "more is better")
+               "more is better; reading none right is worst")
 
 
 #: what a calibration is told as it goes: (stage in words, step, steps)
