@@ -8,8 +8,9 @@ camera's picture with the corrected values (:mod:`firmware.correction_pictures`)
 reads them with both readers and decides two things, each in plain sentences:
 
 - **which reader** the table reads with: the rule reader or the learned one, whichever is
-  worth more on the known throws: dice right less 4 for each wrong or extra die
-  (:mod:`vision.calibrate.reader_choice`; on equal worth the table keeps its reader).
+  worth more on the known throws: dice right less 4 for each wrong or extra die, a reader
+  reading none right below any other (:mod:`vision.calibrate.reader_choice`; on equal worth
+  the table keeps its reader).
   Changed, ``reader = "..."`` is written under ``[vision]``, even over a reader
   the config named: calibrating is how a pub asks the table to read its dice best.
 - **the table's own network**, where the learn extra (PyTorch) is installed: the face network
@@ -73,7 +74,7 @@ NAMES = {reader_choice.RULES: "rule", reader_choice.LEARNED: "learned"}
 #: how the reader's choice and the taught network's keeping judge
 #: (:func:`vision.calibrate.known.worth`)
 CHOICE_RULE = (f"dice right less {reader_choice.CHOICE_COST} for each wrong or extra die, "
-               "more is better")
+               "more is better; reading none right is worst")
 
 
 #: what a calibration is told as it goes: (stage in words, step, steps)
@@ -296,6 +297,9 @@ def _report_teaching(result: folds.Teaching, say: Callable[[str], None]) -> None
     say(f"The table's own network, taught {folds.FOLDS} times, each time on the known throws "
         f"but one fold of them ({result.examples_dice} dice and {result.examples_not_dice} "
         "places that are no die in all), and read on the fold held out:")
+    if result.finder:
+        say(f"Its die finder was taught too, on the {result.finder} pictures whose every die "
+            "is boxed.")
     say(f"Untaught, as the table reads now: {_reads(result.untaught)}.")
     say(f"Taught, each throw read by a network that never saw it: {_reads(result.taught)}.")
     say("(At the table a throw with anything unsure in its zone goes to the referee.)")

@@ -74,3 +74,41 @@ def test_calibrate_teaches_the_table_s_network_and_keeps_it_only_when_the_folds_
     else:
         assert "The taught network is not kept" in out and not faces.exists()
     assert not list(tmp_path.glob(".*.tmp"))
+
+
+@pytest.mark.slow
+def test_known_throws_with_every_die_boxed_teach_the_die_finder_too(tmp_path, throws,
+                                                                     monkeypatch, capsys) -> None:
+    """Boxes beside the pictures (NAME.json, as the Dice page writes them): the calibration
+    says the die finder was taught on them, and, kept, saves it as NAME.detector.onnx, named
+    in NAME.reader.json, which read-dice --config reads with."""
+    import cv2  # lazy: only to size the labels
+
+    from vision.calibrate import finder  # lazy: with the learn extra, as this module's
+    from vision_lab.labels import face_dice  # lazy: the boxes as the Dice page marks them
+
+    for photo in sorted(throws.glob("*.jpg")):
+        height, width = cv2.imread(str(photo)).shape[:2]
+        boxes = [{"box": [d.centre[0] - d.size / 2, d.centre[1] - d.size / 2, d.size, d.size],
+                  "value": d.value} for d in face_dice("webcam-wood", PHOTOS / photo.name, width,
+                                                   height)]
+        photo.with_suffix(".json").write_text(json.dumps(boxes))
+    monkeypatch.setenv(network.NO_TEACHING, "1")
+    monkeypatch.setattr(teach, "STEPS", 3)
+    monkeypatch.setattr(finder, "STEPS", 3)
+    monkeypatch.setattr(folds, "FOLDS", 2)
+    config = tmp_path / "pub.toml"
+    config.write_text("[table]\nplayers = [\"Ann\", \"Bob\"]\n")
+    main(["calibrate", "--config", str(config), "--known-throws", str(throws)])
+    out = capsys.readouterr().out
+    pictures = len(list(throws.glob("*.jpg")))
+    assert f"Its die finder was taught too, on the {pictures} pictures whose every die" in out
+    if "Kept: the taught network reads the folds held out better" in out:
+        record = json.loads((tmp_path / "pub.reader.json").read_text())
+        assert record["detector"] == "pub.detector.onnx"
+        assert (tmp_path / "pub.detector.onnx").is_file()
+        photo = str(PHOTOS / "valid_45.jpg")
+        assert main(["read-dice", "--json", "--config", str(config), photo]) == 0
+        assert json.loads(capsys.readouterr().out)["image"] == photo
+    else:
+        assert not (tmp_path / "pub.detector.onnx").exists()

@@ -80,7 +80,7 @@ def test_the_targets_peak_at_each_die_and_carry_its_size() -> None:
 @needs_learn
 def test_the_taught_finder_scores_the_table_s_dice_higher_and_is_written_as_computed(
         tmp_path) -> None:
-    import torch
+    import torch  # lazy: the learn extra's, skipped without it
 
     pictures, dice = boxed_pictures(4)
     net = finder.trainable(MODELS / "detector.onnx")

@@ -30,7 +30,7 @@ def smooth_noise(rng: np.random.Generator, h: int, w: int, cells: tuple[int, int
 def camera_changes(img: np.ndarray, rng: np.random.Generator, *, wide: bool = True,
                    strong: bool = True) -> np.ndarray:
     """Light, colour and camera changes on a uint8 BGR image (returns a new uint8 image)."""
-    out = img.astype(np.float32)
+    out: np.ndarray = img.astype(np.float32)
     if wide:
         if rng.random() < 0.5:  # turn the hue: any die colour, any felt
             hsv = cv2.cvtColor(np.clip(out, 0, 255).astype(np.uint8), cv2.COLOR_BGR2HSV)
@@ -55,22 +55,23 @@ def camera_changes(img: np.ndarray, rng: np.random.Generator, *, wide: bool = Tr
         out *= (1 + rng.uniform(0.1, 0.5) * smooth_noise(rng, h, w, (2, 2)))[:, :, None]
     out = np.clip(out, 0, 255)
     if rng.random() < 0.4:
-        gamma = rng.uniform(0.6, 1.6)
+        gamma = float(rng.uniform(0.6, 1.6))
         out = 255 * (out / 255) ** gamma
     if rng.random() < 0.3:
         out = cv2.GaussianBlur(out, (0, 0), rng.uniform(0.3, 1.5))
     if rng.random() < 0.1:  # motion blur
         k = int(rng.integers(3, 8))
-        kernel = np.zeros((k, k), np.float32)
+        kernel: np.ndarray = np.zeros((k, k), np.float32)
         kernel[k // 2] = 1 / k
         rot = cv2.getRotationMatrix2D((k / 2 - 0.5, k / 2 - 0.5), rng.uniform(0, 180), 1)
         kernel = cv2.warpAffine(kernel, rot, (k, k))
         out = cv2.filter2D(out, -1, kernel / max(kernel.sum(), 1e-6))
     if rng.random() < 0.5:
         out += rng.standard_normal(out.shape).astype(np.float32) * rng.uniform(1, 10)
-    out8 = np.clip(out, 0, 255).astype(np.uint8)
+    out8: np.ndarray = np.clip(out, 0, 255).astype(np.uint8)
     if rng.random() < 0.3:
         ok, buf = cv2.imencode(".jpg", out8, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(30, 95))])
-        if ok:
-            out8 = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is not None:
+            out8 = decoded
     return out8

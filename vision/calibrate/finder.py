@@ -34,7 +34,7 @@ import numpy as np
 
 from vision.calibrate import network  # noqa: F401 - PyTorch's threads wait asleep (its docs)
 from vision.calibrate.augment import camera_changes
-from vision.calibrate.teach import Progress
+from vision.calibrate.teach import Progress, learn_step
 from vision.learned.face_reader import DETECT_RANGE
 
 #: training samples are SAMPLE x SAMPLE pixels; the detector's cells are STRIDE pixels
@@ -122,7 +122,7 @@ def focal(logit: Any, heat: Any) -> Any:
 def trainable(detector: pathlib.Path) -> Any:
     """The model's detector (a float ONNX network) as a trainable ``torch.nn.Module``."""
     import onnx  # lazy: the learn extra's, only when a table is taught
-    import onnx2torch  # lazy: as above
+    import onnx2torch  # type: ignore[import-untyped]  # lazy: as above
 
     return onnx2torch.convert(onnx.load(str(detector)))
 
@@ -154,14 +154,10 @@ def fine_tune(net: Any, pictures: Sequence[np.ndarray], dice: Sequence[Sequence[
         x = torch.from_numpy(np.stack(images).astype(np.float32).transpose(0, 3, 1, 2)
                              / 255.0 - 0.5)
         heat_t, size_t, mask_t = (torch.from_numpy(np.stack(a)) for a in (heats, sizes, masks))
-        for group in opt.param_groups:
-            group["lr"] = LR * 0.5 * (1 + math.cos(math.pi * step / steps))
         out = net(x)
         size_loss = (F.smooth_l1_loss(out[:, 1], size_t, reduction="none") * mask_t).sum()
-        loss = focal(out[:, 0], heat_t) + size_loss / mask_t.sum().clamp(min=1)
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        learn_step(opt, (LR,), step, steps,
+                   focal(out[:, 0], heat_t) + size_loss / mask_t.sum().clamp(min=1))
         if progress is not None:
             progress("teaching the finder where the table's dice lie", step + 1, steps)
     return net.eval()
@@ -176,7 +172,7 @@ def export(net: Any, path: pathlib.Path) -> None:
     aside = path.with_name(f".{path.name}.tmp")
     try:
         with torch.no_grad():
-            torch.onnx.export(net, torch.zeros(1, 3, SAMPLE, SAMPLE), str(aside),
+            torch.onnx.export(net, (torch.zeros(1, 3, SAMPLE, SAMPLE),), str(aside),
                               opset_version=13, input_names=["image"], output_names=["cells"],
                               dynamic_axes={"image": {2: "h", 3: "w"},
                                             "cells": {2: "gh", 3: "gw"}}, dynamo=False)

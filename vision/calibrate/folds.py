@@ -14,10 +14,11 @@ known die is then read once by a network that never saw it.
   :data:`ERROR_COST` right ones. The figure the table is judged by is *cross-fitted*: each
   fold read with thresholds chosen on the other folds' readings, so no die is judged by
   thresholds it chose.
-- **Kept** only when that figure is worth more than the untaught table's on every known
-  throw (:func:`vision.calibrate.known.worth`: dice right less
+- **Kept** only when that figure ranks above the untaught table's on every known throw
+  (:func:`vision.calibrate.known.rank`, as the reader's choice judges: a reading with some
+  die right above one with none, then its worth, dice right less
   :data:`vision.calibrate.known.CHOICE_COST` for each wrong value or die read where none was
-  thrown, as the reader's choice judges). Only then is the network taught once more on every
+  thrown). Only then is the network taught once more on every
   known throw and written.
 - **Die sizes**: the known dice's sizes (their boxes, or the places matched to them), 5th to
   95th percentile, are recorded (``die_sizes``). They do not limit the scales a picture is
@@ -50,7 +51,7 @@ import numpy as np
 from engine.errors import VisionError
 from vision.calibrate import finder, network, teach
 from vision.calibrate.adapt import Known, Seen, check_enough, match
-from vision.calibrate.known import KnownThrowsError, Tally, by_values, worth
+from vision.calibrate.known import KnownThrowsError, Tally, by_values, rank
 from vision.calibrate.teach import Example, Progress
 from vision.learned import face_reader
 from vision.learned.face_model import fingerprint
@@ -112,6 +113,7 @@ class Teaching:
     part: str = "all"
     fold_seconds: list[float] = field(default_factory=list)
     left_out: tuple[str, ...] = ()  # optional pictures that could not hold dice
+    finder: int = 0  # the pictures, every die boxed, the die finder was taught on (0: not)
 
     @property
     def before(self) -> Tally:
@@ -346,12 +348,13 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
             if not any(s.name == item.name for s in all_held):
                 left.add(tally([s for s in seen_now if s.name == item.name], now_t))
         taught.add(left)
-        kept = worth(taught) > worth(untaught)
+        kept = rank(taught) > rank(untaught)
         result = Teaching(untaught, taught, kept, chosen, sizes,
                           sum(len(k.values) for k in known), len(known),
                           sum(e.cls > 0 for e in ex), sum(e.cls == 0 for e in ex),
                           network=base_print, steps=steps, part=part,
-                          fold_seconds=fold_seconds, left_out=tuple(left_out))
+                          fold_seconds=fold_seconds, left_out=tuple(left_out),
+                          finder=len(boxed(known, range(len(known)))) if detects else 0)
         if kept:
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
             def last(stage: str, step: int, steps_: int) -> None:
@@ -359,7 +362,8 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
 
             teach.fine_tune(net, pictures, ex, steps=steps, part=part, seed=seed + folds,
                             progress=last)
-            det = teach_finder(settings, known, pictures, range(len(known)), seed + folds, last)
+            det = (teach_finder(settings, known, pictures, range(len(known)), seed + folds, last)
+                   if detects else None)  # only a finder the folds judged
             folder = pathlib.Path(tempfile.mkdtemp(prefix="bidou-table-net-"))
             write_network(net, folder, "table", chosen, sizes, base_print, detector=det)
             result.folder = folder

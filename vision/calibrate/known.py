@@ -114,6 +114,13 @@ def worth(t: Tally) -> int:
     return t.right - CHOICE_COST * (t.wrong + t.extra)
 
 
+def rank(t: Tally) -> tuple[bool, int]:
+    """How a calibration orders two readings of the same known throws, better last: one that
+    reads no die right reads nothing at the table and is below any that reads one; then by
+    :func:`worth`."""
+    return (t.right > 0, worth(t))
+
+
 def parse_values(text: str, path: pathlib.Path) -> tuple[int, ...]:
     """The values written in a known throw's ``.txt``: digits 1-6, spaces or commas between."""
     tokens = [t for t in re.split(r"[\s,]+", text) if t]

@@ -11,8 +11,12 @@ The rule (:func:`choose`), one figure: a reader's **worth** on the known throws 
 it reads right less :data:`CHOICE_COST` for each error, an error being a wrong value or a die
 read where none was thrown (the issue counts both as wrong); the reader worth more is chosen,
 and on equal worth the table keeps the reader it has. An unsure or missed die is worth 0: the
-referee reads it. So a reader that reads nothing right is worth at most 0 and never wins over
-one that reads more right than :data:`CHOICE_COST` times its errors.
+referee reads it. A reader that reads none of them right reads nothing at the table: it is
+ranked below any that reads one right, whatever their errors (:func:`vision.calibrate.
+known.rank`; oblique-colour at 98 known dice, the finder and face network taught with their
+own ``detect`` read none of the held-out dice right and 1 wrong, the untaught table 2 right
+and 5 wrong: by worth alone the taught one, which then read 0.0% of the set's other dice,
+was kept).
 
 Why :data:`CHOICE_COST` is 4 and not the issue's 0.5% wrong (1 error in 200 dice): that
 target judges a table on hundreds of dice; the held-out folds of one calibration hold a few
@@ -34,7 +38,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from vision.calibrate.adapt import Known
-from vision.calibrate.known import CHOICE_COST, Tally, by_values, worth
+from vision.calibrate.known import CHOICE_COST, Tally, by_values, rank, worth
 from vision.rules.reader import read_dice as rule_reader
 from vision.settings import READERS
 
@@ -58,15 +62,16 @@ class Choice:
         return self.chosen != self.current
 
 
-__all__ = ["CHOICE_COST", "LEARNED", "RULES", "Choice", "choose", "rule_tally", "worth"]
+__all__ = ["CHOICE_COST", "LEARNED", "RULES", "Choice", "choose", "rank", "rule_tally", "worth"]
 
 
 def choose(rules: Tally, learned: Tally, current: str) -> Choice:
-    """The reader worth more on the known throws (:func:`vision.calibrate.known.worth`); the
-    current one when both are worth the same."""
-    if worth(learned) > worth(rules):
+    """The reader ranked higher on the known throws (:func:`vision.calibrate.known.rank`:
+    one that reads some die right over one that reads none, then the one worth more); the
+    current one when both rank the same."""
+    if rank(learned) > rank(rules):
         return Choice(rules, learned, current, LEARNED, True)
-    if worth(rules) > worth(learned):
+    if rank(rules) > rank(learned):
         return Choice(rules, learned, current, RULES, True)
     return Choice(rules, learned, current, current, False)
 

@@ -231,15 +231,21 @@ def fine_tune(net: Any, pictures: Sequence[np.ndarray], examples: Sequence[Examp
     net.train()
     for step in range(steps):
         crops, classes = draws(pyramids, examples, rng, BATCH)
-        for group, base in zip(opt.param_groups, bases, strict=True):
-            group["lr"] = base * 0.5 * (1 + math.cos(math.pi * step / steps))
-        loss = F.cross_entropy(net(as_input(crops)), torch.tensor(classes))
-        opt.zero_grad()
-        loss.backward()
-        opt.step()
+        learn_step(opt, bases, step, steps,
+                   F.cross_entropy(net(as_input(crops)), torch.tensor(classes)))
         if progress is not None:
             progress("teaching the network the table's dice", step + 1, steps)
     return net.eval()
+
+
+def learn_step(opt: Any, bases: Sequence[float], step: int, steps: int, loss: Any) -> None:
+    """One step of ``opt`` on ``loss``, each parameter group's learning rate at its base
+    along one cosine to nothing over ``steps`` (every teaching at the table trains so)."""
+    for group, base in zip(opt.param_groups, bases, strict=True):
+        group["lr"] = base * 0.5 * (1 + math.cos(math.pi * step / steps))
+    opt.zero_grad()
+    loss.backward()
+    opt.step()
 
 
 def head_of(net: Any) -> Head:
