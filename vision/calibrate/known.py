@@ -184,11 +184,12 @@ def load_boxes(path: pathlib.Path, values: Sequence[int] | None = None,
             raise KnownThrowsError(f"{path} holds a box {list(box)} with value {value}: a box "
                                    "is [x, y, w, h] with w and h above 0, a value 1-6 or 0 "
                                    "for not a die")
+    checked = tuple(((box[0], box[1], box[2], box[3]), value) for box, value in boxes)
     if values is not None and Counter(v for _, v in boxes if v) != Counter(values):
         raise KnownThrowsError(f"{path}'s dice ({_values([v for _, v in boxes if v])}) are not "
                                f"the values in {path.with_suffix('.txt').name} "
                                f"({_values(values)}): make the two agree")
-    return boxes
+    return checked
 
 
 def load_picture(path: pathlib.Path, flags: int = cv2.IMREAD_COLOR) -> np.ndarray:
