@@ -69,11 +69,19 @@ def featured(live: Live, reader: Reader, count: int = FEATURED) -> list[dict[str
     return out[:count]
 
 
+def rating_text(ordinal: float) -> str:
+    """A rating as the pages print it: two decimals, and never "-0.00" for a rating that rounds
+    to nothing."""
+    text = f"{ordinal:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
 def create_app(reader: Reader, live: Live, *, name: str = "League", host: str = "127.0.0.1",
                public_url: str | None = None) -> Flask:
     """The screen of the league whose store ``reader`` reads, fed by ``live``."""
     app = Flask(__name__, static_folder="static")
     app.json.sort_keys = False  # type: ignore[attr-defined]
+    app.add_template_filter(rating_text, "rating")
 
     def refuse(status: int, sentence: str) -> Any:
         return jsonify(error=sentence), status
