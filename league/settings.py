@@ -34,7 +34,7 @@ from typing import Any
 
 from engine.errors import ConfigError, reject_unknown_keys
 from firmware.venue_settings import NAME, NAME_ALLOWED
-from venue.settings import _section, _text
+from venue.settings import _section, _text, named_sections
 
 SECTIONS = ("league", "cluster", "database", "ingest", "pubs")
 #: the league's own user in the LEAGUE account: its ingesters and screens
@@ -106,12 +106,7 @@ def build_league_config(data: dict[str, Any]) -> LeagueConfig:
     if not isinstance(name, str) or not NAME.match(name):
         raise ConfigError("league.name", name, NAME_ALLOWED)
     pubs: dict[str, str] = {}
-    for pub, section in _section(data, "pubs").items():
-        if not NAME.match(pub):
-            raise ConfigError(f"pubs.{pub}", section, NAME_ALLOWED)
-        if not isinstance(section, dict):
-            raise ConfigError(f"pubs.{pub}", section, 'a table: password = "..."')
-        reject_unknown_keys(f"pubs.{pub}", section, ("password", "partition"), verb="has")
+    for pub, section in named_sections(data, "pubs", ("password", "partition")):
         pubs[pub] = _text(section, "password", f"pubs.{pub}")
     partitions = ingest.get("partitions", 1)
     if not isinstance(partitions, int) or isinstance(partitions, bool) or partitions < 1:

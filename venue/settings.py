@@ -11,6 +11,7 @@ import argparse
 import ssl
 import sys
 import tomllib
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -83,6 +84,20 @@ def _section(data: dict[str, Any], name: str) -> dict[str, Any]:
     return value
 
 
+def named_sections(data: dict[str, Any], name: str, keys: tuple[str, ...]
+                   ) -> Iterator[tuple[str, dict[str, Any]]]:
+    """Each ``[NAME.X]`` section (``[tables.t1]``, the league's ``[pubs.north]``) as (X, its
+    keys), in order, once checked: X a name (``NAME``, it is part of subjects), the section
+    a table whose keys are among ``keys``; ConfigError otherwise."""
+    for item, section in _section(data, name).items():
+        if not NAME.match(item):
+            raise ConfigError(f"{name}.{item}", section, NAME_ALLOWED)
+        if not isinstance(section, dict):
+            raise ConfigError(f"{name}.{item}", section, 'a table: password = "..."')
+        reject_unknown_keys(f"{name}.{item}", section, keys, verb="has")
+        yield item, section
+
+
 def _port(value: Any, key: str) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or not 1 <= value <= 65535:
         raise ConfigError(key, value, "a port number from 1 to 65535")
@@ -114,12 +129,7 @@ def build_venue_config(data: dict[str, Any]) -> VenueConfig:
         raise ConfigError("venue.name", name, NAME_ALLOWED)
     tables: dict[str, str] = {}
     logs: dict[str, str] = {}
-    for table, section in _section(data, "tables").items():
-        if not NAME.match(table):
-            raise ConfigError(f"tables.{table}", section, NAME_ALLOWED)
-        if not isinstance(section, dict):
-            raise ConfigError(f"tables.{table}", section, 'a table: password = "..."')
-        reject_unknown_keys(f"tables.{table}", section, ("password", "log_id"), verb="has")
+    for table, section in named_sections(data, "tables", ("password", "log_id")):
         tables[table] = _text(section, "password", f"tables.{table}")
         if "log_id" in section:
             logs[table] = _text(section, "log_id", f"tables.{table}")
