@@ -10,15 +10,14 @@ league's cluster (as the league's own user), and serves them as the venue screen
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 
 from league.settings import add_config_argument, config_for
 from league_screen.app import create_app
 from league_screen.data import Reader
 from league_screen.live import ClusterLink, Live
 from venue_screen.server import ScreenServer
+from web.stop_signals import StopSignals
 
 DEFAULT_PORT = 8095
 
@@ -52,11 +51,7 @@ def run(args: argparse.Namespace) -> int:
         live.stop()
         return 1
     print(f"League screen: {server.url}", flush=True)
-    stop = threading.Event()
-    for s in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(s, lambda *_: stop.set())
-    while not stop.wait(0.5):
-        pass
+    StopSignals().wait()
     server.stop()
     live.stop()
     return 0

@@ -24,10 +24,7 @@ from __future__ import annotations
 import argparse
 import json
 import secrets
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import psycopg
@@ -44,6 +41,7 @@ from venue.roster import Player
 from venue.settings import load_venue_config
 from venue_screen.supervise import Supervisor
 from web.ports import free_port, wait_port
+from web.stop_signals import StopSignals
 
 PUBS = ("north", "south", "east", "west")
 #: the league screen's PostgreSQL role: it only reads
@@ -87,11 +85,7 @@ class League:
         self.addresses: list[str] = []
 
     def spawn(self, name: str, cmd: list[str], log: Path) -> None:
-        def start() -> subprocess.Popen[bytes]:
-            with open(log, "ab") as out:
-                return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
-                                        start_new_session=True)
-        self.parts.add(name, start, log)
+        self.parts.spawn(name, cmd, log)
 
     def database(self, name: str) -> str:
         """A database of the cluster (made if absent), as its owner's DSN."""
@@ -221,9 +215,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     folder = Path(args.folder).resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    stop: list[int] = []
-    for s in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(s, lambda signum, frame: stop.append(signum))
+    stop = StopSignals()
     league = League(folder, args.pubs, args.tables, args.pace)
     try:
         league.pg.init()
@@ -240,9 +232,7 @@ def run(args: argparse.Namespace) -> int:
         for line in league.addresses:
             print(line, flush=True)
         print(f"Logs and data in {folder}. Press Ctrl-C to stop everything.", flush=True)
-        while not stop:
-            league.parts.watch()
-            time.sleep(0.5)
+        stop.wait(tick=league.parts.watch)
         return 0
     except (RuntimeError, OSError, psycopg.Error) as e:
         print(f"bidou-league up: {e}", file=sys.stderr)

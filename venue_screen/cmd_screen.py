@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import argparse
-import signal
 import sys
-import threading
 
 from venue.settings import add_config_argument, config_for
 from venue_screen.app import create_app
 from venue_screen.live import Live
 from venue_screen.server import ScreenServer
+from web.stop_signals import StopSignals
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,11 +35,7 @@ def run(args: argparse.Namespace) -> int:
         live.stop()
         return 1
     print(f"Venue screen: {server.url}", flush=True)
-    stop = threading.Event()
-    for s in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(s, lambda *_: stop.set())
-    while not stop.wait(0.5):
-        pass
+    StopSignals().wait()
     live.stop()  # first: it ends the event streams, which would hold the server's stop
     server.stop()
     return 0

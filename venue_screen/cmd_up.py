@@ -19,10 +19,7 @@ import argparse
 import json
 import os
 import secrets
-import signal
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 from venue.hub import start_hub
@@ -33,6 +30,7 @@ from venue.private_file import write_private
 from venue.settings import load_venue_config
 from venue_screen.supervise import Supervisor
 from web.ports import free_port, wait_port
+from web.stop_signals import StopSignals
 
 VARIANTS = (("montevideo", 3), ("multi-hand", 3), ("two-hand", 2))
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ida", "Jo", "Kit", "Lou")
@@ -82,9 +80,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     folder = Path(args.folder).resolve()
     folder.mkdir(parents=True, exist_ok=True)
-    stop: list[int] = []
-    for s in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(s, lambda signum, frame: stop.append(signum))
+    stop = StopSignals()
     parts = Supervisor(lambda line: print(line, flush=True))
     pg = PgCluster(str(folder / "pg"), free_port())
     try:
@@ -100,12 +96,7 @@ def run(args: argparse.Namespace) -> int:
             raise RuntimeError(f"the hub did not start; see {folder / 'hub' / 'nats.log'}")
 
         def spawn(name: str, cmd: list[str], label: str | None = None) -> None:
-            def start() -> subprocess.Popen[bytes]:
-                with open(folder / f"{name}.log", "ab") as log:
-                    return subprocess.Popen(cmd, stdout=log, stderr=subprocess.STDOUT,
-                                            start_new_session=True)
-
-            parts.add(label or name, start, folder / f"{name}.log")
+            parts.spawn(label or name, cmd, folder / f"{name}.log")
 
         spawn("ingester", [sys.executable, "-m", "venue.cli", "ingest", "--config",
                            str(folder / "venue.toml")])
@@ -126,9 +117,7 @@ def run(args: argparse.Namespace) -> int:
                 raise RuntimeError(f"table {name} did not start; see {folder / name}.log")
             print(f"Table {name}: http://127.0.0.1:{port}/", flush=True)
         print(f"Logs and data in {folder}. Press Ctrl-C to stop everything.", flush=True)
-        while not stop:
-            parts.watch()
-            time.sleep(0.5)
+        stop.wait(tick=parts.watch)
         return 0
     except (RuntimeError, OSError) as e:
         print(f"bidou-venue up: {e}", file=sys.stderr)

@@ -50,6 +50,18 @@ class Supervisor:
         self.parts.append(part)
         return part
 
+    def spawn(self, name: str, cmd: list[str], log: Path) -> Part:
+        """Start the command ``cmd`` now as a part, its output appended to ``log``, in a
+        session of its own (a Ctrl-C at the terminal reaches this process only, which stops
+        the parts in order), and keep it running."""
+
+        def start() -> subprocess.Popen[bytes]:
+            with open(log, "ab") as out:
+                return subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT,
+                                        start_new_session=True)
+
+        return self.add(name, start, log)
+
     def watch(self) -> None:
         """Notice the parts that stopped, and start those whose pause is over."""
         now = self.clock()
