@@ -15,7 +15,6 @@ import argparse
 import asyncio
 import contextlib
 import logging
-import sys
 from datetime import UTC, datetime
 from typing import Any
 
@@ -24,7 +23,7 @@ import psycopg
 
 from league import store
 from league.settings import LeagueConfig, add_config_argument, config_for
-from venue.ingester import run_until_stopped
+from venue.part_command import part_command
 from venue.roster import ROSTER_CHANGED, ROSTER_GET, Player, answer, player_problem
 
 log = logging.getLogger("bidou.league.roster")
@@ -108,13 +107,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    """``bidou-league roster``: answer the pubs' roster requests until stopped."""
-    config = config_for("roster", args.config)
-    if config is None:
-        return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s",
-                        stream=sys.stdout)
-    print("bidou-league roster: answering the pubs' league.roster.get", flush=True)
-    run_until_stopped(RosterService(config).run)
-    return 0
+#: ``bidou-league roster``: answer the pubs' roster requests until stopped
+run = part_command(config_for, "roster", lambda config: RosterService(config).run,
+                   says=lambda config: "bidou-league roster: answering the pubs' "
+                                       "league.roster.get", logging_to="stdout")

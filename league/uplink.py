@@ -29,8 +29,8 @@ import psycopg
 
 from league.cluster import uplink_subject
 from league.pull import NamedPuller
-from venue.ingester import run_until_stopped
 from venue.messages import ENTRY_STREAM
+from venue.part_command import part_command
 from venue.settings import VenueConfig, add_config_argument, config_for
 
 DURABLE = "league-uplink"
@@ -178,9 +178,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    config = config_for("uplink", args.config)
-    if config is None:
-        return 2
-    run_until_stopped(Uplink(config).run)
-    return 0
+run = part_command(config_for, "uplink", lambda config: Uplink(config).run)

@@ -31,7 +31,6 @@ import threading
 import time
 import zlib
 from collections import Counter
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 import nats
@@ -40,6 +39,8 @@ import psycopg
 from venue import store
 from venue.hub import ensure_streams
 from venue.messages import ENTRY_STREAM, BadMessage, EntryMessage, parse_entry
+from venue.part_command import part_command
+from venue.part_command import run_until_stopped as run_until_stopped  # league.ingester's
 from venue.puller import DURABLE, MAX_DELIVER, PULL_BATCH, Puller, say
 from venue.settings import VenueConfig, add_config_argument, config_for
 
@@ -375,23 +376,4 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
 
 
-def run_until_stopped(part: Callable[[asyncio.Event], Awaitable[None]]) -> None:
-    """Run ``part(stop)`` until SIGTERM or SIGINT sets ``stop`` (each long-running part's
-    command: the venue's ingester, and the league's)."""
-
-    async def main() -> None:
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for s in (signal.SIGTERM, signal.SIGINT):
-            loop.add_signal_handler(s, stop.set)
-        await part(stop)
-
-    asyncio.run(main())
-
-
-def run(args: argparse.Namespace) -> int:
-    config = config_for("ingest", args.config)
-    if config is None:
-        return 2
-    run_until_stopped(Ingester(config).run)
-    return 0
+run = part_command(config_for, "ingest", lambda config: Ingester(config).run)

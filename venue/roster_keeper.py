@@ -25,7 +25,7 @@ import nats
 import psycopg
 
 from venue import roster
-from venue.ingester import run_until_stopped
+from venue.part_command import part_command
 from venue.settings import VenueConfig, add_config_argument, config_for
 
 REFRESH = 60.0
@@ -137,11 +137,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
 
 
-def run(args: argparse.Namespace) -> int:
-    config = config_for("roster", args.config)
-    if config is None:
-        return 2
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s: %(message)s")
-    print(f"bidou-venue roster: keeping venue {config.name}'s roster copy", flush=True)
-    run_until_stopped(lambda stop: keep(config, stop))
-    return 0
+run = part_command(config_for, "roster", lambda config: lambda stop: keep(config, stop),
+                   says=lambda config: f"bidou-venue roster: keeping venue {config.name}'s "
+                                       "roster copy", logging_to="stderr")
