@@ -7,12 +7,22 @@
    the time from an entry's release on its table (its publish to the pub's hub) to its
    commit in the league's store (``events.received``, the storing transaction's start), p50
    and p99.
-2. **A day's backlog**: GAMES finished games per table for every table of every pub, put in
+2. **The pubs' own state**: every table's public state on its pub's hub every 2 s (a table at
+   a person's pace sends one at each action, ``venue.forwarder``), for ``--state-seconds``. Each
+   one also reaches the league ingester of its pub as ``refused.<pub>.bidou.<pub>.<table>
+   .state`` (the refusals' import takes every ``bidou.*.*.state`` of a pub's account,
+   ``league.cluster``), which drops it (``league.refusals.sentence``: None). Printed: the
+   messages per second it heard (a subscription of the league's own beside it counts the
+   same ones) and the ingester's CPU during the states against as long idle just before
+   (``/proc/PID/stat``), and the three servers' (theirs holds all the states cost them: the
+   leaf links, ``LEAGUE_LIVE``'s three replicas, the refusals and the bench's own count).
+3. **A day's backlog**: GAMES finished games per table for every table of every pub, put in
    the league's stream while its ingester is stopped; then the ingester started: the time to
    store it all with every game ranked and rated, and the time to rebuild all ratings
    (``ratings.rebuild``) and everything from the events (``derive.rebuild_all``).
 
-``python benchmarks/bench_league.py [--pubs 50] [--tables 10] [--seconds 60] [--games 4]``.
+``python benchmarks/bench_league.py [--pubs 50] [--tables 10] [--seconds 180] [--games 4]
+[--state-seconds 20]``.
 Nothing is asserted: the machine is shared, the figures are what this run saw.
 """
 
@@ -20,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import multiprocessing
 import os
 import shutil
@@ -47,8 +58,9 @@ from league.pubhub import LeagueLink, pub_hub_config  # noqa: E402
 from league.settings import build_league_config  # noqa: E402
 from league.uplink import Uplink  # noqa: E402
 from venue import store as venue_store  # noqa: E402
+from venue.forwarder import summary  # noqa: E402
 from venue.hub import nats_server_binary  # noqa: E402
-from venue.messages import EntryMessage, entry_subject  # noqa: E402
+from venue.messages import EntryMessage, entry_subject, state_subject  # noqa: E402
 from venue.pgcluster import PgCluster  # noqa: E402
 from venue.private_file import write_private  # noqa: E402
 from venue.settings import build_venue_config  # noqa: E402
@@ -128,6 +140,74 @@ async def publish_backlog(url: list[str], password: str, messages: list[EntryMes
     await nc.close()
 
 
+def _cpu(pid: int) -> float:
+    """CPU seconds (user and system) process ``pid`` has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _state_body(pub: str, table: str) -> bytes:
+    """A table's public state as its forwarder sends it (``venue.forwarder``): three seats
+    in a hand."""
+    seats = [{"name": n, "chips": c, "stake": 0, "in_hand": True, "to_act": n == "Ann",
+              "out": False, "exposed": [6, 4]} for n, c in (("Ann", 5), ("Bob", 3), ("Cy", 0))]
+    state = {"game_id": 12, "status": "playing", "variant": "multi-hand", "to_act": "Ann",
+             "expects": "throw", "pot": 3, "centre": 0, "hand": 2, "seats": seats,
+             "version": 57}
+    return json.dumps(summary(state) | {"table": table, "venue": pub, "log_id": f"{pub}-{table}",
+                                        "entries": 140, "waiting": 0,
+                                        "at": time.time()}).encode()
+
+
+async def _states(urls: dict[str, str], tables: int, seconds: float) -> int:
+    """Every table's state on its pub's hub every ``PACE`` s (the tables spread over the
+    interval) for ``seconds``; how many were published."""
+    conns = {p: await nats.connect(u, user="venue", password=f"adm-{p}")
+             for p, u in urls.items()}
+    every = [(p, f"t{t}") for p in urls for t in range(tables)]
+    bodies = {pt: _state_body(*pt) for pt in every}
+    start, n = time.monotonic(), 0
+    for k in range(int(seconds / PACE)):
+        for i, (p, t) in enumerate(every):
+            delay = start + k * PACE + i * PACE / len(every) - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            await conns[p].publish(state_subject(p, t), bodies[(p, t)])
+            n += 1
+    for c in conns.values():
+        await c.flush()
+        await c.close()
+    return n
+
+
+async def _state_cost(urls: dict[str, str], tables: int, seconds: float, league: list[str],
+                      password: str, ingester: int, servers: list[int]
+                      ) -> tuple[int, int, float, float, float, float, float]:
+    """(published, heard on ``refused.*.bidou.>``, seconds, ingester's CPU idle and during the
+    states, the servers' idle and during), CPU in cores; idle measured as long just before."""
+    nc = await nats.connect(league, user="league", password=password)
+    heard = 0
+
+    async def count(msg: object) -> None:
+        nonlocal heard
+        heard += 1
+
+    await nc.subscribe("refused.*.bidou.>", cb=count)
+    await nc.flush()
+    pids = [ingester, *servers]
+    before, t0 = [_cpu(p) for p in pids], time.monotonic()
+    await asyncio.sleep(seconds)
+    idle, t1 = [_cpu(p) for p in pids], time.monotonic()
+    published = await _states(urls, tables, seconds)
+    await nc.flush()
+    busy, t2 = [_cpu(p) for p in pids], time.monotonic()
+    await asyncio.sleep(1)  # the last ones arrive
+    await nc.close()
+    return (published, heard, t2 - t1, (idle[0] - before[0]) / (t1 - t0),
+            (busy[0] - idle[0]) / (t2 - t1), (sum(idle[1:]) - sum(before[1:])) / (t1 - t0),
+            (sum(busy[1:]) - sum(idle[1:])) / (t2 - t1))
+
+
 def _count(dsn: str) -> int:
     with psycopg.connect(dsn) as db:
         return int(db.execute("SELECT count(*) FROM events").fetchone()[0])
@@ -145,6 +225,7 @@ def main() -> None:  # noqa: PLR0915 -- one run, in order
     parser.add_argument("--tables", type=int, default=10)
     parser.add_argument("--seconds", type=float, default=180.0)
     parser.add_argument("--games", type=int, default=4)
+    parser.add_argument("--state-seconds", type=float, default=20.0)
     args = parser.parse_args(sys.argv[1:] if __name__ == "__main__" else [])
     cores = os.cpu_count()
     folder = Path(tempfile.mkdtemp(prefix="bench-league-"))
@@ -266,7 +347,26 @@ def main() -> None:  # noqa: PLR0915 -- one run, in order
               f"league's store p50 {p50:.0f} ms, p99 {p99:.0f} ms ({cores} cores, load "
               f"{os.getloadavg()[0]:.1f})")
 
-        # 2. a day's backlog
+        # 2. the pubs' own state, which the league's ingester also hears as refused
+        wait_until(lambda: _dirty(league_dsn) == 0, 600, "the paced games' ratings", every=1)
+        with psycopg.connect(league_dsn) as db:
+            problems = int(db.execute("SELECT count(*) FROM problems").fetchone()[0])
+        sent, heard, spent, idle, busy, s_idle, s_busy = asyncio.run(_state_cost(
+            urls, args.tables, args.state_seconds, config.client_urls(), "adm", ing.pid,
+            [p.pid for p in procs[:3]]))
+        with psycopg.connect(league_dsn) as db:
+            problems = int(db.execute("SELECT count(*) FROM problems").fetchone()[0]) - problems
+        print(f"states: {args.pubs} pubs x {args.tables} tables, each table's public state "
+              f"every {PACE:.0f} s for {spent:.0f} s: {sent / spent:.0f} states/s published at "
+              f"the pubs' hubs; the league ingester heard {heard / spent:.0f} refused "
+              f"<pub>.bidou.<pub>.<table>.state messages/s and dropped them ({problems} new "
+              f"problem rows); its CPU {100 * busy:.1f}% of a core, {100 * idle:.1f}% idle just "
+              f"before: {100 * (busy - idle):.1f}% of a core for the states, "
+              f"{1e6 * (busy - idle) * spent / max(heard, 1):.0f} us a message; the league's "
+              f"three servers {100 * s_busy:.0f}% against {100 * s_idle:.0f}% idle ({cores} "
+              f"cores, load {os.getloadavg()[0]:.1f})")
+
+        # 3. a day's backlog
         ing.send_signal(signal.SIGTERM)
         ing.wait(30)
         with psycopg.connect(league_dsn) as db:
