@@ -113,9 +113,9 @@ def new_game(cmd: Correct, variant: str, players: tuple[str, ...],
     """The game a ``new-game`` starts: the command's set-up, else the table's own.
 
     ``zones``: the seats the camera has a zone for (None: no camera). A game of more players
-    than that is refused here: accepted, every throw of its extra seats was refused, each
-    with a traceback in the log (issue 37), and the console's zones form can only redraw the
-    zones of the game being played."""
+    than that is refused here: accepted, every throw of its extra seats would be refused, each
+    with a traceback in the log, and the console's zones form can only redraw the zones of the
+    game being played."""
     setup = NewGame(cmd.variant or variant,
                     tuple(cmd.players) if cmd.players is not None else players,
                     dict(cmd.options) if cmd.options is not None else dict(options))

@@ -122,9 +122,9 @@ def check_files_writable(path: str) -> None:
 
     Opening a WAL log it may only read, SQLite makes the -wal and -shm beside it with the log's
     own permissions and leaves them there: after a refused start, the owner's ``chmod u+w``
-    of the log was not enough, and the next start was refused for the -shm (found by make
-    pi-check, where the tests run as an ordinary user). :func:`check_writable` still catches
-    what permissions do not show (a read-only mount)."""
+    of the log would not be enough, and the next start would be refused for the -shm (as
+    ``make pi-check`` shows, where the tests run as an ordinary user). :func:`check_writable`
+    still catches what permissions do not show (a read-only mount)."""
     for candidate in (path, f"{path}-wal", f"{path}-shm"):
         if os.path.exists(candidate) and not os.access(candidate, os.W_OK):
             raise LogError(read_only(path))
@@ -133,7 +133,7 @@ def check_files_writable(path: str) -> None:
 def check_writable(db: sqlite3.Connection, path: str) -> None:
     """Refuse a log this user may read but not write, before the table starts: SQLite opens
     such a file read-only without a word, and the first write (a seat key, the first press)
-    failed with a traceback (issue 37). The write tried here is rolled back."""
+    would fail with a traceback. The write tried here is rolled back."""
     try:
         db.execute("BEGIN IMMEDIATE")
         version = int(db.execute("PRAGMA user_version").fetchone()[0])

@@ -38,7 +38,7 @@ from league import derive, ratings
 from league import store as league_store
 from league.checks import check_batch
 from league.cluster import LEAGUE_ENTRIES, ensure_streams, venue_subject
-from league.pull import NamedPuller
+from league.pull import NamedPuller, until_done
 from league.refusals import Refusals
 from league.settings import LeagueConfig, add_config_argument, config_for
 from venue import store as venue_store
@@ -119,25 +119,20 @@ class LeagueIngester(Ingester):
 
     async def run(self, stop: asyncio.Event) -> None:
         c = self.league
+        say(f"starting: the league's store ({c.name}) and servers ({', '.join(c.client_urls())})")
         await asyncio.to_thread(lambda: league_store.connect(c.dsn).close())
         nc = await nats.connect(c.client_urls(), user=c.admin_user, password=c.admin_password,
                                 name=f"league ingester {self.part}",
                                 max_reconnect_attempts=-1, reconnect_time_wait=0.5,
                                 connect_timeout=2)
         js = nc.jetstream()
-        while True:
-            try:
-                await ensure_streams(js, c)
-                break
-            except Exception as e:  # noqa: BLE001 -- the cluster has no leader yet
-                say(f"the league's streams are not ready ({type(e).__name__}: {e}); again in 1 s")
-                await asyncio.sleep(1)
+        await until_done("the league's streams", lambda: ensure_streams(js, c))
         refusals = Refusals(c.dsn, self.pubs, set(c.pubs), self.say_once)
         await refusals.subscribe(nc)
         puller = NamedPuller(nc, js, LEAGUE_ENTRIES, f"ingest-{self.part}",
                              [f"league.{p}.*.entry" for p in sorted(self.pubs)] or
                              ["league._none_.*.entry"])
-        await puller.ensure_consumer()
+        await until_done(f"the consumer ingest-{self.part}", puller.ensure_consumer)
         queues: list[asyncio.Queue[Any]] = [asyncio.Queue(QUEUE) for _ in self.dbs]
         workers = [asyncio.create_task(self._worker(nc, i, q)) for i, q in enumerate(queues)]
 

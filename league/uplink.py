@@ -28,7 +28,7 @@ import nats
 import psycopg
 
 from league.cluster import uplink_subject
-from league.pull import NamedPuller
+from league.pull import NamedPuller, until_done
 from venue.messages import ENTRY_STREAM
 from venue.part_command import part_command
 from venue.settings import VenueConfig, add_config_argument, config_for
@@ -147,7 +147,7 @@ class Uplink:
         js = nc.jetstream()
         puller = NamedPuller(nc, js, ENTRY_STREAM, DURABLE, [f"bidou.{c.name}.*.entry"],
                              ack_wait=PUBLISH_TIMEOUT * 3)
-        await puller.ensure_consumer()
+        await until_done("the hub's consumer of the pub's entries", puller.ensure_consumer)
         queue: asyncio.Queue[Any] = asyncio.Queue(IN_FLIGHT)
 
         async def deliver(msg: Any) -> None:

@@ -108,15 +108,15 @@ class RateLimiter:
 
     Why apart: a phone with a stale seat token (another log) must not keep the referee's own
     device from logging in with the PIN; wrong tokens then only block tokens from that
-    address, wrong PINs only the PIN. Why paced, not locked (issue 37): a lock for everyone
-    after ``max_pin_attempts`` wrong PINs a window let any guest with a few addresses lock the
+    address, wrong PINs only the PIN. Why paced, not locked: a lock for everyone after
+    ``max_pin_attempts`` wrong PINs a window would let any guest with a few addresses lock the
     referee out, again every minute. Past that many PIN attempts in a window (from any
     addresses), one PIN is compared every ``window / max_pin_attempts`` seconds across the
     table: guesses stay at ``max_pin_attempts`` a window however many addresses send them (a
-    6-digit PIN then takes weeks). Why turns (issue 47): a refused address is given the next
-    free turn, kept for it, and told its time in ``Retry-After``; coming back then, its PIN is
-    compared, whatever others sent meanwhile. Without turns the guests' threads took every
-    free moment first, and the referee, retrying when told, was refused again and again. An
+    6-digit PIN then takes weeks). Why turns: a refused address is given the next free turn,
+    kept for it, and told its time in ``Retry-After``; coming back then, its PIN is compared,
+    whatever others sent meanwhile. Without turns the guests' threads would take every free
+    moment first, and the referee, retrying when told, would be refused again and again. An
     address holds one turn at a time, so 40 guessing addresses make a new device wait about
     40 turns; the referee's known devices are not paced at all (``table_server.devices``).
     ``clock`` is injectable so tests can move time without sleeping.

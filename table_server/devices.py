@@ -1,15 +1,15 @@
 """Device cookies for the referee console's PIN login (OWASP, "Slow Down Online Guessing
 Attacks with Device Cookies").
 
-Why: the table paces PIN comparisons from every address together once a minute's share of
-wrong PINs is spent (``auth.RateLimiter``), so that guests with many addresses cannot guess the
-PIN; but then the same guests kept the referee waiting (issue 47: the right PIN, retried as
-``Retry-After`` said, got 429 twelve times in 30 s). A browser that has logged in with the PIN
-before is the referee's own: it carries a signed device cookie, and its PINs are counted per
-device (``max_failures`` a window), never by an address's count or the table's pace, so its
-right PIN is always compared, and accepted. A device past its own limit is, for the rest of
-the window, an unknown device like any other (paced). The cookie proves only that this browser
-once knew the PIN; it opens nothing by itself (a session still needs the PIN or a pass).
+Why: the table paces PIN comparisons from every address together once a minute's share of wrong PINs
+is spent (``auth.RateLimiter``), so that guests with many addresses cannot guess the PIN; but then
+the same guests can keep the referee waiting (with pacing alone, the right PIN, retried as
+``Retry-After`` says, is refused 429 twelve times in 30 s). A browser that has logged in with the
+PIN before is the referee's own: it carries a signed device cookie, and its PINs are counted per
+device (``max_failures`` a window), never by an address's count or the table's pace, so its right
+PIN is always compared, and accepted. A device past its own limit is, for the rest of the window, an
+unknown device like any other (paced). The cookie proves only that this browser once knew the PIN;
+it opens nothing by itself (a session still needs the PIN or a pass).
 
 The cookie is the device's random id signed with a key kept in the table's log (derived from
 the seat tokens' key), so it survives a restart on the same log and cannot be made without it.

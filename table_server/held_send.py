@@ -1,13 +1,13 @@
 """A send on a non-blocking socket that keeps the interpreter lock through the system call.
 
-Why: the broadcaster writes each change to every event stream, 200 sends in a row.
-``socket.send`` releases the interpreter lock around its system call, and taking it back
-waits until the thread that took it meanwhile lets it go: up to the switch interval (5 ms)
-when that thread is busy. In issue 13's soak the 200 sends of one change took 8 ms (median)
-and 20-30 ms (p99) among the request threads, where alone they take 3: the broadcaster gave the
-lock away 200 times per change. A send on a non-blocking socket never waits (``MSG_DONTWAIT``:
-it copies what fits and says how much), so holding the lock through it costs the other
-threads microseconds.
+Why: the broadcaster writes each change to every event stream, 200 sends in a row. ``socket.send``
+releases the interpreter lock around its system call, and taking it back waits until the thread that
+took it meanwhile lets it go: up to the switch interval (5 ms) when that thread is busy. In a soak
+of 200 viewers under a press flood, the 200 sends of one change with ``socket.send`` take 8 ms
+(median) and 20-30 ms (p99) among the request threads, where alone they take 3: the broadcaster
+gives the lock away 200 times per change. A send on a non-blocking socket never waits
+(``MSG_DONTWAIT``: it copies what fits and says how much), so holding the lock through it costs the
+other threads microseconds.
 
 The C library's ``send`` is called through :class:`ctypes.PyDLL`, which (unlike ``CDLL``)
 keeps the lock. Where there is no such function (not a POSIX C library), and for anything

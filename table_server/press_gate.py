@@ -1,11 +1,11 @@
 """A press past its seat's rate is refused here, before Flask sees the request.
 
-Why: a script holding a seat token and pressing as fast as it can (issue 13's press flood,
-about 350 presses a second) was refused 429 by the rate limit, but only after Flask had built
-a request, opened a session, matched the route, parsed the body and checked the token: a
-millisecond of the interpreter each, which every other request and every event stream waited
-for. Here the refusal costs a token comparison and a bucket look-up, and says the same thing
-(``{"error": ..., "rule": null}``, ``Retry-After``, the same headers) as the view would.
+Why: a script holding a seat token and pressing as fast as it can (a press flood, about 350 presses
+a second) is refused 429 by the app's rate limit only after Flask has built a request, opened a
+session, matched the route, parsed the body and checked the token: a millisecond of the interpreter
+each, which every other request and every event stream waits for. Here the refusal costs a token
+comparison and a bucket look-up, and says the same thing (``{"error": ..., "rule": null}``,
+``Retry-After``, the same headers) as the view would.
 
 Only a refusal is answered here; any press within its rate, and every other request, goes on
 to the app, which checks everything again and spends the press.

@@ -4,7 +4,7 @@ minutes, without the PIN.
 Why: wrong PINs from every address are paced for the whole table (one PIN every 3 seconds
 past 20 a minute, ``auth.RateLimiter``), so that more addresses buy no more guesses; a flood
 of guesses from many addresses can then keep the referee waiting for a slot. A console
-already logged in needs no PIN, and can always let another device in (issue 37): "Log in
+already logged in needs no PIN, and can always let another device in: "Log in
 another device" shows a link and its QR code; the device that opens it gets a button (a link
 preview that fetches the page spends nothing) and, pressed, a console session. The link is
 32 random bytes; a wrong one counts as a wrong token for the address. Logout (or a restart)

@@ -4,12 +4,12 @@ PostgreSQL refuses to run as root, and a pub's hub needs no system-wide server t
 venue: ``initdb``/``pg_ctl`` from Debian's ``postgresql`` package make and run a cluster in
 any folder. Run as root (CI, a container), the folder is given to the system user and group
 ``bidou-pg`` (made with ``groupadd``/``useradd`` when absent) and the commands run as that
-user and group only: a child started with ``user=`` alone kept root's group (issue 47: ``COPY
-... TO PROGRAM 'id'`` ran as ``gid=0(root)``).
+user and group only: a child started with ``user=`` alone keeps root's group (``COPY ... TO
+PROGRAM 'id'`` then runs as ``gid=0(root)``).
 
 Every connection gives a password (scram-sha-256, ``pg_hba.conf`` written here at each start):
 the owner role ``bidou`` has a random one, kept in ``owner.password`` (0600) beside the data.
-A cluster made before passwords were asked is given one at its next start.
+A cluster without ``owner.password`` is given one at its next start.
 """
 
 from __future__ import annotations
@@ -142,7 +142,7 @@ class PgCluster:
 
     def start(self) -> None:
         """Start it (waits until it accepts connections), and make the venue's database."""
-        unset = not os.path.exists(self.password_file)  # made before passwords were asked
+        unset = not os.path.exists(self.password_file)  # a cluster whose owner has none
         if unset:  # the owner is given one through the socket, which only we can reach
             self._hba(f"local all {DB_USER} trust\n")
         else:

@@ -1,4 +1,4 @@
-"""The venue's database roles: each part connects with only what it needs (issue 47).
+"""The venue's database roles: each part connects with only what it needs.
 
 The owner (``bidou``, ``venue.pgcluster``) makes the schema; then:
 

@@ -125,8 +125,8 @@ def test_same_dice_in_the_same_places_after_throw_is_flagged_as_possible_non_thr
 
 
 def test_refused_press_blinks_the_led_and_is_shown_only_to_its_seat(fake, make):
-    """Issue 48: a refusal is the pressing player's alone (their LED, their phone), never
-    on the pub screen or in the event list, and it clears when their turn comes."""
+    """A refusal is the pressing player's alone (their LED, their phone), never on the pub
+    screen or in the event list, and it clears when their turn comes."""
     leds = []
     c = make(fake, leds=lambda seat, mode: leds.append((seat, mode)))
     try:

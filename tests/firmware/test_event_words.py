@@ -1,5 +1,5 @@
 """Every event the engine says and every action a player makes has a phrase written for
-people, in English, French and Spanish (issue 48).
+people, in English, French and Spanish.
 
 Random games of every variant (seeded, so a failure replays) go through the words the event
 list shows: each effect of each kind (move, expose, captain, hand, round, game, settle, note)

@@ -1,5 +1,5 @@
-"""A log file the table cannot use as it is, given to `bidou-table run` (issue 37): a read-only
-log stops the start with one sentence naming the file and the permission, and nothing in it
+"""A log file the table cannot use as it is, given to `bidou-table run`: a read-only log
+stops the start with one sentence naming the file and the permission, and nothing in it
 is changed; an empty file is made a new log and the start says so."""
 
 from __future__ import annotations
@@ -51,8 +51,8 @@ def test_a_read_only_log_stops_run_with_one_sentence_naming_the_file_and_permiss
         f"{db} has permissions r--r--r-- (0444, owner {user}). Give its owner write "
         f"permission (chmod u+w {db}), or pass another file with --db.")
     assert hashlib.sha256(db.read_bytes()).hexdigest() == before
-    # and nothing is left beside it: SQLite made a read-only -wal and -shm there, so that
-    # after the chmod u+w the sentence asks for, the next start was refused for the -shm
+    # and nothing is left beside it: were SQLite to make a read-only -wal and -shm there, the
+    # next start would be refused for the -shm even after the chmod u+w the sentence asks for
     assert sorted(p.name for p in tmp_path.iterdir()) == ["table.db", "table.db.lock"]
     db.chmod(0o644)
     reopened = GameLog(str(db))

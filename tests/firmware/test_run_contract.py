@@ -1,6 +1,6 @@
-"""`bidou-table run` from the outside, as the issue writes it: flags checked like the config's
-keys, a stop that is clean however many signals arrive, and a table that keeps running when
-whoever started it stops reading its output."""
+"""`bidou-table run` from the outside, as its contract says: flags checked like the config's keys, a
+stop that is clean however many signals arrive, and a table that keeps running when whoever started
+it stops reading its output."""
 
 from __future__ import annotations
 

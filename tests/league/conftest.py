@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 import shutil
 import sys
 import tempfile
@@ -46,11 +47,14 @@ def new_db(pg_cluster: object) -> Callable[[], str]:
 
 @pytest.fixture
 def folder() -> Iterator[Path]:
+    """A folder for a league's processes and logs, removed after the test unless
+    ``BIDOU_KEEP_LEAGUE`` is set (to read the logs of a failure)."""
     path = Path(tempfile.mkdtemp(prefix="bidou-league-"))
     try:
         yield path
     finally:
-        shutil.rmtree(path, ignore_errors=True)
+        if not os.environ.get("BIDOU_KEEP_LEAGUE"):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 @contextlib.contextmanager

@@ -245,7 +245,20 @@ class League:
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         log.close()
         if wait:
-            wait_until(lambda: "consuming" in self.log_text(name), 180, "the league's ingester")
+            try:
+                wait_until(lambda: "consuming" in self.log_text(name), 180,
+                           "the league's ingester")
+            except AssertionError as e:
+                raise AssertionError(f"{e}\n{self.logs_told(name)}") from None
+
+    def logs_told(self, name: str) -> str:
+        """What the ingester ``name`` and each league server last said (a failed start)."""
+        told = [f"--- {name}.log (end):", self.log_text(name)[-3000:]]
+        for i in range(3):
+            path = self.folder / "cluster" / f"s{i}" / "nats.log"
+            text = path.read_text(errors="replace") if path.exists() else "(none)"
+            told += [f"--- server {i} (end):", "\n".join(text.splitlines()[-15:])]
+        return "\n".join(told)
 
     def kill(self, proc: subprocess.Popen[bytes] | None, sig: int = signal.SIGKILL) -> None:
         if proc is not None and proc.poll() is None:

@@ -7,11 +7,14 @@ from __future__ import annotations
 
 import signal
 import time
+from collections.abc import Callable
 from datetime import timedelta
+from pathlib import Path
 
 import psycopg
 import pytest
 from league_harness import DAY0, ROSTER, League, Pub, wait_until
+from venue_harness import _listening
 
 from venue.ingester import CRASH_ENV
 
@@ -96,3 +99,24 @@ def test_ingesters_partitioned_by_pub_each_take_their_own_and_one_stopped_holds_
     assert lg.rows("pub2") == [], "pub2's entries were stored without its ingester"
     lg.start_ingester(partition=1)  # its durable consumer goes on where it stopped
     lg.check([one, two])
+
+
+@pytest.mark.slow
+def test_an_ingester_started_before_its_cluster_has_a_leader_says_so_and_consumes_once_it_has(
+        folder: Path, new_db: Callable[[], str]) -> None:
+    """One server of three has no JetStream leader: the ingester's start waits, says what it
+    waits for once a second, and consumes as soon as the other two are up."""
+    lg = League(folder / "league", new_db())
+    try:
+        lg.start_server(0)
+        wait_until(lambda: _listening(lg.config.client_ports[0]), 20, "server 1 to listen")
+        lg.start_ingester(wait=False)
+        wait_until(lambda: "the league's streams: not ready" in lg.log_text(), 60,
+                   "the ingester to say its streams are not ready")
+        assert "consuming" not in lg.log_text()
+        lg.start_server(1)
+        lg.start_server(2)
+        wait_until(lambda: "consuming" in lg.log_text(), 120, "the ingester to consume")
+        assert "ready after" in lg.log_text()
+    finally:
+        lg.stop_all()

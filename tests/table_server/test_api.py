@@ -191,7 +191,7 @@ def test_press_throw_rolls_for_captain(table) -> None:
 
 
 def test_press_refused_out_of_turn_is_told_to_that_seat_only(table) -> None:
-    """Issue 48: a refusal is on the player's own page, not on the pub's screen."""
+    """A refusal is on the player's own page, not on the pub's screen."""
     response = table.client.post("/api/press", json={"seat": "Bob", "button": "THROW"},
                                  headers=table.auth("Bob"))
     body = assert_error(response, 409, rule="T2")
@@ -203,8 +203,8 @@ def test_press_refused_out_of_turn_is_told_to_that_seat_only(table) -> None:
 
 
 def test_a_double_tap_is_one_press_with_one_answer(table) -> None:
-    """Issue 48: the same press id again (a double tap) gets the first answer and plays
-    nothing; a press without an id is a new press, as for old clients."""
+    """The same press id again (a double tap) gets the first answer and plays nothing; a
+    press without an id is a new press, as for clients that send none."""
     tap = {"seat": "Ann", "button": "THROW", "id": "tap-1"}
     first = table.client.post("/api/press", json=tap, headers=table.auth("Ann"))
     version = table.state()["version"]

@@ -1,8 +1,8 @@
-"""The history chart's labels never print over one another (issue 48): the pieces that place
-them (hypothesis: any spans, any line ends), then the real page in Chromium, where the boxes of
-every text of the chart, read from the DOM, are compared pairwise, for a two-hand match (its
-lost rounds labelled) and an eight-player multi-hand game (eight names at the lines' ends).
-The chart is on the page's dark theme, with hand numbers on the x axis."""
+"""The history chart's labels never print over one another: the pieces that place them (hypothesis:
+any spans, any line ends), then the real page in Chromium, where the boxes of every text of the
+chart, read from the DOM, are compared pairwise, for a two-hand match (its lost rounds labelled) and
+an eight-player multi-hand game (eight names at the lines' ends). The chart is on the page's dark
+theme, with hand numbers on the x axis."""
 
 from __future__ import annotations
 

@@ -259,8 +259,8 @@ def test_a_table_started_without_a_config_keeps_its_reader_beside_its_log(tmp_pa
 ])
 def test_the_dice_page_says_where_its_throws_are_kept_in_each_language(taught, language,
                                                                          words) -> None:
-    """The page names the folder beside the table's log, never the machine's whole path
-    (issue 48: a test's temp path was shown), in the referee's language."""
+    """The page names the folder beside the table's log, never the machine's whole path (a
+    test's temp folder, say), in the referee's language."""
     _, _, app, folder = taught
     client, _, _ = login(app)
     page = html.unescape(client.get(f"/referee/dice?lang={language}").get_data(as_text=True))

@@ -1,6 +1,6 @@
-"""Hostile and careless requests of issue 37, part 2, each sent from outside as the issue
-gives it (raw HTTP on loopback to the real cheroot server), each now answered as the docs say,
-with nothing played and no traceback in the log."""
+"""Hostile and careless requests, each sent from outside as a client on the pub's network would
+send it (raw HTTP on loopback to the real cheroot server), each answered as the docs say, with
+nothing played and no traceback in the log."""
 
 from __future__ import annotations
 

@@ -247,7 +247,7 @@ def head_answer(port: int, request: bytes) -> bytes:
 def test_request_heads_past_the_limits_get_a_sentence_and_a_closed_connection(
         table, monkeypatch):
     """The server shared with the venue screen (``web.wsgi_server``) reads at most 16 KiB of
-    request line and headers, and 100 headers (issue 47, finding 8)."""
+    request line and headers, and 100 headers."""
     d = start(table, monkeypatch)
     head = "Host: 127.0.0.1\r\nConnection: close\r\n"
     try:

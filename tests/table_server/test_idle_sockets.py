@@ -1,7 +1,7 @@
-"""A thousand idle sockets must not lock the pub out (issue 37, part 1), tried as the issue
-tried it: ``bidou-table run --simulate`` under an open-file limit set before it starts, then
-sockets opened on loopback that never send a byte, then a fresh client asks for the state.
-The table answers, plays on, says the bound it chose, and its log keeps every action."""
+"""A thousand idle sockets must not lock the pub out, tried as a device on the pub's network would:
+``bidou-table run --simulate`` under an open-file limit set before it starts, then sockets opened on
+loopback that never send a byte, then a fresh client asks for the state. The table answers, plays
+on, says the bound it chose, and its log keeps every action."""
 
 from __future__ import annotations
 

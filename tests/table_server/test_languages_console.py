@@ -1,9 +1,9 @@
-"""Issue 48's "no English left" for the referee's pages, in headless Chromium: the console, its
-link for another device (both ends), the Dice page and a known throw's draft (a die added by
-tapping), how to play and the history, each in French and in Spanish, with no English word
-left but the players' names. Left out: the log of the game, the game record's own notation
-(``Ann throw 6 5 4``, the same text as the exported record), and what is set as code (a
-command, a folder, a config key), which are names."""
+"""No English left on the referee's pages, in headless Chromium: the console, its link for another
+device (both ends), the Dice page and a known throw's draft (a die added by tapping), how to play
+and the history, each in French and in Spanish, with no English word left but the players' names.
+Left out: the log of the game, the game record's own notation (``Ann throw 6 5 4``, the same text as
+the exported record), and what is set as code (a command, a folder, a config key), which are
+names."""
 
 from __future__ import annotations
 

@@ -94,8 +94,8 @@ def test_a_seat_token_pressing_faster_than_a_hand_gets_429(table_factory, clock)
 
 
 def test_presses_past_the_rate_are_refused_before_the_app(table_factory, clock, monkeypatch):
-    """Issue 13's soak: a flood of refused presses must cost the table next to nothing, so it
-    is answered by the press gate and never reaches the app (its token check counts here)."""
+    """A flood of refused presses must cost the table next to nothing, so it is answered by
+    the press gate and never reaches the app (its token check counts here)."""
     t = table_factory(presses=PressLimiter(rate=2.0, burst=3, clock=clock))
     limiter = t.client.application.extensions["bidou"].limiter
     reached: list[str] = []

@@ -1,5 +1,5 @@
 """The press gate: a press past its seat's rate is refused before the app, and on the real
-server held until the seat may press again, a bounded number at a time (issue 13's flood)."""
+server held until the seat may press again, a bounded number at a time (a script's press flood)."""
 
 from __future__ import annotations
 

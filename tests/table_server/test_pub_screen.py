@@ -1,10 +1,9 @@
-"""The table view read from the bar (issue 48), in headless Chromium on the real page: at
-1920x1080 and 1280x720, with 2 to 8 seats played to a showdown, a seat's name, its chips and
-whose turn it is are at least 40 px on a 1080-line screen (the same share of the height on a
-720-line one), the seat cards cover most of the felt, and at 1920x1080 the felt fits the screen;
-the standing says who is closest to losing; the game-over screen stays until the next game.
-The sizes and coverage measured are printed (pytest -s) and kept with the screenshots under
-test-artifacts/."""
+"""The table view read from the bar, in headless Chromium on the real page: at 1920x1080 and
+1280x720, with 2 to 8 seats played to a showdown, a seat's name, its chips and whose turn it is are
+at least 40 px on a 1080-line screen (the same share of the height on a 720-line one), the seat
+cards cover most of the felt, and at 1920x1080 the felt fits the screen; the standing says who is
+closest to losing; the game-over screen stays until the next game. The sizes and coverage measured
+are printed (pytest -s) and kept with the screenshots under test-artifacts/."""
 
 from __future__ import annotations
 
@@ -28,7 +27,7 @@ TABLES = {2: ("two-hand", ("Ann", "Bob")),
           5: ("montevideo", ("Ann", "Bob", "Cy", "Dee", "Eve")),
           8: ("multi-hand", ("Ann", "Bob", "Cy", "Dee", "Eve", "Flo", "Gus", "Hal"))}
 SIZES = ((1920, 1080), (1280, 720))
-#: The least font size of a name, chips and the turn on a 1080-line screen (issue 48).
+#: The least font size of a name, chips and the turn on a 1080-line screen.
 LEAST_PX_AT_1080 = 40.0
 #: The least share of the felt (inside its border) the seat cards cover.
 LEAST_COVERAGE = 0.5

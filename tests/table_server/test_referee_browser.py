@@ -1,8 +1,8 @@
-"""The referee console in headless Chromium (issue 48): each form refused comes back with its
-sentence beside it and what the referee typed still in it; a multi-hand game of 5 started from
-the new-game form on the simulated table, its seats' captain rolls pressed on their phones,
-each die read from the simulated camera and shown to its roller. Screenshots under
-test-artifacts/; with BIDOU_UPDATE_DOCS_SCREENSHOTS=1 copied into docs/."""
+"""The referee console in headless Chromium: each form refused comes back with its sentence beside
+it and what the referee typed still in it; a multi-hand game of 5 started from the new-game form on
+the simulated table, its seats' captain rolls pressed on their phones, each die read from the
+simulated camera and shown to its roller. Screenshots under test-artifacts/; with
+BIDOU_UPDATE_DOCS_SCREENSHOTS=1 copied into docs/."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""Guests cannot lock the referee out (issue 47, finding 9), as OWASP's "Slow Down Online
-Guessing Attacks with Device Cookies" has it: a browser that logged in before carries a
-signed device cookie, and its logins are limited per device, never by the table's pace; an
-unknown device under a flood of wrong PINs is slowed, and gets in when its 429 says.
+"""Guests cannot lock the referee out, as OWASP's "Slow Down Online Guessing Attacks with Device
+Cookies" has it: a browser that logged in before carries a signed device cookie, and its logins are
+limited per device, never by the table's pace; an unknown device under a flood of wrong PINs is
+slowed, and gets in when its 429 says.
 
 Tried from outside: the real server on loopback, wrong PINs sent from 40 addresses by three
 threads while the referee logs in."""

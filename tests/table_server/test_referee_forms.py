@@ -1,7 +1,7 @@
-"""The referee console's forms (issue 48): a refused form comes back beside its sentence, in
-the referee's words (never an API field name or a Python dict), with what was typed still in
-it; fix-the-dice chooses a seat; and the simulated table starts any variant with 2 to 8
-players, a zone laid for each."""
+"""The referee console's forms: a refused form comes back beside its sentence, in the referee's
+words (never an API field name or a Python dict), with what was typed still in it; fix-the-dice
+chooses a seat; and the simulated table starts any variant with 2 to 8 players, a zone laid for
+each."""
 
 from __future__ import annotations
 
@@ -115,7 +115,7 @@ def test_the_simulated_table_starts_multi_hand_for_five_and_reads_every_seat(tab
 
 
 def test_the_roller_sees_their_captain_roll_and_no_one_elses_dice(table) -> None:
-    """The captain roll shown to the roller (issue 48): each roller's own state carries their
+    """The captain roll shown to the roller: each roller's own state carries their
     die until they throw; nobody's state carries another seat's roll, and the public state none."""
     assert table.act("Ann", "roll").status_code == 200
     ann_die = table.controller.game.history[-1].numbers[0]

@@ -1,6 +1,6 @@
-"""The referee PIN outlives a restart (issue 48): a table whose config sets no PIN keeps the
-one it made in its log, as it keeps the seat tokens' key, until the referee changes it on the
-console; a PIN the config sets is changed in the config, and the console says so."""
+"""The referee PIN outlives a restart: a table whose config sets no PIN keeps the one it made in its
+log, as it keeps the seat tokens' key, until the referee changes it on the console; a PIN the config
+sets is changed in the config, and the console says so."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
-"""The referee gives the seats' dice zones on the dashboard (the issue: calibrate "finds the
-dice zones (or takes them from the referee on the dashboard)"): ``GET``/``POST
-/api/referee/zones`` and the console's zones form, checked as the config's ``[zones]``."""
+"""The referee gives the seats' dice zones on the dashboard (calibrate finds the dice zones, or
+takes them from the referee there): ``GET``/``POST /api/referee/zones`` and the console's zones
+form, checked as the config's ``[zones]``."""
 
 from __future__ import annotations
 

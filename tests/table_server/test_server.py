@@ -131,8 +131,8 @@ def test_a_vanished_client_is_let_go(dashboard, table) -> None:
 
 
 def test_one_thread_writes_every_stream(dashboard, table) -> None:
-    """200 viewers must not wake 200 threads per change (issue 13's soak): the streams hold
-    no server thread, and all get the same change."""
+    """200 viewers must not wake 200 threads per change: the streams hold no server thread,
+    and all get the same change."""
     threads_before = threading.active_count()
     socks = []
     try:

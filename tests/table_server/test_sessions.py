@@ -1,6 +1,6 @@
-"""Sessions and secrets (issue 13): a PIN attempt is counted before it is compared, a lock-out
-holds across addresses, logout ends every referee session, and the table answers only to
-its own names, building seat links from its configured address."""
+"""Sessions and secrets: a PIN attempt is counted before it is compared, a lock-out holds across
+addresses, logout ends every referee session, and the table answers only to its own names, building
+seat links from its configured address."""
 
 from __future__ import annotations
 

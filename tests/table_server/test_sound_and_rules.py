@@ -1,9 +1,9 @@
-"""Sound and rules help in headless Chromium (issue 48): the table view plays the showdown and
-game-over sounds only once the visible switch is turned on, and none once it is off again;
-a player's phone plays "your turn" and vibrates when the seat's turn comes; the "How to play"
-overlay shows the rules of the variant being played and Table 1, all 56 throws in the
-engine's order, with the player's own throw marked on the phone; Table 1 is loaded when the
-overlay opens, so the pages themselves carry no list of dice (test_leak.py reads them).
+"""Sound and rules help in headless Chromium: the table view plays the showdown and game-over sounds
+only once the visible switch is turned on, and none once it is off again; a player's phone plays
+"your turn" and vibrates when the seat's turn comes; the "How to play" overlay shows the rules of
+the variant being played and Table 1, all 56 throws in the engine's order, with the player's own
+throw marked on the phone; Table 1 is loaded when the overlay opens, so the pages themselves carry
+no list of dice (test_leak.py reads them).
 
 What the page plays is read from HTMLMediaElement.play, replaced before the page loads by one
 that notes the file and plays nothing; navigator.vibrate likewise notes its pattern."""

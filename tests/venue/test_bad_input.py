@@ -68,7 +68,7 @@ def test_bad_messages_are_refused_with_a_line_and_stop_nothing(venue: Venue) -> 
            ("bidou.pub.ghost.entry", planted("ghost", "Ann bet 1"),
             "'ghost' is not one of this venue's tables"),
            ("bidou.pub.t2.entry", planted("t2", "Ann throw 6 5 4", seq=2), "concealed dice"),
-           # issue 47 (5): dice in the other texts of an entry are dice too
+           # dice in the other texts of an entry are dice too
            ("bidou.pub.t2.entry", planted("t2", "Ann bet 2", seq=2, why="Bob hides 6 5 4"),
             "concealed dice (6, 5, 4)"),
            ("bidou.pub.t2.entry", planted("t2", "Ann bet 2", seq=2, by="Bob throw 6 6 6"),

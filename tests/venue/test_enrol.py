@@ -1,7 +1,7 @@
-"""Issue 47, finding 3, with real processes: a table's log id is enrolled at the venue, not
-claimed by whoever publishes first with the table's password. A forged log and the table's
-real one both wait with a sentence; ``bidou-venue accept-log`` will not guess between them,
-and with ``--log`` enrolls the real one, whose entries are then stored whole."""
+"""With real processes: a table's log id is enrolled at the venue, not claimed by whoever publishes
+first with the table's password. A forged log and the table's real one both wait with a sentence;
+``bidou-venue accept-log`` will not guess between them, and with ``--log`` enrolls the real one,
+whose entries are then stored whole."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""The faults of issue 36, each from outside with real processes: after each, for every
-table, the venue's (game, seq, text) rows equal the table's SQLite log exactly (all it may
-send: dice wait for their game's end), stored in order, and chips per finished game agree
-with the table's own result (``Venue.check_table``)."""
+"""The faults a venue survives (docs/venue.md), each from outside with real processes: after each,
+for every table, the venue's (game, seq, text) rows equal the table's SQLite log exactly (all it may
+send: dice wait for their game's end), stored in order, and chips per finished game agree with the
+table's own result (``Venue.check_table``)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """Tables forward their logs to the hub, the ingester keeps them in PostgreSQL: the promises
-of issue 36 with every part a real process (docs/venue.md)."""
+of docs/venue.md with every part a real process."""
 
 from __future__ import annotations
 
@@ -29,8 +29,8 @@ def test_every_entry_a_table_may_send_reaches_postgres_once_in_order(venue: Venu
 
 
 def test_the_screen_answers_the_contract_and_streams_live(venue: Venue) -> None:
-    """GET /api/tables and /api/tables/NAME/games as issue 36 writes them; the wall, a table
-    page, finished games, a game record and a player page load; SSE carries live events."""
+    """GET /api/tables and /api/tables/NAME/games as docs/venue.md writes them; the wall, a
+    table page, finished games, a game record and a player page load; SSE carries live events."""
     venue.start_hub()
     venue.start_ingester()
     venue.start_screen()

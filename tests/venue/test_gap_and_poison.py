@@ -1,9 +1,8 @@
-"""Issue 47, findings 1 and 2, with real processes: one table's gap or one poison message
-hurts only that table. A gap's entries are held by the store (and acknowledged), so they
-hold no slot of the hub's; the table's problem says what is missing; the missing entry
-stores them all, in order. A message that can never be stored is a problem row at once and
-is deleted from the hub, never delivered again, and rolls back nothing else. After each,
-the real table's rows equal its log."""
+"""With real processes: one table's gap or one poison message hurts only that table. A gap's entries
+are held by the store (and acknowledged), so they hold no slot of the hub's; the table's problem
+says what is missing; the missing entry stores them all, in order. A message that can never be
+stored is a problem row at once and is deleted from the hub, never delivered again, and rolls back
+nothing else. After each, the real table's rows equal its log."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
-"""Issue 47, findings 4 and 6, with real processes: a table's password reads only its own
-replies, and one table's flood fills only its own quota. The hub refuses ``_INBOX.>`` (and
-another table's inbox) to a table's user while its forwarder works; the entry stream has a
-per-table quota, a message size, a max age and bounded bytes, and junk the ingester refuses
-is deleted from it. After each, the real table's rows equal its log."""
+"""With real processes: a table's password reads only its own replies, and one table's flood fills
+only its own quota. The hub refuses ``_INBOX.>`` (and another table's inbox) to a table's user while
+its forwarder works; the entry stream has a per-table quota, a message size, a max age and bounded
+bytes, and junk the ingester refuses is deleted from it. After each, the real table's rows equal its
+log."""
 
 from __future__ import annotations
 

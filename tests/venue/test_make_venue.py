@@ -1,4 +1,4 @@
-"""`make venue`'s contract from outside (issue 36): it prints ``Venue screen: URL`` and one
+"""`make venue`'s contract from outside (docs/venue.md): it prints ``Venue screen: URL`` and one
 ``Table NAME: URL`` per table, the tables are their own ``bidou-table run --port`` processes,
 and Ctrl-C stops every part it started, leaving no process behind."""
 

@@ -1,10 +1,9 @@
-"""`make venue` as a pub's install (issue 47, findings 10 and 11), tried from outside on the
-real ``bidou-venue up``: PostgreSQL runs as ``bidou-pg`` with its own group (never root's),
-asks a password (scram) on TCP, the screen reads through a read-only role and the ingester
-writes through a role of its own (neither may run ``COPY ... TO PROGRAM``), the generated
-files holding secrets are 0600; and a venue part killed is started again after a short pause,
-said in the output, while the tables play on. Each ends with every table's rows in the store
-equal to its log."""
+"""`make venue` as a pub's install, tried from outside on the real ``bidou-venue up``: PostgreSQL
+runs as ``bidou-pg`` with its own group (never root's), asks a password (scram) on TCP, the screen
+reads through a read-only role and the ingester writes through a role of its own (neither may run
+``COPY ... TO PROGRAM``), the generated files holding secrets are 0600; and a venue part killed is
+started again after a short pause, said in the output, while the tables play on. Each ends with
+every table's rows in the store equal to its log."""
 
 from __future__ import annotations
 

@@ -166,8 +166,8 @@ def test_a_nul_is_found_in_any_json_encoding_and_a_written_backslash_u_is_not_on
 
 @pytest.mark.parametrize("field", ["why", "by"])
 def test_dice_in_any_text_of_an_entry_are_concealed_on_both_sides(field: str) -> None:
-    """Issue 47 (5): ``why: "Bob hides 6 5 4"`` and ``by: "Bob throw 6 6 6"`` hide dice as
-    surely as ``text``. The table holds such an entry until its game ends; the venue
+    """``why: "Bob hides 6 5 4"`` and ``by: "Bob throw 6 6 6"`` hide dice as surely as
+    ``text``. The table holds such an entry until its game ends; the venue
     refuses it while the game is played, and takes it once over."""
     value = {"why": "Bob hides 6 5 4", "by": "Bob throw 6 6 6"}[field]
     with pytest.raises(BadMessage, match="concealed dice"):

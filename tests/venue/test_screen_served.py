@@ -1,8 +1,8 @@
-"""The venue screen is served as the table's dashboard is (issue 47, findings 7 and 8): one
-device holding 1100 idle sockets does not blank the wall; another ``Host`` is refused; every
-answer carries the security headers; an oversized request line, header or header count is
-refused. Each tried from outside against the real ``bidou-venue screen`` process, with a
-table playing into the venue meanwhile, whose rows then equal its log."""
+"""The venue screen is served as the table's dashboard is: one device holding 1100 idle sockets does
+not blank the wall; another ``Host`` is refused; every answer carries the security headers; an
+oversized request line, header or header count is refused. Each tried from outside against the real
+``bidou-venue screen`` process, with a table playing into the venue meanwhile, whose rows then equal
+its log."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from venue_harness import Venue
 
 pytestmark = pytest.mark.slow
 
-#: sockets one device opens and never writes on (issue 47's finding 7)
+#: sockets one device opens and never writes on
 IDLE = 1100
 #: Debian's chromium, driven by Playwright, as the dashboard's browser tests drive it
 CHROMIUM = "/usr/bin/chromium"

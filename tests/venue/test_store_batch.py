@@ -145,10 +145,10 @@ def test_a_value_postgresql_will_not_store_loses_nothing_else_of_its_batch(dsn: 
 
 
 def test_any_error_while_storing_one_message_rolls_back_nothing_else(dsn: str) -> None:
-    """Issue 47 (2): a message whose values fail the store's own reading of them (a chips
-    count "lots": ValueError; players not names: TypeError) is poison at once, noted, and
-    the rest of its batch is stored. Built here past ``parse_entry``, which now refuses
-    both: this is the store's own guard."""
+    """A message whose values fail the store's own reading of them (a chips count "lots":
+    ValueError; players not names: TypeError) is poison at once, noted, and the rest of its
+    batch is stored. Built here past ``parse_entry``, which refuses both too: this is the
+    store's own guard."""
     ing = ingester(dsn)
     good = msg("t1", 1, 1)
     lots = EntryMessage(**{**msg("t2", 1, 1, status="over").__dict__,

@@ -1,10 +1,9 @@
-"""The venue wall made for a TV (issue 48), against the real hub (nats-server), PostgreSQL and
-the screen's own process, in Chromium at 1920x1080 with 2, 6 and 12 tables: the server draws
-every table in the first paint (no "Loading the tables"); the cards fill the screen without
-overlapping or running off it, each seat's row (name, chips, dice) stays inside its card, and
-a seat's name is at least 24 px even with 12 tables of eight; each seat's last shown throw
-stays on the wall after the showdown; the venue's internal counts (entries, still to come) are
-on the owner's status page, not on the wall.
+"""The venue wall made for a TV, against the real hub (nats-server), PostgreSQL and the screen's own
+process, in Chromium at 1920x1080 with 2, 6 and 12 tables: the server draws every table in the first
+paint (no "Loading the tables"); the cards fill the screen without overlapping or running off it,
+each seat's row (name, chips, dice) stays inside its card, and a seat's name is at least 24 px even
+with 12 tables of eight; each seat's last shown throw stays on the wall after the showdown; the
+venue's internal counts (entries, still to come) are on the owner's status page, not on the wall.
 
 The tables' states are published to the hub as each table's forwarder publishes them
 (``venue.forwarder.summary`` of ``firmware.views.public_state`` of a game played at random),

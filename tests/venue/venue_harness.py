@@ -142,12 +142,18 @@ class Venue:
         self.procs["hub"] = start_hub(self.venue_config(), str(self.folder / "hub"))
         wait_until(lambda: _listening(self.hub_port), 20, "the hub to listen")
 
-    def start_ingester(self, env: dict[str, str] | None = None) -> None:
+    def start_ingester(self, env: dict[str, str] | None = None, wait: bool = True) -> None:
+        """The venue's ingester; ``wait``: until it says it consumes (its streams are made
+        then: a state published before would find no stream)."""
+        before = self.log_text("ingester").count("consuming")  # a restart appends
         log = open(self.folder / "ingester.log", "ab")  # noqa: SIM115 -- the child's
         self.procs["ingester"] = subprocess.Popen(
             [PYTHON, "-m", "venue.cli", "ingest", "--config", str(self.config)],
             stdout=log, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})})
         log.close()
+        if wait:
+            wait_until(lambda: self.log_text("ingester").count("consuming") > before, 120,
+                       "the venue's ingester to consume")
 
     def publish_all(self, user: str, items: list[tuple[str, bytes]],
                     headers: bool = False) -> list[str | None]:
