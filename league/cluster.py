@@ -54,12 +54,19 @@ LEAGUE_ACCOUNT = "LEAGUE"
 REPLICAS = 3
 #: the league's entry subjects (``LEAGUE_ENTRIES``'s)
 ENTRY_SUBJECTS = "league.*.*.entry"
-#: every pub's tables' public state (a pub's own ``bidou.<pub>.*.state`` reaches the league)
+#: every pub's tables' public state; a pub's own reaches the league through ``own_state``, the
+#: rest (another pub's name) is refused
 STATE_SUBJECTS = "bidou.*.*.state"
 
 
 def pub_account(pub: str) -> str:
     return f"PUB_{pub}"
+
+
+def own_state(pub: str, table: str) -> str:
+    """``pub``'s account's name for its own table's state (``bidou.<pub>.<table>.state`` as
+    it arrives): handed to the league under its own name, never as a refusal."""
+    return f"own.{pub}.{table}.state"
 
 
 def league_subject(venue: str, table: str) -> str:
@@ -98,8 +105,8 @@ def server_config(config: LeagueConfig, index: int, folder: str) -> dict[str, An
             "exports": [{"service": f"league.{p}.>", "accounts": [pub_account(p)]}
                         for p in sorted(config.pubs)]
             + [{"service": ROSTER_GET}, {"stream": ROSTER_CHANGED}],
-            "imports": [{"stream": {"account": pub_account(p), "subject": f"bidou.{p}.*.state"}}
-                        for p in sorted(config.pubs)]
+            "imports": [{"stream": {"account": pub_account(p), "subject": own_state(p, "*")},
+                         "to": f"bidou.{p}.*.state"} for p in sorted(config.pubs)]
             + [{"stream": {"account": pub_account(p), "subject": subject},
                 "to": f"refused.{p}.{subject}"}
                for p in sorted(config.pubs) for subject in (ENTRY_SUBJECTS, STATE_SUBJECTS)],
@@ -108,11 +115,15 @@ def server_config(config: LeagueConfig, index: int, folder: str) -> dict[str, An
     }
     for p in sorted(config.pubs):
         accounts[pub_account(p)] = {
+            # its own state is renamed on arrival, so that only the rest of bidou.*.*.state
+            # (other pubs' names) is handed on as refused
+            "mappings": {f"bidou.{p}.*.state": own_state(p, "{{wildcard(1)}}")},
             "imports": [{"service": {"account": LEAGUE_ACCOUNT, "subject": f"league.{p}.>"},
                          "to": "uplink.>"},
                         {"service": {"account": LEAGUE_ACCOUNT, "subject": ROSTER_GET}},
                         {"stream": {"account": LEAGUE_ACCOUNT, "subject": ROSTER_CHANGED}}],
-            "exports": [{"stream": STATE_SUBJECTS, "accounts": [LEAGUE_ACCOUNT]},
+            "exports": [{"stream": own_state(p, "*"), "accounts": [LEAGUE_ACCOUNT]},
+                        {"stream": STATE_SUBJECTS, "accounts": [LEAGUE_ACCOUNT]},
                         {"stream": ENTRY_SUBJECTS, "accounts": [LEAGUE_ACCOUNT]}],
         }
     return {

@@ -10,7 +10,8 @@ league's ingester of that pub listens there: a line in its log (once per sentenc
 second. Nothing of the message is stored anywhere. The pub's own software takes no part: the
 servers decide where a pub's message goes. A pub's state published under another pub's name
 (``bidou.<named>.<table>.state``) comes the same way, as ``refused.<pub>.bidou.<...>.state``;
-so does its own state, which the league takes under its own name and is no refusal.
+its own state does not (its account renames it on arrival, ``league.cluster.own_state``), and
+would be no refusal if a server of an older config handed it on.
 """
 
 from __future__ import annotations

@@ -121,3 +121,42 @@ def test_bad_input_is_refused_with_a_sentence_and_stops_nothing_else(
             [r for r in lg.rows(pub.name) if keep(r)] == [r for r in pub.venue_rows() if keep(r)]
             and ("t1", pub.played, "over") in {r[:3] for r in pub.venue_rows()}), 90,
             f"{pub.name}'s other games in the league, as in its venue")
+
+
+async def heard_in_league(lg: League, pub: Pub, subject: str, seconds: float
+                          ) -> tuple[list[str], list[str]]:
+    """A pub's plain publishes on ``subject``, once every 0.2 s for ``seconds``, heard as the
+    league's account hears them: (subjects taken under the pub's name, subjects refused)."""
+    c = lg.config
+    nc = await nats.connect(c.client_urls(), user=c.admin_user, password=c.admin_password)
+    taken: list[str] = []
+    refused: list[str] = []
+    try:
+        async def take(msg: object) -> None:
+            taken.append(msg.subject)  # type: ignore[attr-defined]
+
+        async def refuse(msg: object) -> None:
+            refused.append(msg.subject)  # type: ignore[attr-defined]
+
+        await nc.subscribe(f"bidou.{pub.name}.*.state", cb=take)
+        await nc.subscribe("refused.>", cb=refuse)
+        await nc.flush()
+        for _ in range(int(seconds / 0.2)):
+            await publish_plain_as_pub(pub, subject, b'{"version": 1}')
+            await asyncio.sleep(0.2)
+        await nc.flush()
+    finally:
+        await nc.close()
+    return taken, refused
+
+
+@pytest.mark.slow
+def test_a_pubs_own_state_reaches_the_league_under_its_name_and_never_as_a_refusal(
+        league: tuple[League, list[Pub]]) -> None:
+    """Each table's state, every few seconds, is most of what a pub sends: its own arrives
+    once, as ``bidou.<pub>.<table>.state``, and nothing of it on ``refused.>`` (the ingester
+    would hear and drop every one)."""
+    lg, (one, _two) = league
+    taken, refused = asyncio.run(heard_in_league(lg, one, "bidou.pub1.t1.state", 6))
+    assert taken and set(taken) == {"bidou.pub1.t1.state"}, taken
+    assert refused == [], refused
