@@ -7,7 +7,7 @@ and config, playing random legal play by itself at a person's pace. It prints
 ``Venue screen: URL`` and one ``Table NAME: URL`` per table, and on Ctrl-C (or SIGTERM)
 stops every part it started, tables first, the database last.
 
-As a pub's install has it (issue 47): PostgreSQL asks every connection a password, the
+As a pub's install has it: PostgreSQL asks every connection a password, the
 ingester and the screen connect with roles of their own (``venue.pgroles``: the screen only
 reads), the files holding passwords are 0600, and a part that stops is started again after a
 short pause (``venue_screen.supervise``), so the tables never stop because a venue part did.

@@ -2,7 +2,7 @@
 thread, with bounded threads, a read timeout, a connection bound sized from the descriptors
 the process has, room made for a client that asks by closing the connection silent longest,
 and bounded request heads. One device on the pub's network holding a thousand sockets open
-must not blank the wall (issue 47)."""
+must not blank the wall."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """`bidou-venue up`'s parts kept running as the systemd units keep a pub's (``Restart=``):
 a part that stops is started again after a short pause, and it is said in the output.
 
-Why: under ``make venue`` one crashed part (kill -9 of the ingester) stopped the whole venue,
-tables included (issue 47). A pub's units restart a part on its own and the tables never
+Why: under ``make venue`` one crashed part (kill -9 of the ingester) would otherwise stop the
+whole venue, tables included. A pub's units restart a part on its own and the tables never
 notice; the hub keeps what they send meanwhile, and the ingester and the screen start from
 what the hub and PostgreSQL hold. The pause doubles at each restart in a row (1, 2, 4, 8 s at
 most), and is back to 1 s once a part has run a minute.

@@ -8,8 +8,8 @@ with its length; past it the request is marked, and the app answers 413 before a
 A chunked body that is not chunked transfer coding (a chunk size of ``zz``; a chunk that does
 not end in CRLF) is marked too, with what was wrong, and answered 400 with that sentence; a
 chunk declared larger than the limit (``ffffffffffffffff``) is a body over the limit, 413.
-Before issue 37 cheroot's ``ValueError``/``IOError`` went up through the app and the client
-got an empty 500. The connection is closed after either answer (``wsgi_server``): what
+Left to cheroot, its ``ValueError``/``IOError`` would go up through the app and the client
+get an empty 500. The connection is closed after either answer (``wsgi_server``): what
 follows the bad chunk on the socket cannot be read as a request.
 """
 

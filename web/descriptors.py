@@ -4,7 +4,7 @@ Every open connection is a file descriptor. Under a soft ``RLIMIT_NOFILE`` of 10
 shell or a plain ``systemd-run`` gives; ``make run`` too) a bound of 2000 connections could
 never be reached: past about a thousand idle sockets ``accept`` failed with EMFILE, cheroot's
 accept loop restarted on every failure (so its read timeout never expired anybody), and a
-new client waited unanswered for as long as the idle sockets stayed open (issue 37).
+new client waited unanswered for as long as the idle sockets stayed open.
 
 So at start the process raises its own soft limit towards the hard one, as Go's runtime and
 nginx's ``worker_rlimit_nofile`` do: only as far as the table can use (a soft limit above

@@ -11,7 +11,7 @@ names and addresses, and localhost. The machine's addresses are looked up again 
 
 Addresses are matched as addresses (``ipaddress``: any loopback address, ``::1`` however it is
 written) and names exactly, never by a prefix: ``127.attacker.example`` and
-``127.0.0.1.evil.com`` are names that anyone can point at the table (issue 37).
+``127.0.0.1.evil.com`` are names that anyone can point at the table.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Room for a client that sends a request, however many sockets others hold open silent.
 
 cheroot's connection manager accepts every client and waits for its request in a selector;
-:class:`BoundedConnections` adds what a pub needs to it (issue 37: a device on the network
-held a thousand sockets open, and the pub's screen and phones got no answer; the venue
-screen the same, issue 47):
+:class:`BoundedConnections` adds what a pub needs to it (a device on the network holding
+a thousand sockets open must not leave the pub's screen, phones or venue screen without an
+answer):
 
 - a bound on the connections open at once, sized from the descriptors the process has
   (``web.descriptors``), so ``accept`` never fails for want of a descriptor;

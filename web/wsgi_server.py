@@ -21,7 +21,7 @@ the process has (``web.descriptors``).
 
 Nor does it bound a request's head: by default it reads a request line and headers of any
 size and number (a 2 MB query string, a 200 KB header and 2000 headers were each answered
-200, issue 47). :class:`LimitedRequest` reads at most ``MAX_HEAD_BYTES`` of request line and
+200 by cheroot alone). :class:`LimitedRequest` reads at most ``MAX_HEAD_BYTES`` of request line and
 headers together and at most ``MAX_HEADERS`` headers, and answers past them with 414 or 431
 and a sentence, then closes the connection.
 """
