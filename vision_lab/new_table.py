@@ -127,8 +127,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="where a boxed die teaches the face network: at its box, or at "
                              "the reader's places on it (the calibration's)")
     parser.add_argument("--decision", choices=folds.DECISIONS, default=folds.DECISION,
-                        help="min_value counted on the held-out errors, or calibrated (a "
-                             "temperature fitted on the held-out folds)")
+                        help="min_value counted on the held-out errors, fixed where a "
+                             "value is worth giving, or the same at a temperature fitted on "
+                             "the held-out folds (calibrated)")
     parser.add_argument("--boxes", action="store_true",
                         help="the known throws carry each die's box (NAME.json), so the "
                              "calibration teaches the die finder too")

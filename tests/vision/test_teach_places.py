@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.calibrate import certainty, places
+from vision.calibrate import certainty, folds, places
 from vision.calibrate.adapt import Known, Seen
 from vision.learned.face_model import Head
 from vision.learned.face_reader import Place
@@ -67,3 +67,20 @@ def test_a_tempered_reading_keeps_its_value_and_sharpens_its_certainty():
     soft = certainty.tempered(seen, head, 1.0)[0].places[0].probs
     sharp = certainty.tempered(seen, head, 0.3)[0].places[0].probs
     assert np.argmax(soft) == np.argmax(sharp) == 2 and sharp[2] > soft[2]
+
+
+def sure_of(value: int, p: float, x: float) -> Place:
+    probs = np.full(7, (1 - p) / 6, np.float32)
+    probs[value] = p
+    return Place((x, 50.0), 30.0, 0.9, probs, np.zeros(2, np.float32), False)
+
+
+@pytest.mark.parametrize("decision, min_value", [("counted", 0.95), ("fixed", 20 / 21)])
+def test_fixed_gives_a_value_where_it_is_worth_its_error_whatever_the_folds_count(
+        decision, min_value):
+    held = {k: [Seen(f"p{k}", (3,), (sure_of(3, 0.96, 50.0),))] for k in range(2)}
+    known_ = [Known(f"p{k}", (3,), lambda: np.zeros((1, 1, 3))) for k in range(2)]
+    base = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9, "sure_die": 0.0}
+    tally, chosen, temperature = folds.judged(held, {}, known_, base, None, decision)
+    assert chosen["min_value"] == pytest.approx(min_value) and temperature == 1.0
+    assert tally.right == 2

@@ -89,10 +89,10 @@ FEWEST_BOXED = 4
 #: on it (:mod:`vision.calibrate.places`)
 WAYS = ("boxes", "places")
 WAY = "boxes"
-#: how ``min_value`` is decided: counted (the grid's, by the held-out errors) or calibrated
-#: (a temperature fitted on the held-out folds, the value given where its calibrated
-#: probability makes it worth giving: :mod:`vision.calibrate.certainty`)
-DECISIONS = ("counted", "calibrated")
+#: how ``min_value`` is decided: counted (the grid's, by the held-out errors), fixed (where
+#: a value is worth giving, at the head's temperature 1) or calibrated (the same at a
+#: temperature fitted on the held-out folds: :mod:`vision.calibrate.certainty`)
+DECISIONS = ("counted", "fixed", "calibrated")
 DECISION = "counted"
 
 
@@ -330,14 +330,16 @@ def judged(held: Mapping[int, Sequence[Seen]], heads: Mapping[int, Head],
     ``decision`` "calibrated" the temperature, the other folds chose), the thresholds and
     the temperature chosen on every fold."""
     order = sorted(held)
-    if decision == "counted":
+    fixed = (certainty.min_value_for(ERROR_COST),)
+    if decision in ("counted", "fixed"):
+        values = fixed if decision == "fixed" else None
         taught = Tally()
         for k in order:
             others = [s for j in order if j != k for s in held[j]]
-            taught.add(tally(held[k], choose_thresholds(others or held[k], base, detects)))
+            taught.add(tally(held[k], choose_thresholds(others or held[k], base, detects,
+                                                        values)))
         return taught, choose_thresholds([s for k in order for s in held[k]], base,
-                                         detects), 1.0
-    fixed = (certainty.min_value_for(ERROR_COST),)
+                                         detects, values), 1.0
     named = {k: certainty.logits_of(held[k], known, heads[k], dict(base)) for k in order}
 
     def fitted(among: Sequence[int]) -> tuple[dict[str, float], float]:
