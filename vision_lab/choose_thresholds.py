@@ -34,7 +34,7 @@ from vision_lab.labels import (
 )
 
 #: wrong values and phantom dice, at most this fraction of the calibration dice: the table's
-#: 1 in 200. Why not a margin under it, as issue 11's search kept (1 in 1000): on the 659 dice
+#: 1 in 200. Why not a margin under it, such as 1 in 1000: on the 659 dice
 #: of the calibration split that allowed no wrong value at all, and the reader's surest wrong
 #: values (side faces, label questions) then set every threshold at the grid's strictest
 WRONG_BUDGET = 0.005

@@ -7,7 +7,7 @@ what each one is. Trained from random weights on samples of the Train photograph
 any die size, composites of their dice on made-up surfaces, and rendered scenes
 (:mod:`vision_lab.corpus`). Its own opinion of the value is trained too but no longer read.
 
-The sample stream still draws the crops of issue 11's second opinion beside each sample
+The sample stream also draws the crops of a second opinion beside each sample
 (:func:`vision_lab.corpus.classifier_samples`), unused, so that the same seed gives the shipped
 detector to the bit.
 """

@@ -1,6 +1,6 @@
 """Train the face classifier on the pretrained backbone and export it for the table.
 
-Why this recipe: issue 11's classifier from random weights was the ceiling of the reader
+Why this recipe: a classifier from random weights is the ceiling of the reader
 (docs/vision-model.md); EfficientNet-Lite0's ImageNet features (:mod:`vision_lab.backbone`)
 fine-tuned on the same crops read a table none of the training pictures show far better.
 

@@ -1,4 +1,4 @@
-"""Which second opinion makes a calibrated table's dice sure: the figures behind issue 51's
+"""Which second opinion makes a calibrated table's dice sure: the figures behind
 "two opinions before a value is sure".
 
 A calibrated table (a folder :mod:`vision_lab.new_table` ``--keep`` wrote: ``table.toml`` and

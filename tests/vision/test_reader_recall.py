@@ -1,4 +1,4 @@
-"""The recall fixes of issue 4, each on a picture or case made to show it (docs/vision.md).
+"""The rule reader's recall fixes, each on a picture or case made to show it (docs/vision.md).
 
 Every test here also checks the other side: what the fix must NOT let through (a wrong value).
 """
@@ -42,7 +42,7 @@ def test_a_six_with_close_pips_reads_six_though_each_middle_pip_has_neighbours_o
     unit, pip, blur
 ):
     # the ring just outside the middle pip of a column crosses its two neighbours: those are
-    # pips like it, not an uneven face (both pictures read nothing before issue 4)
+    # pips like it, not an uneven face (both pictures read nothing without it)
     reading = read_dice(drawn_die(SIX, unit=unit, pip=pip, blur=blur))
     assert [d.value for d in reading.dice] == [6]
 
@@ -136,7 +136,7 @@ def test_blurred_scenes_read_without_wrong_values():
 @pytest.mark.parametrize(("mark", "a_one"), [(4, True), (5, True), (9, False)])
 def test_a_lone_pip_is_a_1_beside_a_mark_less_than_half_its_width_only(mark, a_one):
     # a 10 px pip at (80, 80) with a mark 23 px away: a 4 or 5 px mark is no pip of its face
-    # (before issue 4 the pip was unsure and the mark itself was read as a 1); a mark as wide
+    # (without it the pip was unsure and the mark itself was read as a 1); a mark as wide
     # may be a pip of the same face (the two then read as a 2, or nothing), never a lone 1
     image = drawn_die([(0, 0)], unit=12, pip=10)
     cv2.circle(image, (100, 92), mark // 2, (30, 30, 30), -1, lineType=cv2.LINE_AA)

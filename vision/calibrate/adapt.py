@@ -1,6 +1,6 @@
 """The table learns its own dice: a head fitted at the table on its known throws.
 
-Why (issue 35): a pub is one table; its camera, cloth, light and dice do not change between
+Why: a pub is one table; its camera, cloth, light and dice do not change between
 throws, and a network's head refitted on a few dozen of its dice read several new tables far
 better -- but with too few pictures it made others worse. So an adaptation is fitted on part
 of the known throws, judged on the rest, and kept only where it reads them better.

@@ -1,6 +1,6 @@
 """Teach the table's die finder (the detector) where its own dice lie, from boxed known throws.
 
-Why (issue 51): on the coloured sets most dice a new table misses were never proposed. The
+Why: on the coloured sets most dice a new table misses were never proposed. The
 detector trained without topdown-colour scores that set's dice 0.20-0.33 at their centres
 (median 0.29, 30 Train pictures), under the 0.4 its thresholds ask, so the face network never
 reads them, however well it is taught. A person marks each die's box on the referee console's

@@ -1,7 +1,7 @@
 """A table's calibration with its own network: taught on some known throws, judged on the
 others, k times over; kept only where it reads the held-out throws better.
 
-Why folds (issue 51): 15 held-back dice cannot tell one wrong in 200, and a network taught on
+Why folds: 15 held-back dice cannot tell one wrong in 200, and a network taught on
 a few pictures can read a table worse than the untaught one. So the known pictures are split
 into :data:`FOLDS` folds (a seeded shuffle of their names); for each, the network is taught
 on the others (:mod:`vision.calibrate.teach`) and reads the fold's pictures as the table

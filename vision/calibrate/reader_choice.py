@@ -1,6 +1,6 @@
 """Which reader this table reads with: the one that reads its own known throws better.
 
-Why (issue 35): the learned reader is not the table's default, because the rule reader still
+Why: the learned reader is not the table's default, because the rule reader still
 reads webcam-wood's white dice better; yet on coloured dice the rule reader reads a fifth of
 what the learned one reads (the shared Valid splits, 4 December 2026: topdown-colour 17.9%
 against 86.7%, oblique-colour 17.7% against 64.1%). A pub does not need the default to be

@@ -1,7 +1,7 @@
 """Teach the face network the table's own dice: crops of its known throws, augmented, and a
 short fine-tune of the whole network with a small learning rate.
 
-Why (issue 51): the network trained on other tables reads a make of dice it never saw poorly,
+Why: the network trained on other tables reads a make of dice it never saw poorly,
 and no head on its features makes up for it; a few dozen pictures of the table's own dice,
 each turned into hundreds of crops, teach the network itself. What is taught:
 

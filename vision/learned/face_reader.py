@@ -1,8 +1,8 @@
 """The dice reader on a pretrained network: propose, read each place, one rule decides.
 
-Why this shape (issue 35): issue 11's reader stacked six special cases on a classifier that
-was its own ceiling; here the classifier is a pretrained network (:mod:`vision.learned.face_model`)
-and the reader does only what it must:
+Why this shape: a reader that stacks special cases on a classifier trained from random
+weights has that classifier as its ceiling; here the classifier is a pretrained network
+(:mod:`vision.learned.face_model`) and the reader does only what it must:
 
 1. **Propose** dice with the detector (:func:`vision.learned.networks.detect`) at the scales where a
    die between ``min_die`` and ``max_die`` falls inside the detector's range; when the die size
