@@ -42,8 +42,9 @@ from league.pull import NamedPuller, until_done
 from league.refusals import Refusals
 from league.settings import LeagueConfig, add_config_argument, config_for
 from venue import store as venue_store
-from venue.ingester import QUEUE, Ingester, run_until_stopped
+from venue.ingester import QUEUE, Ingester
 from venue.messages import BadMessage, EntryMessage, parse_entry
+from venue.part_command import run_until_stopped
 from venue.puller import say
 
 PARTITIONS = 4  # PostgreSQL connections per ingester, as the venue's

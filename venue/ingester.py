@@ -40,7 +40,6 @@ from venue import store
 from venue.hub import ensure_streams
 from venue.messages import ENTRY_STREAM, BadMessage, EntryMessage, parse_entry
 from venue.part_command import part_command
-from venue.part_command import run_until_stopped as run_until_stopped  # league.ingester's
 from venue.puller import DURABLE, MAX_DELIVER, PULL_BATCH, Puller, say
 from venue.settings import VenueConfig, add_config_argument, config_for
 
