@@ -1,6 +1,9 @@
-"""Sessions and secrets: a PIN attempt is counted before it is compared, a lock-out holds across
-addresses, logout ends every referee session, and the table answers only to its own names, building
-seat links from its configured address."""
+"""Sessions and secrets: a PIN attempt is counted before it is compared; past the table's share of
+PIN attempts a minute, from any addresses, PINs are paced (one compared every 3 seconds), not
+locked out, so the referee's right PIN still gets in when told to come back; logout ends every
+referee session; the table answers only to its own names, building seat links from its
+configured address; the machine's own names are looked up again after a while; a one-time pass
+works once, within its lifetime and generation."""
 
 from __future__ import annotations
 
