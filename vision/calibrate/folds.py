@@ -296,7 +296,8 @@ def fold_examples(way: str, known: Sequence[Known], pictures: Sequence[np.ndarra
     if way == "boxes":
         return [e for e in ex if e.picture in inside]
     chosen = boxed(known, among)
-    out = [e for e in ex if e.picture in inside and e.picture not in set(chosen)]
+    chosen_set = set(chosen)
+    out = [e for e in ex if e.picture in inside and e.picture not in chosen_set]
     seen = list(seen_now)
     if det is not None and chosen:
         base_model = face_reader.load(settings.model)
@@ -396,7 +397,8 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
             t0 = time.monotonic()
             inside = [i for i, item in enumerate(known) if fold[item.name] != k]
             out = [i for i, item in enumerate(known) if fold[item.name] == k]
-            if not out or not any(e.cls > 0 and e.picture in set(inside) for e in ex):
+            inside_set = set(inside)
+            if not out or not any(e.cls > 0 and e.picture in inside_set for e in ex):
                 continue
 
             def fold_progress(stage: str, step: int, steps_: int, k: int = k) -> None:
