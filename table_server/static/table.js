@@ -36,8 +36,13 @@
     if (seat.result) badges.appendChild(el("span", { class: `badge ${seat.result}` },
                                             RESULTS[seat.result] || seat.result));
     if (seat.is_captain && !state.over) badges.appendChild(el("span", { class: "badge captain" }, t("CAPTAIN")));
-    if (seat.to_act && !state.over) card.appendChild(el("p", { class: "turn" },
-                                            "▶ " + (EXPECTS[state.expects] || t("to act"))));
+    if (seat.to_act && !state.over) {
+      // one line, its size from its length and the card's width (style.css: .seat .turn)
+      const words = "▶ " + (EXPECTS[state.expects] || t("to act"));
+      const turn = el("p", { class: "turn" }, words);
+      turn.style.setProperty("--turn-len", [...words].length);
+      card.appendChild(turn);
+    }
     if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, t("values pending")));
     if (seat.out) badges.appendChild(el("span", { class: "badge" }, t("out")));
     if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, say(seat.last_words_said || seat.last_words)));

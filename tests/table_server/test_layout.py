@@ -1,7 +1,8 @@
 """The table view's layout in headless Chromium: at phone, tablet and TV sizes, with 2, 4 and
 8 seats, no two seat cards overlap, none covers the centre pile or the pot, and every card
 stays inside the screen's width. The tables are played to a showdown first (dice, names and
-marks make the cards their tallest). Screenshots are kept under test-artifacts/."""
+marks make the cards their tallest). Screenshots are kept under test-artifacts/. At the same
+sizes, in English, French and Spanish, whose turn ("▶ to throw") is one line inside its card."""
 
 from __future__ import annotations
 
@@ -80,4 +81,53 @@ def test_no_seat_card_covers_another_or_the_piles_at_any_size(browser, table_fac
             assert not outside, f"at {width}x{height} off the screen's width: {outside}"
             page.context.close()
     finally:
+        d.stop()
+
+
+#: Each "▶ to ..." on the page: its lines (distinct tops of its words' boxes) and whether it
+#: stays inside its card (nothing cut off at its end, its box within the card's).
+TURN = """() => [...document.querySelectorAll(".seat .turn")].map((p) => {
+  const words = document.createRange();
+  words.selectNodeContents(p);
+  const tops = new Set([...words.getClientRects()].map((r) => Math.round(r.top)));
+  const box = p.getBoundingClientRect(), card = p.closest(".seat").getBoundingClientRect();
+  return { text: p.textContent, lines: tops.size,
+           inside: p.scrollWidth <= p.clientWidth + 1 && box.left >= card.left - 0.5
+                   && box.right <= card.right + 0.5 };
+})"""
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "es"])
+@pytest.mark.parametrize("seats", [2, 8])
+def test_whose_turn_is_said_on_one_line_inside_its_card_at_any_size(
+        browser, table_factory, language: str, seats: int) -> None:
+    variant, players = TABLES[seats]
+    t = table_factory(variant=variant, players=players, seed=seats)
+    d = Dashboard(t.controller, ServerSettings(port=0, referee_token="r" * 20,
+                                               referee_pin="482913")).start()
+    pages = []
+    try:
+        for width, height in VIEWPORTS:
+            page = browser.new_context(viewport={"width": width, "height": height}).new_page()
+            page.goto(f"{d.url}?lang={language}")  # the table's language switch
+            pages.append((f"{width}x{height}", page))
+        rng, seen = random.Random(seats), set()
+        for _ in range(400):  # until the captain's roll, a throw and a bet have been said
+            state = t.controller.public_state()
+            if state["expects"] not in seen:
+                seen.add(state["expects"])
+                for size, page in pages:
+                    page.locator(f'body[data-version="{state["version"]}"]').wait_for(
+                        timeout=WAIT_MS)
+                    turns = page.evaluate(TURN)
+                    assert len(turns) == 1, f"{size}, {language}: {turns}"
+                    assert turns[0]["lines"] == 1 and turns[0]["inside"], \
+                        f"at {size} with {seats} seats in {language}: {turns[0]}"
+            if {"roll", "throw", "bet"} <= seen:
+                break
+            t.play_one(rng)
+        assert {"roll", "throw", "bet"} <= seen, seen
+    finally:
+        for _, page in pages:
+            page.context.close()
         d.stop()
