@@ -49,13 +49,14 @@ class Pyramid:
 
 
 def die_crop(pyramid: Pyramid, centre: tuple[float, float], size: float, angle: float = 0.0,
-             mirror: bool = False, side: int = FACE_INPUT) -> np.ndarray:
-    """The classifier's crop of one die, ``side`` pixels square, from the coarsest copy of the
-    picture where it is still sharp."""
+             mirror: bool = False, side: int = FACE_INPUT, crop_scale: float = CROP_SCALE,
+             ) -> np.ndarray:
+    """The classifier's crop of one die (``crop_scale`` x its face size), ``side`` pixels
+    square, from the coarsest copy of the picture where it is still sharp."""
     k = 0
-    while size / 2 ** (k + 1) >= side / CROP_SCALE and min(
+    while size / 2 ** (k + 1) >= side / crop_scale and min(
             pyramid.level(k).shape[:2]) >= 32:
         k += 1
     f = 2.0 ** k
     return face_crop(pyramid.level(k), (centre[0] / f, centre[1] / f), size / f, angle, mirror,
-                     side)
+                     side, crop_scale)
