@@ -20,16 +20,32 @@ T = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9}
 
 
 def place(value: int = 4, p: float = 0.95, no_die: float = 0.0, centre=(100.0, 100.0),
-          size: float = 40.0, score: float = 0.9, cut: bool = False) -> Place:
+          size: float = 40.0, score: float = 0.9, cut: bool = False,
+          pips: int | None = None) -> Place:
     probs = np.full(7, (1 - p - no_die) / 5, np.float32)
     probs[0], probs[value] = no_die, p
-    return Place(centre, size, score, probs, np.zeros(4, np.float32), cut)
+    return Place(centre, size, score, probs, np.zeros(4, np.float32), cut, pips=pips)
 
 
 def test_a_value_is_given_only_at_min_value_or_above():
     dice, unsure = decide([place(p=0.95), place(p=0.85, centre=(300.0, 100.0))], T)
     assert [d.value for d in dice] == [4] and dice[0].confidence == pytest.approx(0.95)
     assert len(unsure) == 1 and "not sure of the value (4: 85.0%)" in unsure[0].reason
+
+
+def test_a_value_under_min_value_is_given_when_its_pips_make_the_same_value_at_agree():
+    """Two readings agree: the network's best value at ``agree`` or more and the pips counted
+    there. A count of another value, or none, leaves the die unsure; without ``agree`` (a
+    model or table from before it) the pips add no value."""
+    t = {**T, "agree": 0.5}
+    agreed = place(p=0.6, pips=4)
+    other = place(p=0.6, pips=3, centre=(300.0, 100.0))
+    uncounted = place(p=0.6, centre=(500.0, 100.0))
+    weak = place(p=0.4, pips=4, centre=(700.0, 100.0))
+    dice, unsure = decide([agreed, other, uncounted, weak], t)
+    assert [(d.value, d.box) for d in dice] == [(4, agreed.box)] and len(unsure) == 3
+    assert dice[0].confidence == pytest.approx(0.6)
+    assert decide([agreed], T)[0] == []
 
 
 def test_a_place_that_is_surely_no_die_is_dropped_not_unsure():

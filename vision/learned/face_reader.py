@@ -19,8 +19,10 @@ weights has that classifier as its ceiling; here the classifier is a pretrained 
    ``detect``, or, down to :data:`PROPOSAL_FLOOR`, when the network takes it for a die
    surely (its "not a die" probability under ``sure_die``); a place whose "not a die"
    probability is at least ``not_a_die`` is dropped; of overlapping places the one most
-   surely a die stays; a place whose best value has at least ``min_value`` is that value; any
-   other place is :class:`Unsure`. A die cut by the picture's edge is unsure whatever it
+   surely a die stays; a place whose best value has at least ``min_value`` is that value, as
+   is one whose best value has at least ``agree`` and whose pips, counted where it lies
+   (:mod:`vision.learned.pip_count`), make the same value: two independent readings agree;
+   any other place is :class:`Unsure`. A die cut by the picture's edge is unsure whatever it
    reads.
 
 The thresholds come with the model (``reader.json``, chosen on a calibration split cut from
@@ -51,6 +53,7 @@ from vision.learned.face_model import (
     with_model_die,
 )
 from vision.learned.networks import MODELS, Candidate, detect, session
+from vision.learned.pip_count import count_pips
 from vision.picture import checked_picture
 from vision.reading import Box, Die, Reading, Unsure
 
@@ -72,8 +75,9 @@ NOT_SURE = "not sure of the value"
 CUT_BY_EDGE = "the die is cut by the picture's edge"
 
 #: the thresholds when neither the model nor the table gives one; ``sure_die`` 0 keeps only
-#: what the detector scores ``detect`` or more (a model's ``reader.json`` from before it)
-DEFAULTS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9, "sure_die": 0.0}
+#: what the detector scores ``detect`` or more, ``agree`` 1 gives no value on the pips'
+#: word (a model's ``reader.json`` from before them)
+DEFAULTS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9, "sure_die": 0.0, "agree": 1.0}
 #: the lowest detector score a place may have and still be taken for a die, when the network
 #: is sure of it (``sure_die``). Why the network may overrule the detector: the detector's
 #: score does not travel to dice it was not trained on, the network's "not a die" does. With
@@ -106,6 +110,7 @@ class Settings:
     not_a_die: float | None = None
     detect: float | None = None
     sure_die: float | None = None
+    agree: float | None = None
     model: pathlib.Path = field(default=MODELS)
     head: pathlib.Path | None = None
 
@@ -124,6 +129,9 @@ class Place:
     features: np.ndarray
     cut: bool
     views: np.ndarray | None = None
+    #: the value its pips make where it lies (:mod:`vision.learned.pip_count`), None where
+    #: they make no die's pattern or were not counted (:data:`COUNTED`)
+    pips: int | None = None
 
     @property
     def box(self) -> Box:
@@ -334,8 +342,21 @@ def read_places(image: np.ndarray, places: list[Spot], model: Model) -> list[Pla
         half = size / 2
         cut = (centre[0] - half < 0 or centre[1] - half < 0 or centre[0] + half > w
                or centre[1] + half > h)
-        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f))
+        pips = count_pips(pyramid, centre, size) if counted(p) else None
+        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f, pips))
     return out
+
+
+#: a place's pips are counted only where their word could change the decision: its best
+#: value under this (no ``min_value`` is stricter, so such a value is given without them) and
+#: "not a die" under this (no ``not_a_die`` is looser); so a sure die, or a place surely no
+#: die, costs no count
+COUNTED = (0.999, 0.7)
+
+
+def counted(probs: np.ndarray) -> bool:
+    """Whether a place with these probabilities has its pips counted (:data:`COUNTED`)."""
+    return float(probs[1:].max()) < COUNTED[0] and float(probs[0]) < COUNTED[1]
 
 
 #: a proposal is cut at these times the detector's size, upright, and read at the one the
@@ -393,7 +414,8 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
 def decide(places: list[Place], thresholds: Mapping[str, float],
            ) -> tuple[list[Die], list[Unsure]]:
     """The one rule (module docstring): drop what is no die, keep one place per die, give a
-    value only when its calibrated probability reaches ``min_value``."""
+    value only when its calibrated probability reaches ``min_value``, or ``agree`` where the
+    place's pips make the same value (two readings agree)."""
     t = {**DEFAULTS, **thresholds}
     dice_like = [p for p in places if proposed(p, t) and p.probs[0] < t["not_a_die"]]
     dice_like.sort(key=lambda p: -(1 - float(p.probs[0])))
@@ -406,7 +428,7 @@ def decide(places: list[Place], thresholds: Mapping[str, float],
         sure = float(p.probs[p.value])
         if p.cut:
             unsure.append(Unsure(p.box, CUT_BY_EDGE))
-        elif sure >= t["min_value"]:
+        elif sure >= t["min_value"] or (sure >= t["agree"] and p.pips == p.value):
             dice.append(Die(p.value, p.box, round(sure, 4)))
         else:
             unsure.append(Unsure(p.box, f"{NOT_SURE} ({p.value}: {100 * sure:.1f}%)"))
