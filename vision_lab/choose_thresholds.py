@@ -22,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from vision.calibrate.known import Tally
+from vision.calibrate.thresholds import AGREE
 from vision.learned.face_reader import PROPOSAL_FLOOR, Model, Place, Settings, decide, look
 from vision.learned.networks import MODELS
 from vision.reading import Reading
@@ -83,19 +84,28 @@ def score(looked: Sequence[Looked], thresholds: Mapping[str, float]) -> Tally:
 def best(looked: Sequence[Looked], budget: float = WRONG_BUDGET,
          ) -> tuple[dict[str, float], Tally]:
     """The setting of the grid that reads the most dice within the budget (the strictest of
-    the grid when none is within it)."""
+    the grid when none is within it); then ``agree`` (:data:`AGREE`) with ``min_value``
+    again, the others kept, as a table's calibration chooses it
+    (:func:`vision.calibrate.thresholds.choose_thresholds`)."""
     choice = None
-    for combo in itertools.product(*GRID.values()):
-        t = dict(zip(GRID, combo, strict=True))
+
+    def consider(t: dict[str, float]) -> None:
+        nonlocal choice
         s = score(looked, t)
         if s.wrong + s.extra > int(budget * s.dice):
-            continue
-        key = (s.right, -s.extra, -s.unsure)
+            return
+        key = (s.right, -s.extra, -s.unsure, t["agree"])
         if choice is None or key > choice[0]:
             choice = (key, t, s)
+
+    for combo in itertools.product(*GRID.values()):
+        consider({**dict(zip(GRID, combo, strict=True)), "agree": 1.0})
     if choice is None:
-        t = {name: values[-1] for name, values in GRID.items()}
+        t = {**{name: values[-1] for name, values in GRID.items()}, "agree": 1.0}
         return t, score(looked, t)
+    first = choice[1]
+    for mv, ag in itertools.product(GRID["min_value"], AGREE):
+        consider({**first, "min_value": mv, "agree": ag})
     return choice[1], choice[2]
 
 

@@ -25,7 +25,7 @@ from collections.abc import Sequence
 import cv2
 import numpy as np
 
-from vision.calibrate import folds, network, teach
+from vision.calibrate import folds, network, teach, thresholds
 from vision.calibrate.adapt import Known, Seen
 from vision.calibrate.known import Tally
 from vision.learned import face_reader
@@ -131,10 +131,10 @@ def main(argv: list[str] | None = None) -> int:
             taught = Tally()
             for k in sorted(held):
                 others = [s for j in sorted(held) if j != k for s in held[j]]
-                taught.add(folds.tally(held[k], folds.choose_thresholds(others, base_t,
-                                                                        folds.FINDER_DETECT)))
-            chosen = folds.choose_thresholds([s for k in held for s in held[k]], base_t,
-                                             folds.FINDER_DETECT)
+                taught.add(thresholds.tally(held[k], thresholds.choose_thresholds(others, base_t,
+                                                                        thresholds.FINDER_DETECT)))
+            chosen = thresholds.choose_thresholds([s for k in held for s in held[k]], base_t,
+                                             thresholds.FINDER_DETECT)
             print(f"{args.only} {len(known)} pictures, way {way!r}:")
             print(f"  at the boxes:         {summary(boxes_rows)}")
             print(f"  at the reader's places: {summary(place_rows)}")
@@ -142,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
                   flush=True)
             for label, reading in (("the finder taught", held), ("the model's finder", without)):
                 tallied, chosen, t = folds.judged(reading, heads, known, base_t,
-                                                  folds.FINDER_DETECT, "calibrated")
+                                                  thresholds.FINDER_DETECT, "calibrated")
                 print(f"  calibrated, {label}: {tallied.figures()}; {chosen}, T {t:.2f}",
                       flush=True)
     return 0

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from vision.calibrate import folds, teach
+from vision.calibrate import folds, teach, thresholds
 from vision.calibrate.adapt import Seen
 from vision.calibrate.known import KnownThrowsError, find_throws, load_boxes
 from vision.learned.crops import FACE_INPUT, Pyramid
@@ -90,22 +90,35 @@ def test_augmented_crops_are_the_network_s_input():
     assert classes == [2] * 8  # no "not a die" example: dice stand in
 
 
-def place(value: int, sure: float, die: float = 0.01) -> Place:
+def place(value: int, sure: float, die: float = 0.01, pips: int | None = None) -> Place:
     probs = np.zeros(7, np.float32)
     probs[0] = die
     probs[value] = sure * (1 - die)
     probs[1 if value != 1 else 2] = (1 - sure) * (1 - die)
-    return Place((50.0 * value, 50.0), 30.0, 0.9, probs, np.zeros(4, np.float32), False)
+    return Place((50.0 * value, 50.0), 30.0, 0.9, probs, np.zeros(4, np.float32), False,
+                 pips=pips)
 
 
 def test_thresholds_never_buy_right_dice_with_a_wrong_one():
     """Two dice read surely right and one read wrong at 0.97: the chosen min_value leaves the
     wrong one unsure, since an error costs more than a right die."""
     seen = [Seen("a", (2, 3, 4), (place(2, 0.999), place(3, 0.999), place(6, 0.97)))]
-    chosen = folds.choose_thresholds(seen, {"detect": 0.3})
-    tally = folds.tally(seen, chosen)
+    chosen = thresholds.choose_thresholds(seen, {"detect": 0.3})
+    tally = thresholds.tally(seen, chosen)
     assert (tally.right, tally.wrong) == (2, 0)
     assert chosen["min_value"] > 0.97
+
+
+def test_the_pips_word_is_taken_where_it_reads_more_dice_and_no_wrong_one():
+    """Dice the network reads right but unsure (0.6-0.8), whose pips agree, are given their
+    values at the ``agree`` chosen; a die read wrong at 0.75 whose pips say otherwise stays
+    unsure."""
+    seen = [Seen("a", (2, 3, 4, 5), (place(2, 0.6, pips=2), place(3, 0.7, pips=3),
+                                     place(4, 0.8, pips=4), place(6, 0.75, pips=5)))]
+    chosen = thresholds.choose_thresholds(seen, {"detect": 0.3})
+    tally = thresholds.tally(seen, chosen)
+    assert (tally.right, tally.wrong, tally.unsure) == (3, 0, 1)
+    assert chosen["agree"] <= 0.6 < 0.8 < chosen["min_value"]
 
 
 def test_the_die_sizes_read_leave_out_a_stray_place():

@@ -8,7 +8,7 @@ three wrong values the folds happen to hold: on topdown-colour at 152 known dice
 name (a die and its value, or no die) fits one number, the temperature, by likelihood
 (:func:`fit_temperature`); with probabilities so calibrated, a value read at ``p`` is right
 ``p`` of the time, and giving it is worth more than leaving it unsure when ``p - (1 - p)``
-times :data:`vision.calibrate.folds.ERROR_COST` is above nothing: ``min_value`` is
+times :data:`vision.calibrate.thresholds.ERROR_COST` is above nothing: ``min_value`` is
 :func:`min_value_for` that cost, not a count of held-out errors.
 """
 

@@ -8,12 +8,11 @@ on the others (:mod:`vision.calibrate.teach`) and reads the fold's pictures as t
 would (:func:`vision.learned.face_reader.look`, through the files the table loads). Every
 known die is then read once by a network that never saw it.
 
-- **Thresholds** (:func:`choose_thresholds`; ``detect`` too where the die finder was taught,
-  :data:`FINDER_DETECT`): chosen on those held-out readings, the most
-  dice right where a wrong value or a die read where none was thrown costs
-  :data:`ERROR_COST` right ones. The figure the table is judged by is *cross-fitted*: each
-  fold read with thresholds chosen on the other folds' readings, so no die is judged by
-  thresholds it chose.
+- **Thresholds** (:mod:`vision.calibrate.thresholds`; ``detect`` too where the die finder was
+  taught): chosen on those held-out readings, the most dice right where a wrong value or a
+  die read where none was thrown costs :data:`vision.calibrate.thresholds.ERROR_COST` right
+  ones. The figure the table is judged by is *cross-fitted*: each fold read with thresholds
+  chosen on the other folds' readings, so no die is judged by thresholds it chose.
 - **Kept** only when that figure ranks above the untaught table's on every known throw
   (:func:`vision.calibrate.known.rank`, as the reader's choice judges: a reading with some
   die right above one with none, then its worth, dice right less
@@ -35,7 +34,6 @@ config ``NAME.toml``; ``[vision] head = "NAME.head.npz"`` names them, as a head 
 
 from __future__ import annotations
 
-import itertools
 import json
 import math
 import pathlib
@@ -51,34 +49,25 @@ import numpy as np
 from engine.errors import VisionError
 from vision.calibrate import certainty, finder, network, places, teach
 from vision.calibrate.adapt import Known, Seen, check_enough, match
-from vision.calibrate.known import KnownThrowsError, Tally, by_values, rank
+from vision.calibrate.known import KnownThrowsError, Tally, rank
 from vision.calibrate.teach import Example, Progress
+from vision.calibrate.thresholds import (
+    ERROR_COST,
+    FINDER_DETECT,
+    choose_thresholds,
+    tally,
+)
 from vision.learned import face_reader
 from vision.learned.face_model import Head, fingerprint
 from vision.learned.face_reader import (
     PROPOSAL_FLOOR,
     Settings,
-    decide,
     look,
     lowest_score,
 )
 from vision.picture import checked_picture
 
 FOLDS = 3
-#: what a wrong value or a phantom die costs, in dice read right, when thresholds are chosen
-ERROR_COST = 20
-#: the thresholds tried (``detect`` stays the model's). ``sure_die`` reaches 0.5: a taught
-#: network is less sure that a die is one than the model is (its head's temperature is 1),
-#: and with ``sure_die`` at most 0.05 the second tier of proposals, which finds webcam-wood's
-#: dice under the left-out detector's ``detect``, was lost (as a new table, 60 known dice:
-#: the held-out folds read 9 right and missed 45)
-GRID = {"min_value": (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998),
-        "not_a_die": (0.2, 0.3, 0.5, 0.7),
-        "sure_die": (0.0, 0.003, 0.01, 0.05, 0.1, 0.2, 0.3, 0.5)}
-#: ``detect`` tried with a taught finder: its scores at the table's dice are its own (the
-#: finder taught on topdown-colour's 64 known dice scored the set's other dice 0.30-0.46 at
-#: their centres, where the model's had scored 0.19-0.31 under its 0.4)
-FINDER_DETECT = (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5)
 #: the die sizes read are those of the known dice, this much smaller and larger
 SIZE_MARGIN = 1.5
 #: background crops taught per known picture
@@ -94,11 +83,6 @@ WAY = "boxes"
 #: temperature fitted on the held-out folds: :mod:`vision.calibrate.certainty`)
 DECISIONS = ("counted", "fixed", "calibrated")
 DECISION = "counted"
-
-
-def errors(t: Tally) -> int:
-    """Wrong values and dice read where none was thrown."""
-    return t.wrong + t.extra
 
 
 @dataclass
@@ -205,33 +189,6 @@ def fold_of(known: Sequence[Known], folds: int, seed: int) -> dict[str, int]:
     names = sorted(k.name for k in known)
     random.Random(seed).shuffle(names)
     return {name: i % folds for i, name in enumerate(names)}
-
-
-def tally(seen: Sequence[Seen], thresholds: Mapping[str, float]) -> Tally:
-    total = Tally()
-    for item in seen:
-        dice, unsure = decide(list(item.places), thresholds)
-        total.add(by_values(item.name, item.values, dice, unsure))
-    return total
-
-
-def choose_thresholds(seen: Sequence[Seen], base: Mapping[str, float],
-                      detects: Sequence[float] | None = None,
-                      min_values: Sequence[float] | None = None) -> dict[str, float]:
-    """The grid's thresholds that read ``seen`` best: most right less :data:`ERROR_COST` per
-    error; on a tie the surer (higher ``min_value``, lower ``not_a_die``). ``detect`` is
-    the model's (``base``), or one of ``detects`` (a taught finder's scores are its own);
-    ``min_value`` one of ``min_values`` (the grid's when None)."""
-    best, best_key = dict(base), -math.inf
-    for dt, mv, nd, sd in itertools.product(detects or (base["detect"],),
-                                            min_values or GRID["min_value"],
-                                            GRID["not_a_die"], GRID["sure_die"]):
-        t = {**base, "detect": dt, "min_value": mv, "not_a_die": nd, "sure_die": sd}
-        s = tally(seen, t)
-        key = s.right - ERROR_COST * errors(s) + 1e-3 * mv - 1e-4 * nd
-        if key > best_key:
-            best, best_key = t, key
-    return best
 
 
 def die_range(examples: Sequence[Example]) -> tuple[float, float]:
