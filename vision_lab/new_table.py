@@ -84,13 +84,12 @@ def every(seconds: float) -> teach.Progress:
 
 def calibrated_config(known: list[Known], model: pathlib.Path, folder: pathlib.Path,
                       steps: int, part: str, progress: teach.Progress | None = None,
-                      way: str = folds.WAY, decision: str = folds.DECISION,
                       ) -> tuple[pathlib.Path, folds.Teaching, reader_choice.Choice]:
     """A config in ``folder`` as ``bidou-table calibrate`` leaves a table whose config named
     no reader: the reader that read the known throws better, the table's network when kept."""
     config = folder / "table.toml"
     result = folds.teach_table(known, Settings(model=model), steps=steps, part=part,
-                               way=way, decision=decision, progress=progress)
+                               progress=progress)
     learned = result.taught if result.kept else result.untaught
     choice = reader_choice.choose(reader_choice.rule_tally(known), learned, reader_choice.RULES)
     lines = ["[vision]", f'reader = "{choice.chosen}"']
@@ -123,13 +122,6 @@ def main(argv: list[str] | None = None) -> int:
                         help="known dice given to the calibration, one line each")
     parser.add_argument("--steps", type=int, default=teach.STEPS)
     parser.add_argument("--part", choices=teach.PARTS, default="all")
-    parser.add_argument("--way", choices=folds.WAYS, default=folds.WAY,
-                        help="where a boxed die teaches the face network: at its box, or at "
-                             "the reader's places on it (the calibration's)")
-    parser.add_argument("--decision", choices=folds.DECISIONS, default=folds.DECISION,
-                        help="min_value counted on the held-out errors, fixed where a "
-                             "value is worth giving, or the same at a temperature fitted on "
-                             "the held-out folds (calibrated)")
     parser.add_argument("--boxes", action="store_true",
                         help="the known throws carry each die's box (NAME.json), so the "
                              "calibration teaches the die finder too")
@@ -161,8 +153,7 @@ def main(argv: list[str] | None = None) -> int:
             with tempfile.TemporaryDirectory() as folder:
                 start, cpu = time.monotonic(), time.process_time()
                 config, result, choice = calibrated_config(known, model, pathlib.Path(folder),
-                                                           args.steps, args.part, every(30),
-                                                           args.way, args.decision)
+                                                           args.steps, args.part, every(30))
                 seconds, cpu = time.monotonic() - start, time.process_time() - cpu
                 after = read_as_table(config, model, rest)
                 taught = None
@@ -179,13 +170,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"    {result.dice} known dice in {result.pictures} pictures; rules "
                   f"{choice.rules.figures()}; untaught {result.untaught.figures()}; taught "
                   f"(held-out folds) {result.taught.figures()}; network "
-                  f"{'kept' if result.kept else 'not kept'}; thresholds {result.thresholds}, "
-                  f"temperature {result.temperature:.2f}; "
+                  f"{'kept' if result.kept else 'not kept'}; thresholds {result.thresholds}; "
                   f"die sizes {result.die_range[0]:.0f}-{result.die_range[1]:.0f} px; "
                   f"{seconds:.0f} s, {cpu:.0f} s CPU "
                   f"({', '.join(f'{s:.0f}' for s in result.fold_seconds)} a fold), "
-                  f"{args.part}, {args.steps} steps, taught at the {args.way}, "
-                  f"{args.decision}"
+                  f"{args.part}, {args.steps} steps"
                   f"{', the finder taught on boxes' if args.boxes else ''}", flush=True)
             if args.failures:
                 for line in (taught or after).failures:

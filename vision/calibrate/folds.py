@@ -47,18 +47,17 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.errors import VisionError
-from vision.calibrate import certainty, finder, network, places, teach
+from vision.calibrate import finder, network, teach
 from vision.calibrate.adapt import Known, Seen, check_enough, match
 from vision.calibrate.known import KnownThrowsError, Tally, rank
 from vision.calibrate.teach import Example, Progress
 from vision.calibrate.thresholds import (
-    ERROR_COST,
     FINDER_DETECT,
     choose_thresholds,
     tally,
 )
 from vision.learned import face_reader
-from vision.learned.face_model import Head, fingerprint
+from vision.learned.face_model import fingerprint
 from vision.learned.face_reader import (
     PROPOSAL_FLOOR,
     Settings,
@@ -74,15 +73,6 @@ SIZE_MARGIN = 1.5
 BACKGROUND = 12
 #: the die finder is taught only from this many boxed pictures
 FEWEST_BOXED = 4
-#: where the face network is taught a boxed die: at its box, or at the reader's own places
-#: on it (:mod:`vision.calibrate.places`)
-WAYS = ("boxes", "places")
-WAY = "boxes"
-#: how ``min_value`` is decided: counted (the grid's, by the held-out errors), fixed (where
-#: a value is worth giving, at the head's temperature 1) or calibrated (the same at a
-#: temperature fitted on the held-out folds: :mod:`vision.calibrate.certainty`)
-DECISIONS = ("counted", "fixed", "calibrated")
-DECISION = "counted"
 
 
 @dataclass
@@ -107,7 +97,6 @@ class Teaching:
     fold_seconds: list[float] = field(default_factory=list)
     left_out: tuple[str, ...] = ()  # optional pictures that could not hold dice
     finder: int = 0  # the pictures, every die boxed, the die finder was taught on (0: not)
-    temperature: float = 1.0  # the taught head's, fitted on the held-out folds
 
     @property
     def before(self) -> Tally:
@@ -202,12 +191,12 @@ def die_range(examples: Sequence[Example]) -> tuple[float, float]:
 
 def write_network(net: object, folder: pathlib.Path, name: str, thresholds: Mapping[str, float],
                   sizes: tuple[float, float], base: str, record: dict | None = None,
-                  detector: object | None = None, temperature: float = 1.0) -> pathlib.Path:
+                  detector: object | None = None) -> pathlib.Path:
     """``name.faces.onnx``, ``name.head.npz``, ``name.reader.json`` and, with a taught
     ``detector``, ``name.detector.onnx`` in ``folder``; the head's path (what ``[vision]
     head`` and :class:`vision.learned.face_reader.Settings` name)."""
     head = folder / f"{name}.head.npz"
-    network.export(net, folder / f"{name}.faces.onnx", head, temperature)
+    network.export(net, folder / f"{name}.faces.onnx", head)
     if detector is not None:
         finder.export(detector, folder / f"{name}.detector.onnx")
     data = {**{k: float(v) for k, v in thresholds.items()}, "network": base,
@@ -241,32 +230,6 @@ def boxed(known: Sequence[Known], among: Iterable[int]) -> list[int]:
     return out
 
 
-def fold_examples(way: str, known: Sequence[Known], pictures: Sequence[np.ndarray],
-                  seen_now: Sequence[Seen], ex: Sequence[Example], among: Sequence[int],
-                  settings: Settings, det: object | None, thresholds: Mapping[str, float],
-                  folder: pathlib.Path, seed: int) -> list[Example]:
-    """What the pictures ``among`` teach the face network: ``ex``'s (:func:`examples_of`) for
-    ``way`` "boxes"; for "places", each boxed picture at the places the reader finds on it
-    with the finder ``det`` (the model's when None) and the untaught network
-    (:mod:`vision.calibrate.places`), the others as ``ex`` has them."""
-    inside = set(among)
-    if way == "boxes":
-        return [e for e in ex if e.picture in inside]
-    chosen = boxed(known, among)
-    chosen_set = set(chosen)
-    out = [e for e in ex if e.picture in inside and e.picture not in chosen_set]
-    seen = list(seen_now)
-    if det is not None and chosen:
-        base_model = face_reader.load(settings.model)
-        net = network.trainable(settings.model / "faces.onnx", base_model.head)
-        head = write_network(net, folder, f"untaught{seed}", thresholds, die_range(ex),
-                             fingerprint(settings.model / "faces.onnx"), detector=det)
-        for i, s in zip(chosen, read_with(head, settings, [(known[i], pictures[i])
-                                                            for i in chosen]), strict=True):
-            seen[i] = s
-    return out + places.examples(known, seen, pictures, chosen, seed, BACKGROUND)
-
-
 def teach_finder(settings: Settings, known: Sequence[Known], pictures: Sequence[np.ndarray],
                  among: Iterable[int], seed: int, progress: Progress) -> object | None:
     """The model's detector taught on the boxed pictures among ``among``
@@ -280,44 +243,20 @@ def teach_finder(settings: Settings, known: Sequence[Known], pictures: Sequence[
                             seed=seed, progress=progress)
 
 
-def judged(held: Mapping[int, Sequence[Seen]], heads: Mapping[int, Head],
-           known: Sequence[Known], base: Mapping[str, float],
-           detects: Sequence[float] | None, decision: str,
-           ) -> tuple[Tally, dict[str, float], float]:
-    """The held-out folds' tally, cross-fitted (each fold read at the thresholds, and with
-    ``decision`` "calibrated" the temperature, the other folds chose), the thresholds and
-    the temperature chosen on every fold."""
+def judged(held: Mapping[int, Sequence[Seen]], base: Mapping[str, float],
+           detects: Sequence[float] | None) -> tuple[Tally, dict[str, float]]:
+    """The held-out folds' tally, cross-fitted (each fold read at the thresholds the other
+    folds chose), and the thresholds chosen on every fold."""
     order = sorted(held)
-    fixed = (certainty.min_value_for(ERROR_COST),)
-    if decision in ("counted", "fixed"):
-        values = fixed if decision == "fixed" else None
-        taught = Tally()
-        for k in order:
-            others = [s for j in order if j != k for s in held[j]]
-            taught.add(tally(held[k], choose_thresholds(others or held[k], base, detects,
-                                                        values)))
-        return taught, choose_thresholds([s for k in order for s in held[k]], base,
-                                         detects, values), 1.0
-    named = {k: certainty.logits_of(held[k], known, heads[k], dict(base)) for k in order}
-
-    def fitted(among: Sequence[int]) -> tuple[dict[str, float], float]:
-        among = list(among) or order
-        t = certainty.fit_temperature(np.concatenate([named[j][0] for j in among]),
-                                      np.concatenate([named[j][1] for j in among]))
-        seen = [s for j in among for s in certainty.tempered(held[j], heads[j], t)]
-        return choose_thresholds(seen, base, detects, fixed), t
-
     taught = Tally()
     for k in order:
-        thresholds, t = fitted([j for j in order if j != k])
-        taught.add(tally(certainty.tempered(held[k], heads[k], t), thresholds))
-    chosen, t = fitted(order)
-    return taught, chosen, t
+        others = [s for j in order if j != k for s in held[j]]
+        taught.add(tally(held[k], choose_thresholds(others or held[k], base, detects)))
+    return taught, choose_thresholds([s for k in order for s in held[k]], base, detects)
 
 
 def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLDS,
                 seed: int = 0, steps: int = teach.STEPS, part: str = "all",
-                way: str = WAY, decision: str = DECISION,
                 progress: Progress | None = None) -> Teaching:
     """Teach the table's network on its known throws and judge it by folds (module
     docstring). ``settings``: the learned reader as the table reads now. The taught files,
@@ -346,7 +285,6 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
     fold = fold_of(known, folds, seed)
     base_print = fingerprint(settings.model / "faces.onnx")
     held: dict[int, list[Seen]] = {}
-    heads: dict[int, Head] = {}
     detects: Sequence[float] | None = None  # the finder taught: its own detect chosen
     fold_seconds = []
     with tempfile.TemporaryDirectory(prefix="bidou-teach-") as tmp:
@@ -363,17 +301,15 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
 
             det = teach_finder(settings, known, pictures, inside, seed + k, fold_progress)
             detects = FINDER_DETECT if det is not None else None
-            taught_ex = fold_examples(way, known, pictures, seen_now, ex, inside, settings, det,
-                                      base_t, pathlib.Path(tmp), seed + k)
+            taught_ex = [e for e in ex if e.picture in inside_set]
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
             teach.fine_tune(net, pictures, taught_ex, steps=steps, part=part, seed=seed + k,
                             progress=fold_progress)
             head = write_network(net, pathlib.Path(tmp), f"fold{k}", base_t, sizes, base_print,
                                  detector=det)
             held[k] = read_with(head, settings, [(known[i], pictures[i]) for i in out])
-            heads[k] = teach.head_of(net)
             fold_seconds.append(time.monotonic() - t0)
-        taught, chosen, temperature = judged(held, heads, known, base_t, detects, decision)
+        taught, chosen = judged(held, base_t, detects)
         all_held = [s for k in sorted(held) for s in held[k]]
         left = Tally()
         for item in known:  # pictures no fold read (too few to fold) count as the table reads
@@ -386,8 +322,7 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
                           sum(e.cls > 0 for e in ex), sum(e.cls == 0 for e in ex),
                           network=base_print, steps=steps, part=part,
                           fold_seconds=fold_seconds, left_out=tuple(left_out),
-                          finder=len(boxed(known, range(len(known)))) if detects else 0,
-                          temperature=temperature)
+                          finder=len(boxed(known, range(len(known)))) if detects else 0)
         if kept:
             def last(stage: str, step: int, steps_: int) -> None:
                 say(f"the table's network: {stage}", step, steps_)
@@ -395,14 +330,12 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
             every_one = range(len(known))
             det = (teach_finder(settings, known, pictures, every_one, seed + folds, last)
                    if detects else None)  # only a finder the folds judged
-            last_ex = fold_examples(way, known, pictures, seen_now, ex, every_one, settings,
-                                    det, base_t, pathlib.Path(tmp), seed + folds)
+            last_ex = list(ex)
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
             teach.fine_tune(net, pictures, last_ex, steps=steps, part=part, seed=seed + folds,
                             progress=last)
             folder = pathlib.Path(tempfile.mkdtemp(prefix="bidou-table-net-"))
-            write_network(net, folder, "table", chosen, sizes, base_print, detector=det,
-                          temperature=temperature)
+            write_network(net, folder, "table", chosen, sizes, base_print, detector=det)
             result.folder = folder
     result.seconds = time.monotonic() - start
     return result

@@ -143,7 +143,7 @@ def trainable(faces: pathlib.Path, head: Head) -> Any:
     return Network()
 
 
-def export(net: Any, faces: pathlib.Path, head: pathlib.Path, temperature: float = 1.0) -> None:
+def export(net: Any, faces: pathlib.Path, head: pathlib.Path) -> None:
     """``net``'s trunk as a float ONNX network at ``faces`` and its ``fc`` as a head at
     ``head`` (:meth:`vision.learned.face_model.Head.save`), each written aside and put in place."""
     import torch  # lazy: the learn extra's, only when a table is taught
@@ -161,4 +161,4 @@ def export(net: Any, faces: pathlib.Path, head: pathlib.Path, temperature: float
     finally:
         aside.unlink(missing_ok=True)
     Head(net.fc.weight.detach().numpy().astype(np.float32),
-         net.fc.bias.detach().numpy().astype(np.float32), temperature).save(head)
+         net.fc.bias.detach().numpy().astype(np.float32), 1.0).save(head)

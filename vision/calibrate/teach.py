@@ -37,7 +37,6 @@ import numpy as np
 from vision.calibrate import network  # noqa: F401 - PyTorch's threads wait asleep (its docs)
 from vision.calibrate.augment import camera_changes
 from vision.learned.crops import FACE_INPUT, Pyramid, die_crop
-from vision.learned.face_model import Head
 
 Progress = Callable[[str, int, int], None]
 
@@ -247,8 +246,3 @@ def learn_step(opt: Any, bases: Sequence[float], step: int, steps: int, loss: An
     loss.backward()
     opt.step()
 
-
-def head_of(net: Any) -> Head:
-    """The trained head as the reader reads it (temperature 1)."""
-    return Head(net.fc.weight.detach().numpy().astype(np.float32),
-                net.fc.bias.detach().numpy().astype(np.float32), 1.0)
