@@ -57,8 +57,8 @@ def test_marks_that_make_no_die_s_pattern_count_nothing():
 
 
 def test_the_real_dice_of_the_test_pictures_count_right_or_not_at_all():
-    """On real coloured dice (topdown-colour, at their labels) the count is never another
-    value, and it counts most of them."""
+    """On real coloured dice (topdown-colour, at their labels) the count is seldom another
+    value (at most 1 in 20 of those counted) and it counts most of them."""
     counted = wrong = dice = 0
     for path in sorted(TOPDOWN.glob("*.jpg")):
         image = cv2.imread(str(path))
@@ -70,4 +70,4 @@ def test_the_real_dice_of_the_test_pictures_count_right_or_not_at_all():
             counted += k is not None
             wrong += k is not None and k != die.value
     assert dice > 50
-    assert wrong <= 0.05 * counted and counted >= 0.4 * dice, (counted, wrong, dice)
+    assert wrong <= 0.05 * counted and counted >= 0.5 * dice, (counted, wrong, dice)

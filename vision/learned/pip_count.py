@@ -39,10 +39,10 @@ LEVEL = 0.5
 MIN_CONTRAST, MIN_COLOUR = 30, 35
 #: the pips of one face: at most this ratio between the largest and smallest area
 EVEN_SIZE = 2.5
-#: the pattern's centre within this of the crop's (times ``SIDE``); a pip mirrored about the
-#: pattern's centre lies within ``SYMMETRY`` of another (times ``SIDE``); a centre pip within
-#: ``CENTRE_PIP`` of the crop's centre
-OFF_CENTRE, SYMMETRY, CENTRE_PIP = 0.12, 0.1, 0.12
+#: the pattern's centre within this of the crop's (times ``SIDE``: the place is the face's
+#: only roughly); a pip mirrored about the pattern's centre lies within ``SYMMETRY`` of
+#: another; a centre pip within ``CENTRE_PIP`` of the pattern's centre
+OFF_CENTRE, SYMMETRY, CENTRE_PIP = 0.16, 0.1, 0.12
 
 _Y, _X = np.mgrid[0:SIDE, 0:SIDE]
 _INSIDE = np.hypot(_X - (SIDE - 1) / 2, _Y - (SIDE - 1) / 2) <= REACH * SIDE
@@ -91,14 +91,14 @@ def _pattern(crop: np.ndarray, face: np.ndarray, sign: float, contrast: np.ndarr
         return None
     at = np.asarray(pips, np.float64)
     middle = at.mean(axis=0)
+    if math.dist(middle, ((SIDE - 1) / 2,) * 2) > OFF_CENTRE * SIDE:
+        return None
     if k > 1:
-        if math.dist(middle, ((SIDE - 1) / 2,) * 2) > OFF_CENTRE * SIDE:
-            return None
         mirrored = 2 * middle - at
         gaps = np.linalg.norm(mirrored[:, None] - at[None], axis=-1).min(axis=1)
         if float(gaps.max()) > SYMMETRY * SIDE:
             return None
-    centre_pip = bool((np.linalg.norm(at - (SIDE - 1) / 2, axis=1) < CENTRE_PIP * SIDE).any())
-    if centre_pip != (k % 2 == 1):
-        return None
+        centre_pip = bool((np.linalg.norm(at - middle, axis=1) < CENTRE_PIP * SIDE).any())
+        if centre_pip != (k % 2 == 1):
+            return None
     return float(np.mean(strengths)), k
