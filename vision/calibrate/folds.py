@@ -330,9 +330,8 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
             every_one = range(len(known))
             det = (teach_finder(settings, known, pictures, every_one, seed + folds, last)
                    if detects else None)  # only a finder the folds judged
-            last_ex = list(ex)
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
-            teach.fine_tune(net, pictures, last_ex, steps=steps, part=part, seed=seed + folds,
+            teach.fine_tune(net, pictures, ex, steps=steps, part=part, seed=seed + folds,
                             progress=last)
             folder = pathlib.Path(tempfile.mkdtemp(prefix="bidou-table-net-"))
             write_network(net, folder, "table", chosen, sizes, base_print, detector=det)

@@ -51,15 +51,14 @@ def tally(seen: Sequence[Seen], thresholds: Mapping[str, float]) -> Tally:
 
 
 def choose_thresholds(seen: Sequence[Seen], base: Mapping[str, float],
-                      detects: Sequence[float] | None = None,
-                      min_values: Sequence[float] | None = None) -> dict[str, float]:
+                      detects: Sequence[float] | None = None) -> dict[str, float]:
     """The grid's thresholds that read ``seen`` best: most right less :data:`ERROR_COST` per
     error; on a tie the surer (higher ``min_value`` and ``agree``, lower ``not_a_die``).
     ``detect`` is the model's (``base``), or one of ``detects`` (a taught finder's scores are
-    its own); ``min_value`` one of ``min_values`` (the grid's when None). ``agree`` is chosen
-    with ``min_value`` once the others are: trying it at every setting would take the grid
-    five times as long, for a word that changes only which unsure dice are given values."""
-    values = min_values or GRID["min_value"]
+    its own). ``agree`` is chosen with ``min_value`` once the others are: trying it at every
+    setting would take the grid five times as long, for a word that changes only which
+    unsure dice are given values."""
+    values = GRID["min_value"]
 
     def worth(t: Mapping[str, float]) -> float:
         s = tally(seen, t)

@@ -322,8 +322,10 @@ def view_crops(pyramid: Pyramid, centre: tuple[float, float], size: float) -> li
     return [die_crop(pyramid, centre, size, turn, mirror, FACE_INPUT) for turn, mirror in VIEWS]
 
 
-def read_places(image: np.ndarray, places: list[Spot], model: Model) -> list[Place]:
-    """Read each (centre, size, detector score) in its views (:data:`VIEWS`)."""
+def read_places(image: np.ndarray, places: list[Spot], model: Model, pips: bool = True,
+                ) -> list[Place]:
+    """Read each (centre, size, detector score) in its views (:data:`VIEWS`), and with
+    ``pips`` count its pips where they could change the decision (:func:`counted`)."""
     if not places:
         return []
     pyramid = Pyramid(image)
@@ -342,8 +344,8 @@ def read_places(image: np.ndarray, places: list[Spot], model: Model) -> list[Pla
         half = size / 2
         cut = (centre[0] - half < 0 or centre[1] - half < 0 or centre[0] + half > w
                or centre[1] + half > h)
-        pips = count_pips(pyramid, centre, size) if counted(p) else None
-        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f, pips))
+        count = count_pips(pyramid, centre, size) if pips and counted(p) else None
+        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f, count))
     return out
 
 
@@ -395,10 +397,12 @@ def sized(image: np.ndarray, proposed: list[Candidate], model: Model,
 
 
 def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
-         every_place: bool = False) -> list[Place]:
+         every_place: bool = False, pips: bool = True) -> list[Place]:
     """The proposals read: what :func:`decide` needs, but for places the model's own head has
     already taken for no die (:data:`NO_DIE_AT_SIZING`); ``every_place`` for what fits a head
-    (a table's calibration, the recipe's refit), which learns from those too."""
+    (a table's calibration, the recipe's refit), which learns from those too. ``pips``: the
+    places' pips counted, which whatever chooses ``agree`` needs, and a reading only where
+    its ``agree`` is under 1."""
     spots, no_die = sized(image, propose(image, model, settings, min_score), model,
                           settings.die_size)
     if model.die_sizes is not None and settings.die_size is None:  # a table's own dice
@@ -408,7 +412,7 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
         no_die = no_die[np.asarray(keep, bool)] if len(keep) else no_die
     if not every_place:
         spots = [s for s, p in zip(spots, no_die, strict=True) if p < NO_DIE_AT_SIZING]
-    return read_places(image, spots, model)
+    return read_places(image, spots, model, pips)
 
 
 def decide(places: list[Place], thresholds: Mapping[str, float],
@@ -442,6 +446,7 @@ def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
     image = checked_picture(image)
     model = load(settings.model, settings.head)
     t = thresholds_of(model, settings)
-    dice, unsure = decide(look(image, model, settings, lowest_score(t)), t)
+    dice, unsure = decide(look(image, model, settings, lowest_score(t), pips=t["agree"] < 1.0),
+                          t)
     h, w = image.shape[:2]
     return Reading(tuple(dice), tuple(unsure), w, h)
