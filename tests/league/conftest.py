@@ -1,5 +1,6 @@
-"""The league's fixtures: the venue's real PostgreSQL cluster (one per session, a fresh
-database per test) and its harness, reused as they are (tests/venue/conftest.py)."""
+"""The league's fixtures: a fresh database per test of the real PostgreSQL cluster
+(``pg_cluster``, one per test process: tests/conftest.py), and the venue's harness and
+fixtures, reused as they are (tests/venue/conftest.py)."""
 
 from __future__ import annotations
 
@@ -25,10 +26,8 @@ _spec = importlib.util.spec_from_file_location("venue_test_fixtures", VENUE_TEST
 _fixtures = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
 _spec.loader.exec_module(_fixtures)  # type: ignore[union-attr]
 
-pg_cluster = _fixtures.pg_cluster
 dsn = _fixtures.dsn
 venue = _fixtures.venue
-need = _fixtures.need
 
 
 @pytest.fixture

@@ -1,5 +1,6 @@
-"""The venue's fixtures: a real PostgreSQL cluster (one per test session, a fresh database
-per test) and a real hub, each started here as its own process on loopback and stopped here.
+"""The venue's fixtures: a fresh database per test of the real PostgreSQL cluster
+(``pg_cluster``, one per test process: tests/conftest.py) and a real hub, each started as its
+own process on loopback and stopped here.
 
 No mock broker, no mock database. A server that is not installed fails the tests in CI
 (``CI`` set) and skips them elsewhere with the reason and what to install.
@@ -7,7 +8,6 @@ No mock broker, no mock database. A server that is not installed fails the tests
 
 from __future__ import annotations
 
-import os
 import shutil
 import sys
 import tempfile
@@ -20,35 +20,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # the tests import venue_harness beside them
 
-from venue_harness import Venue, free_port  # noqa: E402
-
-
-def need(what: str, error: Exception) -> None:
-    """Fail loudly in CI, skip with the reason on a developer's machine."""
-    text = f"{what} is absent ({error}); the venue tests need the real server"
-    if os.environ.get("CI"):
-        pytest.fail(f"{text}. CI must install it (.ci/run).")
-    pytest.skip(f"{text}. Install it to run them (docs/venue.md).")
-
-
-@pytest.fixture(scope="session")
-def pg_cluster() -> Iterator[object]:
-    try:
-        from venue.hub import nats_server_binary  # lazy: the same
-        from venue.pgcluster import PgCluster  # lazy: psycopg is the venue extra's
-
-        nats_server_binary()
-        folder = tempfile.mkdtemp(prefix="bidou-venue-pg-")
-        cluster = PgCluster(folder, free_port())
-    except (FileNotFoundError, ImportError) as e:
-        need("PostgreSQL or the NATS server", e)
-    cluster.init()
-    cluster.start()
-    try:
-        yield cluster
-    finally:
-        cluster.stop("immediate")
-        shutil.rmtree(folder, ignore_errors=True)
+from venue_harness import Venue  # noqa: E402
 
 
 @pytest.fixture

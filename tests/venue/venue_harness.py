@@ -35,6 +35,8 @@ from venue.settings import VenueConfig, load_venue_config
 
 PYTHON = sys.executable
 BIN = Path(sys.executable).parent
+#: the tables' command: ``bidou-table`` reading the simulated dice with SceneReader
+SCENE_TABLE = Path(__file__).with_name("scene_table.py")
 TOKEN = "venue-test-referee-token-0123456789"
 
 
@@ -60,7 +62,10 @@ def wait_until(check: Callable[[], Any], timeout: float, what: str, every: float
 def table_toml(name: str, url: str, password: str, *, venue: str = "pub",
                variant: str = "montevideo", players: tuple[str, ...] = ("Ann", "Bob", "Cy"),
                ca: Path | None = None) -> str:
+    """A simulated table's config; its frames small (320 x 240), as the tables' dice are read
+    by SceneReader (``SCENE_TABLE``), not from the pixels."""
     return (f'[table]\nvariant = "{variant}"\nplayers = {json.dumps(list(players))}\n'
+            '[camera]\nwidth = 320\nheight = 240\n'
             f'[venue]\nurl = "{url}"\nvenue = "{venue}"\ntable = "{name}"\n'
             f'password = "{password}"\n' + (f'ca = "{ca}"\n' if ca else ""))
 
@@ -188,7 +193,7 @@ class Venue:
         port = self.ports.setdefault(name, free_port())
         log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 -- the child's
         self.procs[name] = subprocess.Popen(
-            [str(BIN / "bidou-table"), "run", "--config", str(cfg), "--db",
+            [PYTHON, str(SCENE_TABLE), "run", "--config", str(cfg), "--db",
              str(self.db(name)), "--port", str(port), "--autoplay", str(pace), "--seed",
              str(seed)], stdout=log, stderr=subprocess.STDOUT,
             env={**os.environ, "BIDOU_REFEREE_TOKEN": TOKEN})
