@@ -10,12 +10,10 @@ import os
 import shutil
 import sys
 import tempfile
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 
 VENUE_TESTS = Path(__file__).resolve().parents[1] / "venue"
@@ -34,14 +32,9 @@ venue = _fixtures.venue
 def new_db(pg_cluster: object) -> Callable[[], str]:
     """Make a fresh database of the session's cluster (a pub's venue store, the league's)."""
 
-    def make() -> str:
-        name = f"l_{uuid.uuid4().hex[:10]}"
-        base = pg_cluster.dsn  # type: ignore[attr-defined]
-        with psycopg.connect(base, autocommit=True) as db:
-            db.execute(f"CREATE DATABASE {name}")
-        return base.replace("dbname=bidou_venue", f"dbname={name}")
+    from venue_harness import new_database  # beside the venue's tests (path above)
 
-    return make
+    return lambda: new_database(pg_cluster, "l")
 
 
 @pytest.fixture

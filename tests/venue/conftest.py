@@ -11,26 +11,20 @@ from __future__ import annotations
 import shutil
 import sys
 import tempfile
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
-import psycopg
 import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))  # the tests import venue_harness beside them
 
-from venue_harness import Venue  # noqa: E402
+from venue_harness import Venue, new_database  # noqa: E402
 
 
 @pytest.fixture
 def dsn(pg_cluster: object) -> str:
     """A fresh database of the session's cluster, for one test."""
-    name = f"t_{uuid.uuid4().hex[:10]}"
-    base = pg_cluster.dsn  # type: ignore[attr-defined]
-    with psycopg.connect(base, autocommit=True) as db:
-        db.execute(f"CREATE DATABASE {name}")
-    return base.replace("dbname=bidou_venue", f"dbname={name}")
+    return new_database(pg_cluster)
 
 
 @pytest.fixture

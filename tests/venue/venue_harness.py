@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def new_database(pg_cluster: Any, prefix: str = "t") -> str:
+    """The DSN of a fresh database made now in the test cluster ``pg_cluster``."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    base = pg_cluster.dsn
+    with psycopg.connect(base, autocommit=True) as db:
+        db.execute(f"CREATE DATABASE {name}")
+    return base.replace("dbname=bidou_venue", f"dbname={name}")
 
 
 def wait_until(check: Callable[[], Any], timeout: float, what: str, every: float = 0.2) -> Any:
