@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from firmware.cli import COMMANDS, main
+from firmware.cli.dispatch import COMMANDS, main
 
 
 def test_every_contract_command_is_registered() -> None:
@@ -41,7 +41,7 @@ def test_each_command_has_its_help(capsys) -> None:
 
 def test_a_commands_help_through_the_installed_entry_point() -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "firmware.cli", "replay", "--help"],
+        [sys.executable, "-m", "firmware.cli.dispatch", "replay", "--help"],
         capture_output=True, text=True, timeout=60,
     )
     assert done.returncode == 0, done.stderr

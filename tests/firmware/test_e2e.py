@@ -1,14 +1,14 @@
-"""End to end: the table as ``firmware.house`` builds it for ``bidou-table run`` -- gpiozero
+"""End to end: the table as ``firmware.table.house`` builds it for ``bidou-table run`` -- gpiozero
 mock pins, rendered camera frames, the engine and SQLite.
 
 Whole games are played by panel presses: each move is chosen at random among what the game
-allows, turned into presses (``firmware.simulation.presses_for``), and each press is put on the
-panels' queue as the seat panel reports it (a ``SeatEvent``, as gpiozero's callbacks put it),
-so a long press costs no real hold. Pressing the mock pins themselves, short and long, is
-checked here on single presses, and the panel's timings in tests/hardware/test_panel.py. A
-throw the camera cannot read surely counts with its values pending, and exposed
-dice the camera still cannot read are settled by the players (``Settle``, as from their
-phones: a panel has no display to say values on). The record exported from the log must
+allows, turned into presses (``firmware.camera.simulation.presses_for``), and each press is
+put on the panels' queue as the seat panel reports it (a ``SeatEvent``, as gpiozero's
+callbacks put it), so a long press costs no real hold. Pressing the mock pins themselves,
+short and long, is checked here on single presses, and the panel's timings in
+tests/hardware/test_panel.py. A throw the camera cannot read surely counts with its values
+pending, and exposed dice the camera still cannot read are settled by the players
+(``Settle``, as from their phones: a panel has no display to say values on). The record exported from the log must
 replay to the same state.
 
 The two-hand match is THE end-to-end test of the real dice reader on rendered frames; the
@@ -24,10 +24,10 @@ import time
 import pytest
 
 from engine import replay
-from firmware.commands import Act
-from firmware.config import build_config, default_config
-from firmware.house import build_house, real_reader
-from firmware.simulation import SceneReader, players_settle, random_presses
+from firmware.camera.simulation import SceneReader, players_settle, random_presses
+from firmware.settings.config import build_config, default_config
+from firmware.table.commands import Act
+from firmware.table.house import build_house, real_reader
 from hardware.panel import SeatEvent
 
 #: seconds a panel button must stay down to be a long press, where a test presses the mock

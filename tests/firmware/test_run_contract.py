@@ -40,9 +40,9 @@ def wait_for_state(port: int, timeout: float = 60.0) -> dict:
 
 def refused_at_start(capsys, tmp_path, flag: str, value: str) -> str:
     """Run with ``flag value``: exit 2, nothing started; the last line of stderr. In this
-    process (``firmware.cli.main``, the command's own entry point): argparse refuses the
-    value before anything is opened, so no interpreter need start for it."""
-    from firmware.cli import main
+    process (``firmware.cli.dispatch.main``, the command's own entry point): argparse
+    refuses the value before anything is opened, so no interpreter need start for it."""
+    from firmware.cli.dispatch import main
 
     with pytest.raises(SystemExit) as stopped:
         main(["run", "--simulate", "--db", str(tmp_path / "t.db"), flag, value])
@@ -151,7 +151,7 @@ def test_zones_the_referee_sets_are_saved_in_the_config(tmp_path, run_table) -> 
 
 
 def test_export_to_a_file_instead_of_a_directory_says_so(tmp_path, bidou) -> None:
-    from firmware.log import GameLog
+    from firmware.gamelog.log import GameLog
 
     log = GameLog(str(tmp_path / "t.db"))
     gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import sys
 
-from firmware import house
-from firmware.cli import main
-from firmware.simulation import SceneReader
+from firmware.camera.simulation import SceneReader
+from firmware.cli.dispatch import main
+from firmware.table import house
 
 
 def scene_reader(camera: object, vision: object = None, config_path: object = None) -> object:
