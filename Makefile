@@ -72,12 +72,13 @@ teach: $(VENV)/.installed
 	$(VENV)/bin/bidou-table run --config teach-table/table.toml --db teach-table/table.db $(ARGS)
 
 # The suite in TEST_WORKERS processes (pytest-xdist): most tests wait on something (a server, a
-# browser, a table in a child process), and another process uses that wait. Tests that share
-# a server started once for their module are kept on one process (xdist_group marks, --dist
-# loadgroup). The soaks are left to `make soak`; the 25 slowest tests are printed at the end.
+# browser, a table in a child process), and another process uses that wait. A module's tests
+# run in one process, in their order (--dist loadscope), so what a module starts once (a
+# browser, a venue, a league) serves all its tests; the modules with slow tests go first
+# (tests/conftest.py). The soaks are left to `make soak`; the 25 slowest tests are printed.
 TEST_WORKERS ?= 4
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadgroup -m "not soak" --durations=25 $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope -m "not soak" --durations=25 $(PYTEST_ARGS)
 
 # The long soaks alone (minutes of faults, hundreds of kills: the tests marked soak), one at a
 # time; `make test` checks the same promises in shorter runs.

@@ -26,6 +26,15 @@ os.environ.setdefault(NO_TEACHING, "0")
 PG_TOP = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules holding a test marked slow first, each module's tests kept together and in
+    their order: `make test` gives its processes whole modules in this order, so the long
+    waits (servers, browsers, whole games) start at once and the quick modules fill the time
+    around them, rather than a long module starting last."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+
+
 def need(what: str, error: Exception) -> None:
     """Fail loudly in CI, skip with the reason on a developer's machine."""
     text = f"{what} is absent ({error}); the venue tests need the real server"

@@ -8,8 +8,8 @@ callbacks put it), so a long press costs no real hold. Pressing the mock pins th
 short and long, is checked here on single presses, and the panel's timings in
 tests/hardware/test_panel.py. A throw the camera cannot read surely counts with its values
 pending, and exposed dice the camera still cannot read are settled by the players
-(``Settle``, as from their phones: a panel has no display to say values on). The record exported from the log must
-replay to the same state.
+(``Settle``, as from their phones: a panel has no display to say values on). The record
+exported from the log must replay to the same state.
 
 The two-hand match is THE end-to-end test of the real dice reader on rendered frames; the
 other tests here read the scene's dice with ``SceneReader``, so they test the wiring and the

@@ -31,15 +31,18 @@ venue = _fixtures.venue
 @pytest.fixture
 def new_db(pg_cluster: object) -> Callable[[], str]:
     """Make a fresh database of the session's cluster (a pub's venue store, the league's)."""
+    return databases(pg_cluster)
 
+
+def databases(pg_cluster: object) -> Callable[[], str]:
     from venue_harness import new_database  # beside the venue's tests (path above)
 
     return lambda: new_database(pg_cluster, "l")
 
 
-@pytest.fixture
-def folder() -> Iterator[Path]:
-    """A folder for a league's processes and logs, removed after the test unless
+@contextlib.contextmanager
+def league_folder() -> Iterator[Path]:
+    """A folder for a league's processes and logs, removed afterwards unless
     ``BIDOU_KEEP_LEAGUE`` is set (to read the logs of a failure)."""
     path = Path(tempfile.mkdtemp(prefix="bidou-league-"))
     try:
@@ -47,6 +50,13 @@ def folder() -> Iterator[Path]:
     finally:
         if not os.environ.get("BIDOU_KEEP_LEAGUE"):
             shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def folder() -> Iterator[Path]:
+    """A folder for one test's league (``league_folder``)."""
+    with league_folder() as path:
+        yield path
 
 
 @contextlib.contextmanager
@@ -70,10 +80,13 @@ def running_league(folder: Path, new_db: Callable[[], str], partitions: int = 1
         lg.stop_all()
 
 
-@pytest.fixture
-def league(folder: Path, new_db: Callable[[], str]) -> Iterator[tuple[Any, list[Any]]]:
-    """A running league of two pubs, one ingester (``running_league``)."""
-    with running_league(folder, new_db) as running:
+@pytest.fixture(scope="module")
+def league(pg_cluster: object) -> Iterator[tuple[Any, list[Any]]]:
+    """A running league of two pubs, one ingester (``running_league``), started once for a
+    module's tests (`make test` runs a module's tests in one process, in order): each leaves
+    the league whole again (servers, ingesters and links back), and checks what it played on
+    top of what the tests before it left."""
+    with league_folder() as path, running_league(path, databases(pg_cluster)) as running:
         yield running
 
 

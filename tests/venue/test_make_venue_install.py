@@ -32,8 +32,7 @@ from venue_harness import expected_rows, wait_until
 from venue import store
 from venue.pgroles import INGESTER_DERIVES, INGESTER_HOLDS, INGESTER_RECORDS
 
-#: the two tests of one `bidou-venue up` run in the same test process, one after the other
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("make-venue-install")]
+pytestmark = pytest.mark.slow
 
 
 class Up:

@@ -22,9 +22,7 @@ import pytest
 from test_faults import finish, playing
 from venue_harness import Venue, new_database
 
-#: the module's tests share one venue, in one test process, in their order (the last checks
-#: the tables' rows)
-pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("venue-screen-served")]
+pytestmark = pytest.mark.slow
 
 #: sockets one device opens and never writes on
 IDLE = 1100
