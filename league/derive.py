@@ -12,7 +12,7 @@ from typing import Any
 
 import psycopg
 
-from firmware.gamelog.log import Entry
+from firmware.gamelog.rows import Entry
 from firmware.gamelog.seating_entry import KIND, parse_seating
 from league import ratings
 from league.ranking import places

@@ -42,8 +42,9 @@ from engine.variants import check_setup
 from firmware.camera import pictures
 from firmware.camera.seat_reads import SeatReads
 from firmware.camera.throws import DiceWatcher
-from firmware.gamelog.log import GameLog, GameRow
+from firmware.gamelog.log import GameLog
 from firmware.gamelog.rebuild import record_from_log
+from firmware.gamelog.rows import GameRow
 from firmware.table import exposure, player_commands, referee_commands, roster_seating, views
 from firmware.table.commands import (
     Act,

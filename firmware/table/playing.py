@@ -11,8 +11,9 @@ from __future__ import annotations
 
 from engine.actions import Action
 from engine.errors import RuleViolation
-from firmware.gamelog.log import Entry, LogError, Picture
+from firmware.gamelog.log import LogError
 from firmware.gamelog.rebuild import rebuild
+from firmware.gamelog.rows import Entry, Picture
 from firmware.table import views
 from firmware.table.commands import Outcome
 from firmware.table.presses import rule_refusal

@@ -18,8 +18,8 @@ from typing import Any
 from engine.actions import Action, dice_fit, dice_words
 from engine.errors import ReplayError
 from engine.game import Effect
-from firmware.gamelog.log import Entry
 from firmware.gamelog.rebuild import effective_actions, replay_actions
+from firmware.gamelog.rows import Entry
 from firmware.table import corrections
 from firmware.table.commands import Correct, EnterDice, Outcome, Refusal, Reread
 from firmware.table.exposure import settle_by

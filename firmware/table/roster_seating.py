@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-from firmware.gamelog.log import Entry
+from firmware.gamelog.rows import Entry
 from firmware.gamelog.seating_entry import KIND, current_seating, seating_problem, seating_text
 from firmware.table.commands import Outcome, Refusal
 from firmware.table.state import TableState

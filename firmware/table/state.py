@@ -20,8 +20,9 @@ from engine.errors import RecordError, ReplayError
 from engine.game import Effect, Game
 from firmware.camera.seat_reads import SeatReads
 from firmware.camera.throws import DiceWatcher
-from firmware.gamelog.log import Entry, GameLog, GameRow, LogError
+from firmware.gamelog.log import GameLog, LogError
 from firmware.gamelog.rebuild import rebuild
+from firmware.gamelog.rows import Entry, GameRow
 from firmware.table import views
 from firmware.table.commands import Outcome, Refusal
 from firmware.table.press_repeats import Repeats

@@ -18,7 +18,7 @@ from typing import Any
 from engine.game import Effect, Game
 from engine.ranking import rank_words, spoken_name
 from firmware.camera.throws import DiceWatcher, SeatRead
-from firmware.gamelog.log import Entry
+from firmware.gamelog.rows import Entry
 from firmware.table.commands import Refusal
 from firmware.words import press_labels
 from firmware.words.phrases import Phrase
