@@ -19,7 +19,7 @@ from flask import Flask, jsonify, render_template, request, stream_with_context
 from werkzeug.exceptions import HTTPException
 
 from venue.settings import VenueConfig
-from venue.store import archived_of
+from venue.table_logs import archived_of
 from venue_screen import data
 from venue_screen.live import CLOSING, Live
 from venue_screen.wall import shape, wall_tables
