@@ -15,7 +15,8 @@ import pytest
 from vision.calibrate import adapt, head_fit
 from vision.calibrate.known import KnownThrowsError, Tally
 from vision.learned.face_model import CLASSES, Head, load_head
-from vision.learned.face_reader import Place, Settings, thresholds_path
+from vision.learned.face_reader import Place, Settings
+from vision.learned.table_files import thresholds_path
 
 F = 16
 THRESHOLDS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9}

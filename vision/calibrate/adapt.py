@@ -52,7 +52,7 @@ import numpy as np
 from engine.errors import VisionError
 from vision.calibrate.head_fit import Examples, choose, fit, place_probs
 from vision.calibrate.known import KnownThrowsError, Tally, by_values
-from vision.learned import face_reader
+from vision.learned import face_reader, table_files
 from vision.learned.face_model import Head, fingerprint, with_model_die
 from vision.learned.face_reader import (
     SAME_DIE,
@@ -307,11 +307,11 @@ def head_path(config: pathlib.Path) -> pathlib.Path:
 
 
 def save(result: Adaptation, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
-    """Write the head and its thresholds file (:func:`vision.learned.face_reader.thresholds_path`);
+    """Write the head and its thresholds file (:func:`vision.learned.table_files.thresholds_path`);
     the two paths. Each file is written aside and then replaced in one step, the head first,
     so a crash never leaves half a file (at worst the new head with the old thresholds, which
     were the model's too)."""
-    own = face_reader.thresholds_path(head)
+    own = table_files.thresholds_path(head)
     record = {**result.thresholds, "network": result.network,
               "calibration": {"at": time.strftime("%Y-%m-%d %H:%M:%S"),
                               "fitted": list(result.fitted), "held_back": list(result.held_back),
