@@ -31,7 +31,7 @@ from firmware.camera.throws import SeatRead
 from firmware.table.commands import Outcome, Refusal, Settle
 from firmware.table.playing import play
 from firmware.table.state import TableState
-from firmware.words.event_words import list_phrase
+from firmware.words.lists import list_phrase
 from firmware.words.phrases import N_
 from vision.zones import Zone
 

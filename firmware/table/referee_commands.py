@@ -25,7 +25,7 @@ from firmware.table.commands import Correct, EnterDice, Outcome, Refusal, Reread
 from firmware.table.exposure import settle_by
 from firmware.table.playing import play, say
 from firmware.table.state import TableState
-from firmware.words.event_words import list_phrase
+from firmware.words.lists import list_phrase
 from firmware.words.phrases import N_
 from firmware.words.wording import variant_phrase
 
