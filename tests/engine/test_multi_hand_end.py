@@ -171,6 +171,8 @@ def test_situation_8_M8_at_nine_or_fewer_the_two_play_two_hand_rules_with_no_cen
     assert (s["variant"], s["centre"], s["round"], s["to_act"]) == ("multi-hand", 0, 1, "Ann")
     assert g.allowed() == [Allowed("Ann", "bet", 1, 1), Allowed("Ann", "pass")]
     assert refused(g, "Ann bet 2") == "a bet is one chip in two-hand Bidou (T5)"
+    assert refused(g, "Ann betpot") == ("both players have thrown and the betting is open "
+                                        "under two-hand rules; Ann may bet or pass (T5)")
 
 
 def test_M8_two_hand_drop_takes_the_penalty_chip_from_the_opponent(at_betting, play) -> None:

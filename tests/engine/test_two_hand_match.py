@@ -163,12 +163,15 @@ def test_T1_after_the_match_every_action_is_refused(two_hand, refusal) -> None:
 def test_T1_round_two_may_keep_dice_aside_and_round_three_rethrows_all(two_hand, play) -> None:
     g = two_hand()
     assert "every throw rethrows all three dice" in g.opening_effects[0].text
+    assert g.throw_rule == "rethrow all three"
     effects = play(g, *lose_round("Ann", "Bob"))
     assert any("Round 2 begins" in t and "may keep dice aside" in t for t in
                (e.text for e in effects))
+    assert g.throw_rule == "keep dice aside"
     effects = play(g, *lose_round("Bob", "Ann"))
     assert any("Round 3 begins" in t and "rethrows all three dice" in t for t in
                (e.text for e in effects))
+    assert g.throw_rule == "rethrow all three"
 
 
 def test_D_T1_held_dice_are_not_checked_any_three_values_are_recorded(two_hand) -> None:
