@@ -110,7 +110,8 @@ lint: $(VENV)/.installed-test coverage-engine
 
 # Every line and branch of the rules engine is run by its own tests (tests/engine), or the
 # figure has dropped: a rule without a test. Hypothesis's seed is fixed so the figure is the
-# same every run. Nothing is excluded from the count (docs/rules/README.md, Proof).
+# same every run. Nothing is excluded from the count (docs/rules/README.md, "What the engine's
+# tests prove").
 .PHONY: coverage-engine
 coverage-engine: $(VENV)/.installed-test
 	$(PY) -m pytest tests/engine -q -p no:cacheprovider --hypothesis-seed=0 --cov=engine \

@@ -96,6 +96,7 @@ def test_play_random_stops_after_its_limit_of_actions() -> None:
 
 
 def test_a_game_built_directly_takes_its_variants_number_of_players() -> None:
+    """S-B2: two players play two-hand Bidou, more play multi-hand Bidou."""
     with pytest.raises(ValueError, match="two-hand takes exactly 2 players, not 3"):
         TwoHandGame(("Ann", "Bob", "Cid"))
     with pytest.raises(ValueError, match="multi-hand takes 3 or more players, not 2"):
