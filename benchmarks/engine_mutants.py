@@ -11,6 +11,8 @@ the engine does (an equivalent mutant).
 A whole run takes hours on a shared 2-core machine, so ``MUTANTS_SAMPLE=N`` runs N mutants
 drawn with ``MUTANTS_SEED`` (default 62) from the sorted list of every mutant; 0 runs them all.
 ``MUTANTS_NAMES="a b"`` runs those mutants only (to check again the survivors of a run).
+A mutant already checked against the same engine/ and tests keeps its fate
+(``MUTANTS_AGAIN=1`` checks every chosen one again).
 The figures, and each surviving mutant's diff, go to benchmarks/results/DATE-engine-mutants.md
 (``--out FILE`` elsewhere), for the reason of each survivor to be written beside it.
 """
@@ -54,10 +56,12 @@ def fates() -> dict[str, str]:
 
 
 def choose(names: list[str], sample: int, seed: int) -> list[str]:
-    """``sample`` of ``names`` drawn with ``seed`` (all of them for 0), sorted."""
-    if sample <= 0 or sample >= len(names):
-        return sorted(names)
-    return sorted(random.Random(seed).sample(sorted(names), sample))
+    """``sample`` of ``names`` drawn with ``seed`` (all of them for 0), sorted. The names are
+    shuffled with the seed and the first ``sample`` taken, so a smaller sample of one seed is
+    part of every bigger one."""
+    order = sorted(names)
+    random.Random(seed).shuffle(order)
+    return sorted(order if sample <= 0 else order[:sample])
 
 
 def report(chosen: list[str], after: dict[str, str], seconds: float, how: str) -> str:
@@ -108,8 +112,14 @@ def main() -> None:
                f"{seed} (MUTANTS_SAMPLE={sample} MUTANTS_SEED={seed}).")
     else:
         how = f"Every one of the {len(every)} mutants made."
+    # A mutant already checked against these tests keeps its fate (MUTANTS_AGAIN=1: check
+    # every chosen one again; mutmut forgets its fates when engine/ or the tests change).
+    again = os.environ.get("MUTANTS_AGAIN") == "1"
+    todo = [n for n in chosen if again or every.get(n) == "not checked"]
+    if len(todo) < len(chosen):
+        how += f" {len(chosen) - len(todo)} of them kept the fate an earlier run gave them."
     start = time.monotonic()
-    ran = mutmut("run", "--max-children", CHILDREN, *chosen)
+    ran = mutmut("run", "--max-children", CHILDREN, *todo) if todo else ""
     seconds = time.monotonic() - start
     after = fates()
     if all(after.get(n, "not checked") == "not checked" for n in chosen):
