@@ -26,8 +26,20 @@ def test_D_S3_a_pending_captain_roll_is_settled_with_one_die_and_nothing_else(
         "Ann's exposed values are a captain roll of one die, not 3 (D-S3)")
     assert refused(g, "Bob settle 3 by players") == (
         "Bob has no exposed values waiting; Ann has (D-S3)")
-    g.apply(Action.parse("Ann settle 5 by players"))
+    settled = g.apply(Action.parse("Ann settle 5 by players")).effects[0]
+    assert (settled.kind, settled.text, settled.dice, settled.detail) == (
+        "settle", "Ann's values are settled by players: 5", (5,), "players")
     assert (g.state()["captain"], g.settle_dice(), g.can_settle("Ann")) == ("Ann", 0, False)
+
+
+def test_D_S3_while_two_players_values_wait_nothing_else_is_played(two_hand, refused) -> None:
+    g = two_hand("Ann roll 5", "Bob roll 3", "Ann throw ?", "Ann stand", "Bob throw ?",
+                 "Bob stand", "Ann bet 1", "Bob call")
+    assert g.unsettled() == ("Ann", "Bob")
+    assert refused(g, "Ann bet 1") == ("Ann and Bob's exposed values are being settled before "
+                                       "the showdown; nothing else is played until then (D-S3)")
+    assert refused(g, "Ann settle 6 by camera") == (
+        "Ann's exposed values are a throw of three dice, not 1 (D-S3)")
 
 
 def test_D_S4_the_other_players_whose_dice_are_shown_witness_a_settle(two_hand, once) -> None:

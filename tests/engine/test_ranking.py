@@ -224,5 +224,8 @@ def test_R_every_throw_has_one_spoken_name_and_its_place_in_words() -> None:
     assert rank_words(TABLE[0]) == "the best throw"
     assert rank_words(TABLE[1]) == "2nd best of 56"
     assert rank_words(TABLE[10]) == "11th best of 56"
+    assert [rank_words(TABLE[i]) for i in (2, 11, 12, 19, 20, 21, 22)] == [
+        "3rd best of 56", "12th best of 56", "13th best of 56", "20th best of 56",
+        "21st best of 56", "22nd best of 56", "23rd best of 56"]
     assert rank_words(TABLE[-1]) == "56th best of 56"
     assert rank_words((6, 5, 2), "total") == rank_words((6, 4, 3), "total") == "28th best of 56"
