@@ -62,7 +62,8 @@ def test_D_S3_while_a_multi_hand_showdown_waits_the_views_keep_the_hand(multi_ha
     assert g.unsettled() == ("Ann",)
     assert [(v.in_hand, v.stake, v.unsettled) for v in g.views()] == [
         (True, 1, True), (True, 1, False), (False, 0, False)]
-    play(g, "Ann settle 2 1 1 by camera")
+    effects = play(g, "Ann settle 2 1 1 by camera")
+    assert effects[0].text == "Ann's values are settled by camera: bidou (2-1-1)"
     assert g.state()["chips"] == {"Ann": 5, "Bob": 7, "Cid": 6}
 
 

@@ -227,8 +227,10 @@ def test_M8_the_short_player_losing_the_open_throw_takes_a_chip_and_play_resumes
 def test_D_M14_the_two_hand_finish_starts_with_an_open_throw_when_one_is_due(
         at_betting, play) -> None:
     g = at_betting({"Ann": MID, "Bob": WORST}, chips={"Ann": 9, "Bob": 1, "Cid": 0})
-    play(g, "Ann bet 1", "Bob drop")
+    effects = play(g, "Ann bet 1", "Bob drop")
     assert g.state()["chips"] == {"Ann": 8, "Bob": 1, "Cid": 0}
+    assert [(e.kind, e.rule, e.player) for e in effects[-2:]] == [
+        ("hand", "T10", "Bob"), ("captain", "T10", "Bob")]
     assert (g.state()["to_act"], g.state()["expects"]) == ("Bob", "throw")
     assert isinstance(g.stage, OpenThrowing)
 
