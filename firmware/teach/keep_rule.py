@@ -47,8 +47,8 @@ def priced(t: Tally) -> int:
 def judge(before: Tally, after: Tally, calibration_kept: bool) -> Verdict:
     """The keep rule (module docstring) on the held-out throws ``before`` and ``after``."""
     if wrong_dice(after) > wrong_dice(before):
-        return Verdict(False, N_("not kept: %(after)s wrong dice on the throws held out, "
-                                 "against %(before)s as the table reads now",
+        return Verdict(False, N_("not kept: wrong dice on the throws held out, %(after)s against "
+                                 "%(before)s as the table reads now",
                                  after=wrong_dice(after), before=wrong_dice(before)))
     if priced(after) <= priced(before):
         return Verdict(False, N_("not kept: it reads no more of the throws held out right "

@@ -57,7 +57,7 @@ class SelfTeaching:
         self.clock = clock
         self.now = now
         self.note = note
-        self._entries = -1
+        self._entries = teacher.log.count_entries()  # the table's start counts as activity
         self._active_at = clock()
         self._checked_at_entries = -1  # the log's count when the known dice were last counted
         self._tried_day = ""  # the day the configured time of day was last acted on
