@@ -209,8 +209,9 @@ class DiceTeacher:
                     f"take about {math.ceil((30 - tally.total) / 3)} more throws first.")
         if finished is None:
             def finished(outcome: Calibration | None, failure: str | None,
-                         dice: int = tally.total) -> None:
+                         dice: int = tally.total) -> bool:
                 self._referee_learned(outcome, dice)
+                return True  # held until the referee keeps it or goes back
         return self.learning.start(Request(
             self.files.config, folder.path if tally.throws else None,
             self.log.path if tally.corrections else None, seed, "hold"), by=by,

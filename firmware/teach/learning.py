@@ -61,8 +61,9 @@ STAGES = (N_("reading the known throws as the table reads now"),
 FOLD = re.compile(r"^fold (\d+) of (\d+): (.+)$")
 FINAL = "the table's network: "
 
-#: told when a calibration has ended: its outcome, or None and the sentence saying why
-Finished = Callable[[Calibration | None, str | None], None]
+#: told when a calibration has ended (its outcome, or None and the sentence saying why);
+#: returns whether the outcome is held for the referee's Keep
+Finished = Callable[[Calibration | None, str | None], bool]
 
 
 def learn_extra_here() -> bool:
@@ -192,14 +193,16 @@ class Learning:
         finally:
             if receive is not None:
                 receive.close()
+        # told before the end is: whoever waits for the end sees what it decided
+        if finished is not None and not finished(outcome, failure):
+            _forget(outcome)  # decided already: nothing is held for Keep
+            outcome = None
         with self._lock:
             self.outcome, self.failure = outcome, failure
             self.progress.running = False
             self.progress.finished = time.monotonic()
             if outcome is not None and outcome.error is None:
                 self.progress.stage, self.progress.step = "done", self.progress.steps
-        if finished is not None:
-            finished(outcome, failure)
         self.changed()
 
     def wait(self, timeout: float) -> bool:

@@ -12,7 +12,8 @@ Each teaching is recorded (:mod:`firmware.teach.teachings`) and listed on the Di
 Why an observer beside the controller rather than a hook inside it: idleness is read from
 the log (its count of entries; every game action is one), so the controller is not touched
 and a game action never waits on anything here. A look is cheap (one count); the known dice
-are counted only once the table is idle, and once per stretch of idleness. The calibration
+are counted only once the table is idle, and again only once a game action or a known throw
+from the Dice page has come since. The calibration
 runs in its own process, so play goes on meanwhile, and a new game is not refused for it
 (unlike the referee's Learn: :func:`table_server.console.dice_teach.new_game_refusal`).
 
@@ -59,7 +60,8 @@ class SelfTeaching:
         self.note = note
         self._entries = teacher.log.count_entries()  # the table's start counts as activity
         self._active_at = clock()
-        self._checked_at_entries = -1  # the log's count when the known dice were last counted
+        #: the log's entries and the known throws in the folder when the dice were last counted
+        self._checked: tuple[int, int] | None = None
         self._tried_day = ""  # the day the configured time of day was last acted on
         self._pending: tuple[int, int] | None = None  # (dice, new dice) of the teaching running
         self._stop = threading.Event()
@@ -81,15 +83,23 @@ class SelfTeaching:
         if self.settings.when == IDLE:
             if self.clock() - self._active_at < IDLE_SECONDS:
                 return "playing"
-            if self._checked_at_entries == entries:
-                return "waiting"  # counted already in this stretch of idleness
-            self._checked_at_entries = entries
+            seen = (entries, self._known_throws())
+            if self._checked == seen:
+                return "waiting"  # counted already, and no game or known throw came since
+            self._checked = seen
         else:
             day = self._time_of_day_come()
             if day is None:
                 return "waiting"
             self._tried_day = day
         return self._teach_if_enough()
+
+    def _known_throws(self) -> int:
+        """The known throws in the Dice page's folder (a listing, not a reading)."""
+        folder = self.teacher.folder
+        if folder is None or not folder.path.is_dir():
+            return 0
+        return sum(1 for _ in folder.path.glob("*.txt"))
 
     def _time_of_day_come(self) -> str | None:
         """Today's date when the configured time of day has come (within :data:`AT_WINDOW`)
@@ -122,23 +132,22 @@ class SelfTeaching:
         return "teaching"
 
     # --- deciding -----------------------------------------------------------------------
-    def _finished(self, outcome: Calibration | None, failure: str | None) -> None:
-        """The teaching ended: keep it by the keep rule, record it, and let the page know."""
+    def _finished(self, outcome: Calibration | None, failure: str | None) -> bool:
+        """The teaching ended: keep it by the keep rule and record it; nothing is held for
+        the referee's Keep (False)."""
         dice, new = self._pending or (0, 0)
         self._pending = None
-        try:
-            verdict = (judge_calibration(outcome) if outcome is not None else
-                       Verdict(False, N_("not kept: the calibration stopped (%(error)s)",
-                                         error=failure or "")))
-            if verdict.kept and outcome is not None:
-                try:
-                    self.teacher.keep_outcome(outcome)
-                except TeachError as exc:
-                    verdict = Verdict(False, N_("not kept: it could not be saved (%(error)s)",
-                                                error=str(exc)))
-            self._record(outcome, verdict, dice, new)
-        finally:
-            self.teacher.learning.drop()
+        verdict = (judge_calibration(outcome) if outcome is not None else
+                   Verdict(False, N_("not kept: the calibration stopped (%(error)s)",
+                                     error=failure or "")))
+        if verdict.kept and outcome is not None:
+            try:
+                self.teacher.keep_outcome(outcome)
+            except TeachError as exc:
+                verdict = Verdict(False, N_("not kept: it could not be saved (%(error)s)",
+                                            error=str(exc)))
+        self._record(outcome, verdict, dice, new)
+        return False
 
     def _record(self, outcome: Calibration | None, verdict: Verdict, dice: int,
                 new: int) -> None:
