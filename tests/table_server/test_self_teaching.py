@@ -25,7 +25,7 @@ from firmware.teach.teachings import Teaching, Teachings
 from table_server.console import dice_teach
 from vision.calibrate.known import Tally
 
-from .teach_table import PIN, TOKEN, teach, teach_table
+from .teach_table import TOKEN, login, teach
 
 
 class Clock:
@@ -38,24 +38,6 @@ class Clock:
         return self.t
 
 
-@pytest.fixture
-def table(tmp_path):
-    house, teacher, app = teach_table(tmp_path)
-    try:
-        yield house, teacher, app, tmp_path
-    finally:
-        house.close()
-
-
-def login(app):
-    client = app.test_client()
-    client.get("/referee")
-    with client.session_transaction() as s:
-        csrf = s["csrf"]
-    client.post("/referee/login", data={"pin": PIN, "csrf": csrf})
-    return client
-
-
 def referee_new_game(client):
     return client.post("/api/referee/correct", headers={"Authorization": f"Bearer {TOKEN}"},
                        json={"kind": "new-game", "why": "next game"})
@@ -65,14 +47,14 @@ def tally(right: int, wrong: int = 0, extra: int = 0, dice: int = 60) -> Tally:
     return Tally(dice=dice, right=right, wrong=wrong, extra=extra, pictures=dice // 3)
 
 
-def test_the_table_is_idle_only_after_ten_minutes_without_a_game_action(table) -> None:
-    house, teacher, app, _ = table
+def test_the_table_is_idle_only_after_ten_minutes_without_a_game_action(taught) -> None:
+    house, teacher, app, _ = taught
     clock = Clock()
     itself = SelfTeaching(teacher, LearningSettings(), clock=clock, note=lambda line: None)
     assert itself.look() == "playing"
     clock.t += IDLE_SECONDS - 1
     assert itself.look() == "playing"
-    assert referee_new_game(login(app)).status_code == 200  # a game action: idle starts anew
+    assert referee_new_game(login(app)[0]).status_code == 200  # a game action: idle starts anew
     clock.t += 2
     assert itself.look() == "playing"
     clock.t += IDLE_SECONDS
@@ -81,8 +63,8 @@ def test_the_table_is_idle_only_after_ten_minutes_without_a_game_action(table) -
 
 
 def test_it_teaches_itself_only_once_30_new_dice_have_come_since_its_last_teaching(
-        table) -> None:
-    house, teacher, app, _ = table
+        taught) -> None:
+    house, teacher, app, _ = taught
     clock = Clock()
     itself = SelfTeaching(teacher, LearningSettings(), clock=clock, note=lambda line: None)
     teach(house, teacher, 11)  # 33 known dice
@@ -93,12 +75,12 @@ def test_it_teaches_itself_only_once_30_new_dice_have_come_since_its_last_teachi
     assert itself.look() == "few" and not teacher.learning.running
     teacher.teachings = Teachings(teacher.teachings.path.with_name("other.json"))
     assert itself.new_dice() == (33, 33) and NEW_DICE <= 33
-    referee_new_game(login(app))  # a new stretch of idleness, counted again
+    referee_new_game(login(app)[0])  # a new stretch of idleness, counted again
     assert itself.look() == "playing"  # the thread looks every few seconds
     clock.t += IDLE_SECONDS
     assert itself.look() == "teaching"
     # play goes on: the table's own teaching refuses no new game, unlike the referee's Learn
-    assert referee_new_game(login(app)).status_code == 200
+    assert referee_new_game(login(app)[0]).status_code == 200
     assert teacher.learning.wait(300)
     done = teacher.teachings.last()
     assert done is not None and done.by == "table" and (done.dice, done.new_dice) == (33, 33)
@@ -151,8 +133,8 @@ def test_the_keep_rule_refuses_a_reader_with_more_wrong_dice_however_many_more_i
     assert not keep_rule.judge(tally(40), tally(45), False).kept  # the calibration's own word
 
 
-def test_a_worse_taught_reader_is_not_saved_and_the_table_reads_as_before(table) -> None:
-    house, teacher, app, folder = table
+def test_a_worse_taught_reader_is_not_saved_and_the_table_reads_as_before(taught) -> None:
+    house, teacher, app, folder = taught
     config_before = (folder / "pub.toml").read_text()
     reader_before = house.watcher.reader
     itself = SelfTeaching(teacher, LearningSettings(), clock=Clock(), note=lambda line: None)
@@ -167,8 +149,8 @@ def test_a_worse_taught_reader_is_not_saved_and_the_table_reads_as_before(table)
     assert "not kept: wrong dice on the throws held out, 2 against 0" in str(done.said)
 
 
-def test_the_dice_page_lists_every_teaching_and_the_list_survives_a_restart(table) -> None:
-    house, teacher, app, folder = table
+def test_the_dice_page_lists_every_teaching_and_the_list_survives_a_restart(taught) -> None:
+    house, teacher, app, folder = taught
     teacher.record(Teaching("2026-12-06T02:10:00+00:00", "table", 93, 33, True,
                             keep_rule.judge(tally(40, 1), tally(52, 0), True).why.to_json(),
                             tally(40, 1).figures(), tally(52, 0).figures(), 180.0, True))
@@ -178,7 +160,7 @@ def test_the_dice_page_lists_every_teaching_and_the_list_survives_a_restart(tabl
     again = DiceTeacher(house.log, house.watcher, str(folder / "pub.toml"))  # a restart
     assert [t.dice for t in again.teachings.all()] == [93, 126]
     dice_teach.install(app, again, dice_teach.Changes())
-    page = " ".join(html.unescape(login(app).get("/referee/dice").get_data(as_text=True))
+    page = " ".join(html.unescape(login(app)[0].get("/referee/dice").get_data(as_text=True))
                     .split())
     rows = page.split('id="teachings-list"', 1)[1].split("</table>", 1)[0]
     assert rows.index("2026-12-06 04:30") < rows.index("2026-12-06 02:10")  # newest first
@@ -186,7 +168,7 @@ def test_the_dice_page_lists_every_teaching_and_the_list_survives_a_restart(tabl
     assert "kept: 52 right and 0 wrong on the throws held out, against 40 right and 1 wrong" \
         in rows
     assert "not kept: wrong dice on the throws held out, 1 against 0" in rows
-    french = " ".join(html.unescape(login(app).get("/referee/dice?lang=fr")
+    french = " ".join(html.unescape(login(app)[0].get("/referee/dice?lang=fr")
                                     .get_data(as_text=True)).split())
     rows = french.split('id="teachings-list"', 1)[1].split("</table>", 1)[0]
     assert "126 (33)" in rows and "not kept" not in rows
@@ -195,11 +177,22 @@ def test_the_dice_page_lists_every_teaching_and_the_list_survives_a_restart(tabl
 
 @pytest.mark.parametrize("installed", [False, True])
 def test_where_the_learn_extra_is_missing_the_page_says_so_naming_the_command(
-        table, monkeypatch, installed) -> None:
-    _, _, app, _ = table
+        taught, monkeypatch, installed) -> None:
+    _, _, app, _ = taught
     monkeypatch.setattr(dice_teach, "learn_extra_here", lambda: installed)
-    page = " ".join(html.unescape(login(app).get("/referee/dice").get_data(as_text=True))
+    page = " ".join(html.unescape(login(app)[0].get("/referee/dice").get_data(as_text=True))
                     .split())
     said = ("PyTorch (the learn extra) is not installed on this table, so Learn fits only the "
             "learned reader's head, not its network: <code>make learn</code> adds it")
     assert (said in page) is not installed
+
+
+def test_an_unreadable_record_of_teachings_is_set_aside_and_said_never_lost(tmp_path) -> None:
+    path = tmp_path / "pub.teachings.json"
+    path.write_text("[{half a record")
+    said: list[str] = []
+    record = Teachings(path, note=said.append)
+    assert record.all() == [] and len(said) == 1 and "could not be read" in said[0]
+    assert (tmp_path / "pub.teachings.json.unreadable").read_text() == "[{half a record"
+    record.add(Teaching("2026-12-06T04:30:00+00:00", "table", 60, 30, True, {"t": "kept"}))
+    assert [t.dice for t in Teachings(path).all()] == [60]
