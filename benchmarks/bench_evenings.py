@@ -36,7 +36,6 @@ import pathlib
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from typing import Any
 
 import cv2
@@ -64,14 +63,13 @@ dice = "{dice}"
 """
 
 
-@dataclass
 class Evening:
-    """One evening's dice as the table read them."""
+    """One evening's dice as the table read them (a plain class: run_all loads this file
+    without registering it as a module, which a dataclass needs)."""
 
-    dice: int = 0
-    right: int = 0
-    wrong: int = 0
-    settled: int = 0  # dice of the throws the players settled
+    def __init__(self) -> None:
+        self.dice = self.right = self.wrong = 0
+        self.settled = 0  # dice of the throws the players settled
 
     def line(self) -> str:
         share = (lambda n: f"{100 * n / self.dice:5.1f}%") if self.dice else (lambda n: "  -  ")
