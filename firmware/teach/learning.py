@@ -194,9 +194,14 @@ class Learning:
             if receive is not None:
                 receive.close()
         # told before the end is: whoever waits for the end sees what it decided
-        if finished is not None and not finished(outcome, failure):
-            _forget(outcome)  # decided already: nothing is held for Keep
-            outcome = None
+        if finished is not None:
+            try:
+                held = finished(outcome, failure)
+            except Exception as exc:  # said on the page; the calibration still ends
+                failure, held = f"The calibration's outcome could not be used ({exc}).", False
+            if not held:
+                _forget(outcome)  # decided already: nothing is held for Keep
+                outcome = None
         with self._lock:
             self.outcome, self.failure = outcome, failure
             self.progress.running = False
