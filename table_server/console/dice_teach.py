@@ -114,8 +114,7 @@ def page() -> Any:
                            folder=t.folder.path.name if t.folder else None,
                            log_name=pathlib.Path(t.log.path).name,
                            status=status_of(t), upload_mb=MAX_BYTES // (1024 * 1024),
-                           learn_extra=learn_extra_here(),
-                           teachings=list(reversed(t.teachings.all())) if t.teachings else [])
+                           learn_extra=learn_extra_here(), teachings=teachings_of(t))
 
 
 @bp.post("/take")
@@ -288,6 +287,24 @@ def progress() -> Any:
                     headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
 
 
+def teachings_of(t: DiceTeacher) -> list[dict[str, Any]]:
+    """The table's teachings, newest first, as the page's list shows them (its script
+    redraws the list when one ends)."""
+    rows = []
+    for item in reversed(t.teachings.all() if t.teachings else []):
+        rows.append({"at": item.at[:16].replace("T", " "), "by": item.by, "dice": item.dice,
+                     "new_dice": item.new_dice, "kept": item.kept, "why": item.why,
+                     "before": _right_wrong(item.before), "after": _right_wrong(item.after)})
+    return rows
+
+
+def _right_wrong(figures: dict[str, Any] | None) -> str:
+    """Held-out figures as "right / wrong" (dice read where none lay count as wrong)."""
+    if figures is None:
+        return "–"
+    return f"{figures['right']} / {figures['wrong'] + figures['extra']}"
+
+
 def status_of(t: DiceTeacher) -> dict[str, Any]:
     """The calibration as the page shows it: its progress, and its outcome once finished."""
     learning = t.learning
@@ -295,7 +312,9 @@ def status_of(t: DiceTeacher) -> dict[str, Any]:
     out: dict[str, Any] = {"progress": learning.progress.to_json(time.monotonic()),
                            "failure": learning.failure, "outcome": None,
                            "reader": str(reader), "reader_said": reader.to_json(),
-                           "previous": bool(t.files is not None and t.files.has_previous())}
+                           "previous": bool(t.files is not None and t.files.has_previous()),
+                           # the list, once no calibration runs (not each second of one)
+                           "teachings": None if learning.running else teachings_of(t)}
     done = learning.outcome
     if done is not None:
         result, choice = done.result, done.choice

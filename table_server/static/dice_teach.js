@@ -12,6 +12,24 @@
     FIGURES.forEach((k, i) => { cells[i].textContent = figures ? String(figures[k]) : "–"; });
   }
 
+  // the table's teachings, newest first, redrawn when one has ended
+  function teachings(rows) {
+    const body = $("teachings-rows");
+    body.textContent = "";
+    for (const r of rows) {
+      const tr = document.createElement("tr");
+      tr.className = "teaching";
+      tr.dataset.kept = String(r.kept);
+      for (const text of [r.at, r.by === "table" ? t("the table") : t("the referee"),
+        `${r.dice} (${r.new_dice})`, r.before, r.after, say(r.why)]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+  }
+
   function show(s) {
     const p = s.progress;
     $("reader-now").textContent = say(s.reader_said || s.reader);
@@ -68,6 +86,7 @@
         lines.appendChild(li);
       }
     }
+    if (s.teachings && s.teachings.length) teachings(s.teachings);
     $("keep-form").hidden = !(out && out.changes) || p.running;
     $("back-form").hidden = !(out || s.previous) || p.running;
   }
