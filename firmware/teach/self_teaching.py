@@ -123,12 +123,13 @@ class SelfTeaching:
         total, new = self.new_dice()
         if new < NEW_DICE:
             return "few"
+        self._pending = (total, new)  # before the start: a teaching may end at once
         refusal = self.teacher.learn(by=TABLE, finished=self._finished)
         if refusal is not None:
+            self._pending = None
             return "busy"
-        self._pending = (total, new)
-        self.note(f"The table is idle and {new} known dice came since its last teaching: it "
-                  f"teaches itself again on {total} known dice, in the background.")
+        self.note(f"{new} known dice came since the table's last teaching: it teaches itself "
+                  f"again on {total} known dice, in the background.")
         return "teaching"
 
     # --- deciding -----------------------------------------------------------------------
