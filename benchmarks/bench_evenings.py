@@ -52,6 +52,8 @@ TAUGHT_THROWS = 20
 EVENING_THROWS = 30
 EVENINGS = 5
 DICE_PER_THROW = 3
+#: the longest a teaching is waited for (seconds): a network's, on 2 loaded cores, may pass it
+WAIT = 1800
 #: the poor camera: Gaussian blur (pixels), contrast kept, grain (standard deviation)
 BLUR, CONTRAST, GRAIN = 1.8, 0.5, 10.0
 CONFIG = """[table]
@@ -194,7 +196,10 @@ def main(argv: list[str] | None = None) -> int:
             missing = teacher.tally().total < 30
             if missing:  # the players settled too few: the referee takes the rest
                 play_all_known(house, teacher, TAUGHT_THROWS)
-            assert teacher.learn() is None and teacher.learning.wait(1800)
+            refusal = teacher.learn()
+            if refusal is not None or not teacher.learning.wait(WAIT):
+                print(f"  the referee's Learn did not end: {refusal or f'over {WAIT} s'}")
+                return 1
             outcome = teacher.learning.outcome
             if outcome is not None and outcome.changes:
                 teacher.keep()
@@ -210,7 +215,9 @@ def main(argv: list[str] | None = None) -> int:
                 clock.t += IDLE_SECONDS + 1
                 did = itself.look()
                 if did == "teaching":
-                    teacher.learning.wait(1800)
+                    if not teacher.learning.wait(WAIT):
+                        print(f"  closing: the teaching did not end within {WAIT} s")
+                        return 1
                     print(f"  closing: {taught_line(teacher)}")
                 else:
                     print(f"  closing: no teaching ({did}: "
