@@ -22,22 +22,12 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from firmware.words.lists import chips_phrase, list_phrase, or_list
 from firmware.words.phrases import N_, NN_, SENTENCE, Phrase
 from firmware.words.throw_words import ordinal, throw_phrase
 
 #: A rule code at the end of an engine sentence: "(T2)", "(M6/2)", "(D-V9)".
 RULE_CODE = re.compile(r"\s*\((?:D-)?[A-Z]\d+(?:/\d+)?\)$")
-
-
-def chips_phrase(n: int) -> Phrase:
-    return NN_("%(n)s chip", "%(n)s chips", n)
-
-
-def list_phrase(names: list[str]) -> Phrase | str:
-    """``Ann, Bob and Cy`` in the listener's language."""
-    if len(names) == 1:
-        return names[0]
-    return N_("%(some)s and %(last)s", some=", ".join(names[:-1]), last=names[-1])
 
 
 def _names(text: str) -> Phrase | str:
@@ -80,35 +70,21 @@ VERBS = {"roll": N_("roll for captain"), "throw": N_("throw"), "bet": N_("bet"),
          "stand": N_("stand"), "betpot": N_("bet the pot"), "callpot": N_("call the pot")}
 
 
-def _verb(text: str) -> Phrase | str:
-    return VERBS.get(text, text)
-
-
 def _option(text: str) -> Phrase | str:
     """One thing a player may do: "call", "bet 1 chip", "raise 1 to 2 chips"."""
     m = re.fullmatch(r"(bet|raise) (\d+) to (\d+) chips", text)
     if m:
-        return N_("%(verb)s %(n)s to %(m)s chips", verb=_verb(m.group(1)), n=int(m.group(2)),
+        return N_("%(verb)s %(n)s to %(m)s chips", verb=VERBS[m.group(1)], n=int(m.group(2)),
                   m=int(m.group(3)))
     m = re.fullmatch(r"(bet|raise) (\d+ chips?)", text)
     if m:
-        return N_("%(verb)s %(chips)s", verb=_verb(m.group(1)), chips=_chips(m.group(2)))
-    return _verb(text)
+        return N_("%(verb)s %(chips)s", verb=VERBS[m.group(1)], chips=_chips(m.group(2)))
+    return VERBS.get(text, text)
 
 
 def _options(text: str) -> Phrase | str:
     """"call, raise 1 chip, drop or pass" in the listener's language."""
     return or_list([_option(i) for i in re.split(r", | or ", text) if i])
-
-
-def or_list(items: list[Phrase | str]) -> Phrase | str:
-    """"call, raise or drop" in the listener's language ("" for no item)."""
-    if len(items) <= 1:
-        return items[0] if items else ""
-    some: Phrase | str = items[0]
-    for item in items[1:-1]:
-        some = N_("%(some)s, %(next)s", some=some, next=item)
-    return N_("%(some)s or %(last)s", some=some, last=items[-1])
 
 
 #: Each hole's pattern and how its text becomes an argument (by the hole's name, less digits).
@@ -121,7 +97,7 @@ HOLES: dict[str, tuple[str, Callable[[str], Any]]] = {
     "where": (r"the centre|the pot|the main pot|side pot \d+|\S+", _where),
     "ord": (r"\d+(?:st|nd|rd|th)", _ord), "rules": (r"two-hand|multi-hand", _rules),
     "by": (r"camera|players|referee", _by),
-    "verb": (r"roll|throw|bet|raise|call|pass|drop|stand", _verb),
+    "verb": (r"roll|throw|bet|raise|call|pass|drop|stand", lambda v: VERBS[v]),
     "options": (r"(?:bet|raise|call|pass|drop)[a-z0-9 ,]*", _options),
 }
 

@@ -14,7 +14,7 @@ import re
 from engine.actions import Action
 from engine.game import Effect
 from firmware.words import event_words
-from firmware.words.event_words import chips_phrase
+from firmware.words.lists import chips_phrase
 from firmware.words.phrases import N_, NN_, SENTENCE, Phrase, Translator
 
 __all__ = ["N_", "NN_", "Phrase", "Translator", "action_sentence", "as_sentence",

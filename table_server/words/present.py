@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware.words.event_words import VERBS, list_phrase, or_list
+from firmware.words.event_words import VERBS
+from firmware.words.lists import list_phrase, or_list
 from firmware.words.phrases import N_, Phrase
 from firmware.words.wording import as_sentence
 from table_server.words.banner import banner
