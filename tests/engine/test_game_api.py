@@ -139,3 +139,16 @@ def test_a_config_error_names_the_key_the_value_and_the_keys_it_takes() -> None:
     assert str(info.value) == ("vision.colour = 'red' is not allowed: no such key; [vision] "
                                "takes model, threshold")
     assert (info.value.key, info.value.value) == ("vision.colour", "red")
+
+
+def test_random_play_stands_or_throws_again_and_bets_within_the_range_allowed() -> None:
+    g = new_game("multi-hand", ["Ann", "Bob", "Cid"])
+    for text in ("Ann roll 6", "Bob roll 1", "Cid roll 1", "Ann throw 6 5 4"):
+        g.apply(Action.parse(text))
+    assert {random_action(g, random.Random(seed)).verb for seed in range(30)} == {"throw",
+                                                                                 "stand"}
+    for text in ("Ann stand", "Bob throw 6 5 4", "Bob stand", "Cid throw 6 5 4", "Cid stand"):
+        g.apply(Action.parse(text))
+    bets = {random_action(g, random.Random(seed)) for seed in range(40)}
+    assert {a.verb for a in bets} == {"bet", "pass"}
+    assert {a.chips for a in bets if a.verb == "bet"} == {1, 2, 3}
