@@ -22,6 +22,7 @@ def test_D_S3_a_pending_captain_roll_is_settled_with_one_die_and_nothing_else(
         two_hand, refused) -> None:
     g = two_hand("Ann roll ?", "Bob roll 3")
     assert (g.expects, g.settle_dice(), g.unsettled()) == ("settle", 1, ("Ann",))
+    assert [(v.exposed, v.unsettled) for v in g.views()] == [(None, True), ((3,), False)]
     assert refused(g, "Ann settle 6 5 4 by players") == (
         "Ann's exposed values are a captain roll of one die, not 3 (D-S3)")
     assert refused(g, "Bob settle 3 by players") == (
