@@ -69,8 +69,8 @@ class MultiBettingStage(Delegating):
                                        "M5"))
         elif verb == "call":
             all_in = p in betting.all_in
-            said = (because(say("%(p)s calls with his last %(chips)s", p=p, chips=put),
-                            say("he is all in")) if all_in
+            said = (say("%(p)s calls with his last %(chips)s: he is all in", p=p, chips=put)
+                    if all_in
                     else say("%(p)s calls %(chips)s", p=p, chips=put))
             effects.append(game._stake(p, put, said, "M6/5" if all_in else "M5"))
         elif not opened:

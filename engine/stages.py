@@ -88,9 +88,8 @@ class Rolling(Stage):
     def roll_note(self, player: str, die: int | None) -> Effect:
         """What a roll says (a pending one: its die is shown, not yet read surely)."""
         if die is None:
-            return Effect("note", then(say("%(p)s rolls for the captaincy", p=player),
-                                       say("the die is not read surely yet")),
-                          self.rule, player=player)
+            return Effect("note", say("%(p)s rolls for the captaincy; the die is not read "
+                                      "surely yet", p=player), self.rule, player=player)
         return Effect("note", say("%(p)s rolls %(n)s for the captaincy", p=player, n=die),
                       self.rule, player=player, dice=(die,))
 

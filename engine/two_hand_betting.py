@@ -289,9 +289,8 @@ class HeadsUpBetting:
                                   "T7", player=q, dice=self.throws[q]))
         c = compare(self.throws[p], self.throws[o], self.ranking)
         if c == 0:
-            effects.append(Effect("note", because(say("The throws are equal"),
-                                                  say("every chip bet goes back where it came "
-                                                      "from")), "T7"))
+            effects.append(Effect("note", say("The throws are equal: every chip bet goes back "
+                                              "where it came from"), "T7"))
             for q in (p, o):
                 effects += self._return(q, rule="T7")
             self.outcome = HandOutcome("called", self.captain)

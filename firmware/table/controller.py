@@ -424,7 +424,7 @@ class TableController(RefereeCommands, SeatingCommands, ExposedValues):
         try:
             self.game.verify(action)
         except RuleViolation as e:
-            return self._refuse(action.player, rule_refusal(e.sentence, e.rule))
+            return self._refuse(action.player, rule_refusal(e.said, e.rule))
         at = self.wall_clock()
         event = self.game.apply(action)  # shown to no one until the log holds it
         finish = ("over", self.game.state()) if self.game.over else None

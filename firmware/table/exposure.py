@@ -30,7 +30,7 @@ from engine.actions import Action, dice_fit
 from engine.errors import CameraError
 from firmware.camera.seat_reads import zone_picture
 from firmware.table.commands import Outcome, Refusal, Settle
-from firmware.words.event_words import list_phrase
+from firmware.words.lists import list_phrase
 from firmware.words.phrases import N_, Phrase
 
 RULE = "D-S4"
@@ -154,8 +154,7 @@ class ExposedValues:
                         "witnesses": list(self.game.settle_witnesses(seat)),
                         "guess": guess,
                         "said": {q: list(v) for q, v in self._claims.get(seat, {}).items()},
-                        "referee": _english(self._disputes.get(seat)),
-                        "referee_said": _json(self._disputes.get(seat)),
+                        "referee": _json(self._disputes.get(seat)),
                         "picture": seat in self.reads.frames})
         return out
 
@@ -191,10 +190,6 @@ class ExposedValues:
             self.reads.flags.append(f"{seat}'s throw {self._throws(seat)} in round 2 has values "
                                     "pending: the dice kept aside cannot be checked against "
                                     "it; it counts (D-S5).")
-
-
-def _english(phrase: Phrase | None) -> str | None:
-    return None if phrase is None else str(phrase)
 
 
 def _json(phrase: Phrase | None) -> dict[str, Any] | None:

@@ -23,9 +23,9 @@ from firmware.gamelog.log import Entry
 from firmware.gamelog.rebuild import effective_actions, replay_actions
 from firmware.table import corrections
 from firmware.table.commands import Correct, EnterDice, Outcome, Refusal, Reread
-from firmware.words.event_words import list_phrase
+from firmware.words.lists import list_phrase
 from firmware.words.phrases import N_
-from firmware.words.wording import variant_phrase
+from firmware.words.variant_names import variant_phrase
 
 
 class RefereeCommands:
