@@ -23,6 +23,9 @@ from firmware.words import engine_words, press_labels
 from firmware.words.phrases import Phrase
 from firmware.words.throw_words import throw_words
 
+#: The public state's format: each text a phrase, sent once (docs/dashboard.md, "Seats").
+STATE_FORMAT = "bidou-state/2"
+
 
 def public_state(game: Game, *, game_id: int, status: str, version: int,
                  offered: dict[str, int],
@@ -53,6 +56,7 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         if a.verb not in allowed[a.player]:
             allowed[a.player].append(a.verb)
     state.update(
+        format=STATE_FORMAT,
         game_id=game_id,
         variant=game.variant,
         players=list(game.players),
