@@ -18,17 +18,12 @@ from firmware.words.phrases import N_, NN_, SENTENCE, Phrase, Translator
 from firmware.words.verbs import VERBS
 
 __all__ = ["N_", "NN_", "Phrase", "Translator", "action_sentence", "effect_sentences",
-           "offer_sentence", "plural"]
+           "offer_sentence"]
 
 
 def unsentence(phrase: Phrase) -> Phrase:
     """A sentence's words without its full stop (to say it inside another sentence)."""
     return phrase.args["said"] if phrase.msgid == SENTENCE else phrase
-
-
-def plural(n: int, word: str = "chip") -> str:
-    """``"1 chip"``, ``"2 chips"`` (English only: the referee's log and messages)."""
-    return f"{n} {word}{'s' if n != 1 else ''}"
 
 
 def _with(template: Phrase, **args: object) -> Phrase:
