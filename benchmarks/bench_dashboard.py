@@ -151,6 +151,9 @@ def main() -> None:
                     "other buttons"
                 latencies[kind] += [c.arrivals[min(v for v in c.arrivals if v >= version)] - t0
                                     for c in clients]
+        conn.request("GET", "/api/state")
+        size = len(conn.getresponse().read())
+        print(f"public state after {sent} presses (its last 30 events in it): {size} bytes")
         conn.close()
         print(f"press-to-event latency, {CLIENTS} event-stream clients "
               "(POST /api/press sent -> state arrives at each client)")

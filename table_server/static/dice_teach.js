@@ -14,7 +14,7 @@
 
   function show(s) {
     const p = s.progress;
-    $("reader-now").textContent = say(s.reader);
+    $("reader-now").textContent = say(s.reader_said || s.reader);
     const box = $("learn-progress");
     if (p.running || s.outcome) box.hidden = false;
     const bar = $("learn-bar");
