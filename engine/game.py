@@ -214,10 +214,10 @@ class Over(Stage):
     def allowed(self) -> list[Allowed]:
         return []
 
-    def check(self, action: Action) -> None:  # pragma: no cover - verify refuses first
+    def check(self, action: Action) -> None:
         raise GameOver(GAME_IS_OVER, None)
 
-    def perform(self, action: Action) -> list[Effect]:  # pragma: no cover
+    def perform(self, action: Action) -> list[Effect]:
         raise GameOver(GAME_IS_OVER, None)
 
 

@@ -74,13 +74,10 @@ class MultiBetting:
         """The next player clockwise after the last one to act who still has to answer (D-M5)."""
         if self.outcome is not None:
             return None
-        n = len(self.order)
-        start = 0 if self.last is None else (self.order.index(self.last) + 1) % n
-        for k in range(n):
-            p = self.order[(start + k) % n]
-            if p in self.need:
-                return p
-        return None  # pragma: no cover - outcome is set when nobody needs to act
+        start = 0 if self.last is None else self.order.index(self.last) + 1
+        ring = self.order[start:] + self.order[:start]
+        # The betting runs (no outcome), so somebody in the hand still has to answer.
+        return next(p for p in ring if p in self.need)
 
     def to_call(self, player: str) -> int:
         """Chips ``player`` must add to match the highest stake."""

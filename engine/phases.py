@@ -41,7 +41,7 @@ class CaptainRoll:
         for p in self.contenders:
             if p not in self.rolls:
                 return p
-        return None  # pragma: no cover - every pass ends in record()
+        return None  # the pass is complete and a die of it is pending (D-S3)
 
     def check(self, player: str, die: int) -> None:
         """Refuse a roll out of turn (the die itself is checked with the action, 1-6)."""
@@ -153,8 +153,7 @@ class ThrowingTurns:
                 else then(say("every player has thrown"), say("the betting is open")),
                 self.rule,
             )
-        if self.count(player) >= MAX_THROWS:  # pragma: no cover - the turn ends at three
-            raise RuleViolation(say("a player throws at most three times"), self.rule)
+        assert self.count(player) < MAX_THROWS, "the third throw ends the turn (throw())"
         if not is_pending(dice):
             normalise(dice)
 
@@ -208,11 +207,8 @@ def opener(seats: Sequence[str], captain: str, throws: dict[str, int]) -> str:
     With equal counts that is the captain himself; ``throws`` maps each player in the hand
     to his number of throws.
     """
-    fewest = min(throws.values())
-    for p in clockwise_from(seats, captain, list(throws)):
-        if throws[p] == fewest:
-            return p
-    raise ValueError("no player in the hand")  # pragma: no cover
+    fewest = min(throws.values())  # a ValueError for a hand of nobody
+    return next(p for p in clockwise_from(seats, captain, list(throws)) if throws[p] == fewest)
 
 
 def left_of(seats: Sequence[str], player: str, among: Sequence[str]) -> str:

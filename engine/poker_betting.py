@@ -86,10 +86,8 @@ class BettingRound:
         else:
             ring = clockwise_from(self.seats, self.last, self.seats)
             ring = ring[1:] + ring[:1]
-        for p in ring:
-            if self._needs(p):
-                return p
-        return None  # pragma: no cover - done covers it
+        # Not done: somebody in the hand still needs to act, and the ring holds every seat.
+        return next(p for p in ring if self._needs(p))
 
     @property
     def all_passed(self) -> bool:

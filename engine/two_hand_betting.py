@@ -219,8 +219,7 @@ class HeadsUpBetting:
         """Move ``n`` chips into ``p``'s stake, from the centre while it lasts (T6)."""
         from_centre = min(n, self.holdings.get(CENTRE, 0))
         from_own = n - from_centre
-        if from_own > self.holdings[p]:  # pragma: no cover - check() refuses this
-            raise RuleViolation(say("%(p)s has not %(chips)s to stake", p=p, chips=n), "T6")
+        assert from_own <= self.holdings[p], "check() refuses a stake beyond the chips (T6)"
         effects = []
         if from_centre:
             self.holdings[CENTRE] -= from_centre
@@ -311,19 +310,16 @@ class HeadsUpBetting:
         effects = [Effect("note", say("%(p)s drops", p=p), "T8", player=p)]
         for q in (p, o):
             effects += self._return(q, rule="T8")
-        if self.holdings.get(CENTRE, 0) > 0:
-            source = CENTRE
-        elif self.holdings[o] > 0:
-            source = o
-        else:  # pragma: no cover - a hand is never played when the dropper holds every chip
-            source = None
-        if source is not None:
-            self.holdings[source] -= 1
-            self.holdings[p] += 1
-            where: Arg = THE_CENTRE if source == CENTRE else o
-            effects.append(Effect("move", say("%(p)s takes 1 penalty chip from %(where)s", p=p,
-                                              where=where), "T8",
-                                  player=p, chips=1, source=source, dest=p))
+        # A hand is never played while the dropper holds every chip (T9 ends the round
+        # first; under M8 a player without chips is out), so a penalty chip is there (D-T10).
+        source = CENTRE if self.holdings.get(CENTRE, 0) > 0 else o
+        assert self.holdings[source] > 0, "no penalty chip: the dropper holds every chip"
+        self.holdings[source] -= 1
+        self.holdings[p] += 1
+        where: Arg = THE_CENTRE if source == CENTRE else o
+        effects.append(Effect("move", say("%(p)s takes 1 penalty chip from %(where)s", p=p,
+                                          where=where), "T8",
+                              player=p, chips=1, source=source, dest=p))
         self.to_act = None
         self.outcome = HandOutcome("dropped", o, dropper=p)
         return effects

@@ -11,13 +11,13 @@ adds everything. Tests check the boundary by looking for dice values in the JSON
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
 from engine.game import Effect, Game
 from firmware.camera.throws import DiceWatcher, SeatRead
-from firmware.gamelog.log import Entry
+from firmware.gamelog.rows import Entry
 from firmware.table.commands import Refusal
 from firmware.words import engine_words, press_labels
 from firmware.words.phrases import Phrase
@@ -107,6 +107,29 @@ def camera_status(watcher: DiceWatcher | None) -> dict[str, Any]:
         return {"name": None, "ok": False, "error": "no camera: the referee enters dice"}
     return {"name": watcher.camera.name,
             "ok": watcher.camera_error is None, "error": watcher.camera_error}
+
+
+def settling(game: Game, last_reads: Mapping[str, SeatRead], pictured: Collection[str],
+             claims: Mapping[str, Mapping[str, tuple[int, ...]]],
+             disputes: Mapping[str, Phrase]) -> list[dict[str, Any]]:
+    """The public settle prompt (``firmware.table.exposure``): only exposed seats whose values
+    are pending, each with the players who settle it, the camera's sure values (None for an
+    unsure die, from ``last_reads``), what each player has said (``claims``), whether it went
+    to the referee (``disputes``) and whether there is a picture of it (``pictured``)."""
+    out = []
+    count = game.settle_dice()
+    for seat in game.unsettled():
+        read = last_reads.get(seat)
+        sure = [d.value for d in read.dice] if read is not None else []
+        guess: list[int | None] = [*sure[:count], *[None] * max(0, count - len(sure))]
+        dispute = disputes.get(seat)
+        out.append({"seat": seat, "dice": count,
+                    "witnesses": list(game.settle_witnesses(seat)),
+                    "guess": guess,
+                    "said": {q: list(v) for q, v in claims.get(seat, {}).items()},
+                    "referee": _json(dispute),
+                    "picture": seat in pictured})
+    return out
 
 
 def seat_dice(game: Game, seat: str) -> list[int] | None:

@@ -66,7 +66,6 @@ REFUSALS: dict[str, Phrase] = {
     "%(p)s rolls one die": N_("%(p)s rolls one die"),
     "each player rolls one die, and %(p)s rolls next":
         N_("each player rolls one die, and %(p)s rolls next"),
-    "a player throws at most three times": N_("a player throws at most three times"),
     "the captain is already decided; nobody rolls now":
         N_("the captain is already decided; nobody rolls now"),
     "%(p)s throws": N_("%(p)s throws"),
@@ -111,7 +110,6 @@ REFUSALS: dict[str, Phrase] = {
            "%(n)s"),
     "%(p)s has no chip to bet": N_("%(p)s has no chip to bet"),
     "the centre is empty and %(p)s holds none": N_("the centre is empty and %(p)s holds none"),
-    "%(p)s has not %(chips)s to stake": N_("%(p)s does not have %(chips)s to stake"),
     "no dice wait to be settled now": N_("no dice wait to be settled now"),
     "values are settled only when the rules show the dice":
         N_("values are settled only when the rules show the dice"),

@@ -38,8 +38,8 @@ from firmware.teach.known_folder import NOT_A_DIE
 from firmware.teach.photo_upload import MAX_BYTES, PhotoError
 from table_server.access.guards import csrf_protected, csrf_token, referee_required
 from table_server.context import ctx, error_page
-from table_server.streams.sse import KEEP_ALIVE, RETRY, format_event
 from table_server.words.i18n import gettext as _
+from web import sse
 
 bp = Blueprint("dice", __name__, url_prefix="/referee/dice")
 #: the upload's address, whose body may be as large as a phone's photo (``table_server.app``)
@@ -267,19 +267,18 @@ def progress() -> Any:
     keepalive = ctx().settings.keepalive
 
     def events() -> Iterator[str]:
-        yield RETRY
+        yield sse.RETRY
         seen, said = -1, time.monotonic()
         while not stopping.is_set():  # looked at every second: a stopping table ends it
             if changes.version != seen or t.learning.running:  # its seconds move on their own
                 seen, said = changes.version, time.monotonic()
-                yield format_event(status_of(t), "progress")
+                yield sse.message(status_of(t), "progress")
             elif time.monotonic() - said >= keepalive:
                 said = time.monotonic()
-                yield KEEP_ALIVE
+                yield sse.KEEP_ALIVE
             changes.wait(seen, 1.0)
 
-    return Response(stream_with_context(events()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return sse.response(stream_with_context(events()))
 
 
 def status_of(t: DiceTeacher) -> dict[str, Any]:

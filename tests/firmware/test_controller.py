@@ -4,13 +4,17 @@ and the concealment boundary holds."""
 from __future__ import annotations
 
 import json
+from typing import get_args
 
 from engine.actions import Action
 from engine.errors import CameraError
 from firmware.camera import pictures
-from firmware.table.commands import Act, Correct, EnterDice, Outcome, Press
-from firmware.table.controller import PENDING_WHY
+from firmware.table.commands import Act, Command, Correct, EnterDice, Outcome, Press
+from firmware.table.controller import HANDLERS
+from firmware.table.playing import PENDING_WHY
+from firmware.table.roster_seating import Seat
 from firmware.words.phrases import english
+from hardware.panel import SeatEvent
 from vision.zones import Zone, read_seat
 
 ZONES = {"Ann": Zone("Ann", 0, 0, 100, 100)}  # as the fake camera's (tests/firmware/conftest)
@@ -321,3 +325,10 @@ def test_stop_turns_leds_off_closes_the_log_and_later_commands_are_refused(fake,
     assert leds[-2:] == [("Ann", "off"), ("Bob", "off")]
     assert c.submit(Press("Ann", "THROW")).message == (
         "The table is not running; start it with bidou-table run.")
+
+
+def test_each_command_has_one_handler_stated_in_the_dispatch():
+    """Every command the table takes (the players', the referee's, the panels' events and
+    the league's seating) is handed to its one handler by the controller's dispatch."""
+    assert set(HANDLERS) == {*get_args(Command), Seat, SeatEvent}
+    assert all(h.__module__.startswith("firmware.table.") for h in HANDLERS.values())

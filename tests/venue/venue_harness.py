@@ -27,7 +27,7 @@ import psycopg
 
 from firmware.gamelog.concealment import entry_is_public
 from firmware.gamelog.log import Entry, GameRow
-from venue import store
+from venue import store, table_logs
 from venue.hub import start_hub
 from venue.messages import entry_message, inbox_prefix
 from venue.outbox import log_id_of
@@ -172,7 +172,7 @@ class Venue:
         if log_id is None:
             log_id = log_id_of(str(self.db(table)))
         with store.connect(self.dsn) as db:
-            return store.enroll(db, self.name, table, log_id)
+            return table_logs.enroll(db, self.name, table, log_id)
 
     def start_table(self, name: str, *, pace: float = 0.02, url: str | None = None,
                     password: str | None = None, seed: int = 1, ca: Path | None = None,
