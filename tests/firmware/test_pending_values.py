@@ -11,6 +11,7 @@ from engine import new_game
 from engine.autoplay import random_action
 from firmware.gamelog.log import GameLog
 from firmware.table.commands import Correct, EnterDice, Press, Settle
+from firmware.words.phrases import english
 
 
 def to_showdown(c, fake, *, bob_sure_at_exposure: bool = False):
@@ -66,9 +67,9 @@ def test_D_S4_a_disagreement_is_refused_and_the_referee_settles(controller, fake
     assert not out.ok and out.message == (
         "Ann says Bob's dice show 4-3-2 and Bob says 4-3-1: the players do not agree, so the "
         "referee settles Bob's dice.")
-    [dispute] = controller.referee_state()["disputes"]  # and "said", for the console's language
-    assert (dispute["seat"], dispute["sentence"]) == ("Bob", out.message)
-    assert controller.public_state()["settling"][0]["referee"] == out.message
+    [dispute] = controller.referee_state()["disputes"]  # a phrase, for the console's language
+    assert (dispute["seat"], english(dispute["sentence"])) == ("Bob", out.message)
+    assert english(controller.public_state()["settling"][0]["referee"]) == out.message
     again = controller.submit(Settle("Bob", (4, 3, 1), "Ann"))
     assert not again.ok and "with the referee" in again.message
     assert controller.submit(EnterDice("Bob", (4, 3, 1), by="ref")).ok

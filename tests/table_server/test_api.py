@@ -7,6 +7,8 @@ import random
 
 import pytest
 
+from firmware.words.phrases import english
+
 
 def assert_error(response, status: int, sentence: str | None = None, rule=None) -> dict:
     assert response.status_code == status, response.get_data(as_text=True)
@@ -30,7 +32,11 @@ def test_state_is_the_replay_state_plus_seats(table) -> None:
     assert [s["name"] for s in state["seats"]] == ["Ann", "Bob"]
     for seat in state["seats"]:
         assert {"throws", "stake", "to_act", "exposed"} <= set(seat)
-    assert state["prompt"] == "Ann's turn: roll for captain."
+    assert state["format"] == "bidou-state/2"  # each text once, a phrase
+    assert state["prompt"] == {"t": "%(p)s's turn: %(choices)s.",
+                               "a": {"p": "Ann", "choices": {"t": "roll for captain"}}}
+    assert english(state["prompt"]) == "Ann's turn: roll for captain."
+    assert not [key for key in state if key.endswith("_said")]
 
 
 def test_state_has_no_dice_key_for_anyone(table) -> None:
@@ -196,10 +202,11 @@ def test_press_refused_out_of_turn_is_told_to_that_seat_only(table) -> None:
                                  headers=table.auth("Bob"))
     body = assert_error(response, 409, rule="T2")
     bob = next(s for s in table.state()["seats"] if s["name"] == "Bob")
-    assert "refusal" not in bob and not any(body["error"] in e for e in table.state()["events"])
+    assert "refusal" not in bob and not any(body["error"] in english(e)
+                                            for e in table.state()["events"])
     mine = table.client.get("/api/seat/Bob", headers=table.auth("Bob")).get_json()
-    assert mine["refusal"] == body["error"]
-    assert mine["refusal_said"]["a"]["said"]["t"] == "it is %(q)s's turn to %(verb)s, not yours"
+    assert english(mine["refusal"]) == body["error"]
+    assert mine["refusal"]["a"]["said"]["t"] == "it is %(q)s's turn to %(verb)s, not yours"
 
 
 def test_a_double_tap_is_one_press_with_one_answer(table) -> None:
