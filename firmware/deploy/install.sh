@@ -4,9 +4,14 @@
 # - apt: python3-picamera2 (the Pi camera; not on PyPI) and python3-venv;
 # - user "bidou" in the groups gpio and video (no root at run time);
 # - venv in /opt/bidou-table/venv with --system-site-packages (so it sees picamera2), the
-#   project installed into it from a copy in /opt/bidou-table/src;
+#   project installed into it from a copy in /opt/bidou-table/src, with the learn extra
+#   (PyTorch, CPU-only on aarch64 as pi-constraints.txt pins it: the Dice page's Learn and
+#   bidou-table calibrate teach the table's own network with it, and the table teaches itself
+#   again when idle);
 # - config /etc/bidou-table/table.toml from firmware/table.example.toml if absent (never
-#   overwritten: edit it, at least [referee] pin and [camera] kind = "picamera");
+#   overwritten: edit it, at least [referee] pin and [camera] kind = "picamera"); the folder
+#   is the group bidou's to write, since a calibration kept saves the table's reader beside
+#   the config and writes its [vision];
 # - state (the game log) in /var/lib/bidou-table;
 # - the systemd unit bidou-table.service, enabled and started.
 # Running it again upgrades the code and keeps config and log.
@@ -49,9 +54,9 @@ if [[ ! -x "$PREFIX/venv/bin/python" ]]; then
 fi
 "$PREFIX/venv/bin/python" -m pip install -q --upgrade pip
 # Keep the system's numpy (picamera2's simplejpeg is built against it): see pi-constraints.txt.
-"$PREFIX/venv/bin/python" -m pip install -q -c "$HERE/pi-constraints.txt" "$PREFIX/src"
+"$PREFIX/venv/bin/python" -m pip install -q -c "$HERE/pi-constraints.txt" "$PREFIX/src[learn]"
 
-install -d -m 0755 "$CONF"
+install -d -m 0770 -g "$USER_NAME" "$CONF"
 if [[ ! -e "$CONF/table.toml" ]]; then
     install -m 0640 -g "$USER_NAME" "$SRC/firmware/table.example.toml" "$CONF/table.toml"
     echo "install.sh: wrote $CONF/table.toml from the example: set [referee] pin and" \
