@@ -50,7 +50,7 @@ def test_messages_join_as_the_english_joins_them_and_a_cited_rule_is_written_in(
     assert str(cited(say("%(p)s is captain", p="Ann"), "V2")) == "Ann is captain (V2)"
 
 
-def test_V2_a_montevideo_throw_is_said_with_its_ordinal() -> None:
+def test_a_montevideo_throw_is_said_with_its_ordinal() -> None:
     game = new_game("montevideo", ["Ann", "Bob", "Cy"])
     for text in ("Ann roll 5", "Bob roll 3", "Cy roll 2"):
         game.apply(Action.parse(text))
