@@ -43,7 +43,10 @@ STEP_LIMIT="${PI_CHECK_STEP_LIMIT:-5400}"
 export QEMU_CPU="${PI_CHECK_CPU:-cortex-a72}"
 
 ROOT_ONLY=0
-[[ "${1:-}" == --root-only ]] && ROOT_ONLY=1
+if [[ "${1:-}" == --root-only ]]; then
+    ROOT_ONLY=1
+    REPORT="$CACHE/root-only.txt"  # the last check's summary stays
+fi
 
 say() { echo "pi-check: $*"; }
 die() { echo "pi-check: $*" >&2; exit 1; }
