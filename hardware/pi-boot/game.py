@@ -12,6 +12,9 @@ dashboard, with nothing but the standard library and make pi-check's client
   round, hand and seat to act as the last answer acknowledged;
 - ``finish``: play the same game to its end; its finished record must hold every action
   played since ``start``;
+- ``zones``: the referee gives the table its camera zones again (``POST
+  /api/referee/zones``, the referee token from the journal): they must be saved in the
+  config, which the service may write only where its unit lets it;
 - ``venue``: the venue screen's API lists that game, over, for the table.
 
 Each failure is one sentence on stderr and exit status 1.
@@ -24,6 +27,7 @@ import importlib.util
 import json
 import pathlib
 import random
+import re
 import sys
 import time
 from typing import Any
@@ -36,6 +40,7 @@ sys.modules[_spec.name] = play
 _spec.loader.exec_module(play)
 Failed = play.Failed
 
+REFEREE_LINE = re.compile(r"^Referee token:\s+(\S+)", re.M)
 #: what must be the same after a restart as in the last acknowledged answer
 KEPT = ("game_id", "actions", "chips", "pot", "round", "hand", "to_act", "over")
 
@@ -116,6 +121,22 @@ def finish(port: int, tokens: dict[str, str], record: dict[str, Any]) -> str:
             f"record has every one of them")
 
 
+def zones(port: int, journal: pathlib.Path) -> str:
+    """Set the zones the table reads now again, as the referee; a sentence."""
+    tokens = REFEREE_LINE.findall(journal.read_text(encoding="utf-8", errors="replace"))
+    if not tokens:
+        raise Failed(f"{journal} has no 'Referee token: T' line")
+    status, now = play.request(port, "GET", "/api/referee/zones", token=tokens[-1])
+    if status != 200 or not now.get("zones"):
+        raise Failed(f"GET /api/referee/zones answered {status}: {now}")
+    status, answer = play.request(port, "POST", "/api/referee/zones", {"zones": now["zones"]},
+                                  tokens[-1])
+    if status != 200 or "saved in the config" not in answer.get("message", ""):
+        raise Failed(f"POST /api/referee/zones answered {status}: "
+                     f"{answer.get('message') or answer.get('error')}")
+    return f"the referee's zones: {answer['message']}"
+
+
 def venue(port: int, table: str, game: int, timeout: float) -> str:
     """Wait until the venue screen's API lists ``game`` of ``table`` as over; a sentence."""
     start_time = time.monotonic()
@@ -150,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
             p.add_argument("--tokens", type=pathlib.Path, required=True,
                            help="the service's journal, with its 'Seat NAME: URL' lines")
     sub.choices["start"].add_argument("--seed", type=int, default=37)
+    p = sub.add_parser("zones")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--record", type=pathlib.Path, required=True)
+    p.add_argument("--tokens", type=pathlib.Path, required=True)
     p = sub.add_parser("venue")
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--table", required=True)
@@ -163,6 +188,9 @@ def main(argv: list[str] | None = None) -> int:
             print(f"game.py: game {record['last']['game_id']} played to a bet: "
                   f"{len(record['played'])} actions acknowledged, the last "
                   f"{record['played'][-1]}")
+            return 0
+        if args.command == "zones":
+            print(f"game.py: {zones(args.port, args.tokens)}")
             return 0
         record = json.loads(args.record.read_text())
         if args.command == "resume":

@@ -14,6 +14,7 @@
 #      table's dashboard and the venue screen forwarded to 127.0.0.1;
 #   4. firmware/deploy/install.sh from the clone (pip from the image's wheels, no network),
 #      the bidou-table service active, its dashboard answering through the forwarded port;
+#      the referee's zones saved in the config from the dashboard (the service writes there);
 #   5. a two-hand game through the HTTP API up to a bet (hardware/pi-boot/game.py);
 #   6. kill -9 of the service: systemd starts it again, the game resumes as acknowledged;
 #   7. a reboot: the service comes back by itself, the game resumes;
@@ -51,7 +52,17 @@ OFFLINE="PIP_NO_INDEX=1 PIP_FIND_LINKS=/var/cache/bidou-wheels PIP_DISABLE_PIP_V
 CLONE=/home/pi/bidou-table
 
 say() { echo "pi-boot: $*"; }
-die() { echo "pi-boot: FAILED: $*" | tee -a "$REPORT" >&2; exit 1; }
+# PI_BOOT_HOLD=SECONDS: after a failure, the machine stays up that long for a look inside
+# (ssh -i .pi-check/pi-boot/id_ed25519 -p 2322 root@127.0.0.1), then is powered off
+HOLD="${PI_BOOT_HOLD:-0}"
+die() {
+    echo "pi-boot: FAILED: $*" | tee -a "$REPORT" >&2
+    if ((HOLD > 0)) && [[ -n "${QEMU:-}" ]]; then
+        say "the machine stays up $HOLD s: ssh -i $KEY -p $SSH_PORT root@127.0.0.1"
+        sleep "$HOLD"
+    fi
+    exit 1
+}
 clock() { date +%s; }
 
 # --- the tools ---------------------------------------------------------------------------
@@ -180,6 +191,11 @@ page="$(timeout 30 curl -fsS "http://127.0.0.1:$TABLE_PORT/" | grep -c '<html' |
 ((page >= 1)) || die "GET / on 127.0.0.1:$TABLE_PORT gave no page"
 checked "[server] host 0.0.0.0; GET /api/state and GET / answer on 127.0.0.1:$TABLE_PORT" \
     "(forwarded to the machine's 8080)"
+
+step "zones saved"
+line="$(game zones --port "$TABLE_PORT" --tokens "$WORK/tokens.log")"
+[[ "$line" == *"saved in the config"* ]] || die "$line"
+checked "${line#game.py: } (the service writes /etc/bidou-table)"
 
 # --- 5. 6. 7. a game, a kill, a reboot ----------------------------------------------------
 step "game to a bet"
