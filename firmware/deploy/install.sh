@@ -7,7 +7,8 @@
 # - venv in /opt/bidou-table/venv with --system-site-packages (so it sees picamera2), the
 #   project installed into it from a copy in /opt/bidou-table/src;
 # - config /etc/bidou-table/table.toml from firmware/table.example.toml if absent (never
-#   overwritten: edit it, at least [referee] pin and [camera] kind = "picamera");
+#   overwritten: edit it, at least [referee] pin and [camera] kind = "picamera"), in a folder
+#   the service may write (the referee console saves the zones and a kept reader there);
 # - state (the game log) in /var/lib/bidou-table;
 # - the systemd unit bidou-table.service, enabled and started.
 # Running it again upgrades the code and keeps config and log.
@@ -65,7 +66,8 @@ fi
 # Keep the system's numpy (picamera2's simplejpeg is built against it): see pi-constraints.txt.
 "$PREFIX/venv/bin/python" -m pip install -q -c "$HERE/pi-constraints.txt" "$PREFIX/src"
 
-install -d -m 0755 "$CONF"
+# the bidou group's: the referee console saves the camera zones and a kept reader here
+install -d -m 0770 -g "$USER_NAME" "$CONF"
 if [[ ! -e "$CONF/table.toml" ]]; then
     install -m 0640 -g "$USER_NAME" "$SRC/firmware/table.example.toml" "$CONF/table.toml"
     echo "install.sh: wrote $CONF/table.toml from the example: set [referee] pin and" \

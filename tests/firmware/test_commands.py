@@ -139,7 +139,7 @@ def test_systemd_unit_raises_the_descriptor_limit_and_sandboxes_the_table():
     limit = next(int(line.split("=")[1]) for line in unit if line.startswith("LimitNOFILE="))
     assert limit > 2000 + 64  # the dashboard's connection bound, and the table's own files
     for line in ("NoNewPrivileges=true", "ProtectSystem=strict", "PrivateTmp=true",
-                 "ReadWritePaths=/var/lib/bidou-table", "ProtectHome=true",
+                 "ReadWritePaths=/var/lib/bidou-table /etc/bidou-table", "ProtectHome=true",
                  "CapabilityBoundingSet="):
         assert line in unit
     assert not any(line.startswith("PrivateDevices=") for line in unit)  # pins and camera
