@@ -137,8 +137,8 @@ install -d -m 0700 "$MERGED/root/.ssh"
 install -m 0600 "$KEY.pub" "$MERGED/root/.ssh/authorized_keys"
 rm -rf "$MERGED/home/pi/bidou-table"
 git clone --quiet "$REPO" "$MERGED/home/pi/bidou-table"
+say "clone: $(git -C "$MERGED/home/pi/bidou-table" log --oneline -1)"  # before it is pi's
 timeout 600 chroot "$MERGED" chown -R pi:pi /home/pi/bidou-table
-say "clone: $(git -C "$MERGED/home/pi/bidou-table" log --oneline -1)"
 t=$(clock)
 rm -f "$IMAGE"
 nice -n 15 timeout "$STEP_LIMIT" mkfs.ext4 -q -F -L bidou-root -d "$MERGED" "$IMAGE" "$IMAGE_SIZE" \
