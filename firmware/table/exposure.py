@@ -21,6 +21,7 @@ under the controller's lock.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 import cv2
@@ -117,6 +118,9 @@ class ExposedValues:
                 "Give %(p)s's dice as %(n)s values, each 1 to 6, not %(said)s; say them "
                 "again.", p=seat, n=3 if kind == "throw" else 1, said=str(list(values))),
                 RULE))
+        contradiction = self._contradicts_camera(seat, player, values)
+        if contradiction is not None:
+            return contradiction
         claims = self._claims.setdefault(seat, {})
         claims[player] = tuple(sorted(values, reverse=True))
         owner = claims.get(seat)
@@ -139,6 +143,24 @@ class ExposedValues:
         self._publish()
         return Outcome(True, f"{player}'s word on {seat}'s dice is taken; the table waits for "
                              f"{' and '.join(waiting)}.")
+
+    def _contradicts_camera(self, seat: str, player: str,
+                            values: tuple[int, ...]) -> Outcome | None:
+        """A word that leaves out a value the camera was sure of goes to the referee (the
+        dice the camera read surely are not the players' to change); None when it fits."""
+        read = self.reads.last.get(seat)
+        sure = [d.value for d in read.dice][:self.game.settle_dice()] if read is not None else []
+        if not Counter(sure) - Counter(values):
+            return None
+        sentence = N_("%(q)s says %(p)s's dice show %(a)s, but the camera was sure of %(s)s: "
+                      "the referee settles %(p)s's dice.", q=player, p=seat,
+                      a=_said(tuple(sorted(values, reverse=True))),
+                      s=_said(tuple(sorted(sure, reverse=True))))
+        self._disputes[seat] = sentence
+        self._claims.pop(seat, None)
+        self.publisher.say(sentence)
+        self._publish()
+        return self._refuse(player, Refusal.said(sentence, RULE))
 
     def _settling_state(self) -> list[dict[str, Any]]:
         """The public settle prompt: only exposed seats whose values are pending, each with
