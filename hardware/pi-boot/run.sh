@@ -15,6 +15,7 @@
 #   4. firmware/deploy/install.sh from the clone (pip from the image's wheels, no network),
 #      the bidou-table service active, its dashboard answering through the forwarded port;
 #      the referee's zones saved in the config from the dashboard (the service writes there);
+#      a config it cannot use: one sentence in the journal naming what is wrong;
 #   5. a two-hand game through the HTTP API up to a bet (hardware/pi-boot/game.py);
 #   6. kill -9 of the service: systemd starts it again, the game resumes as acknowledged;
 #   7. a reboot: the service comes back by itself, the game resumes;
@@ -152,9 +153,9 @@ table_answers() {  # the dashboard through the forwarded port, then the seats' t
         || die "the dashboard did not answer on 127.0.0.1:$TABLE_PORT: $(tail -1 "$WORK/play.log")"
     vm "$SHORT" "journalctl -u bidou-table -b -o cat --no-pager" >"$WORK/tokens.log"
 }
-game() {  # game COMMAND ARGS...: hardware/pi-boot/game.py against the forwarded table
-    timeout --kill-after=10 1800 python3 "$HERE/game.py" "$@" --record "$WORK/game.json" \
-        2>&1 | tee -a "$WORK/game.log" | tail -1
+game() {  # game COMMAND ARGS...: hardware/pi-boot/game.py's last line (the caller checks it)
+    { timeout --kill-after=10 1800 python3 "$HERE/game.py" "$@" --record "$WORK/game.json" \
+        2>&1 || true; } | tee -a "$WORK/game.log" | tail -1
 }
 
 step "boot"
@@ -196,6 +197,21 @@ step "zones saved"
 line="$(game zones --port "$TABLE_PORT" --tokens "$WORK/tokens.log")"
 [[ "$line" == *"saved in the config"* ]] || die "$line"
 checked "${line#game.py: } (the service writes /etc/bidou-table)"
+
+step "a config it cannot use"
+vm "$SHORT" "cp -p /etc/bidou-table/table.toml /root/table.toml.good \
+    && sed -i 's/^port = 8080/port = \"eighty\"/' /etc/bidou-table/table.toml \
+    && systemctl restart bidou-table"
+sleep 30
+vm "$SHORT" "journalctl -u bidou-table -b -o cat --no-pager -n 40" >"$WORK/broken.txt" || true
+said="$(grep -m1 '^bidou-table run: ' "$WORK/broken.txt" || true)"
+[[ -n "$said" ]] || die "no sentence in the journal for a config the table cannot use"
+! grep -q Traceback "$WORK/broken.txt" || die "a traceback in the journal for a bad config"
+vm "$SHORT" "cp -p /root/table.toml.good /etc/bidou-table/table.toml && systemctl restart bidou-table"
+wait_active 120 bidou-table
+table_answers
+checked "[server] port = \"eighty\": the service's journal says \"$said\", no traceback;" \
+    "the config put back, the service active again"
 
 # --- 5. 6. 7. a game, a kill, a reboot ----------------------------------------------------
 step "game to a bet"
