@@ -41,6 +41,8 @@ _spec.loader.exec_module(play)
 Failed = play.Failed
 
 REFEREE_LINE = re.compile(r"^Referee token:\s+(\S+)", re.M)
+#: seconds to wait for a command answered 202 (being applied) to be decided
+OUTCOME_POLLS = 300
 #: what must be the same after a restart as in the last acknowledged answer
 KEPT = ("game_id", "actions", "chips", "pot", "round", "hand", "to_act", "over")
 
@@ -64,6 +66,15 @@ def act(port: int, tokens: dict[str, str], state: dict[str, Any],
         if status != 429:  # the seat's press allowance: wait as told
             break
         time.sleep(1)
+    if status == 202:  # still being applied (a camera read under emulation): ask until done
+        outcome = answer["outcome"]
+        for _ in range(OUTCOME_POLLS):
+            time.sleep(1)
+            status, answer = play.request(port, "GET", outcome, token=tokens[seat])
+            if status != 202:
+                break
+        if status == 200 and answer.get("ok"):
+            status, answer["state"] = play.request(port, "GET", "/api/state")
     if status != 200 or not answer.get("ok"):
         raise Failed(f"POST /api/act {body} as {seat}'s seat answered {status}: "
                      f"{answer.get('error') or answer.get('message')}")

@@ -202,9 +202,13 @@ step "a config it cannot use"
 vm "$SHORT" "cp -p /etc/bidou-table/table.toml /root/table.toml.good \
     && sed -i 's/^port = 8080/port = \"eighty\"/' /etc/bidou-table/table.toml \
     && systemctl restart bidou-table"
-sleep 30
-vm "$SHORT" "journalctl -u bidou-table -b -o cat --no-pager -n 40" >"$WORK/broken.txt" || true
-said="$(grep -m1 '^bidou-table run: ' "$WORK/broken.txt" || true)"
+said=""
+for _ in $(seq 60); do  # the start under emulation reads the config after about 35 s
+    sleep 5
+    vm "$SHORT" "journalctl -u bidou-table -b -o cat --no-pager -n 40" >"$WORK/broken.txt" || true
+    said="$(grep -m1 '^bidou-table run: ' "$WORK/broken.txt" || true)"
+    [[ -n "$said" ]] && break
+done
 [[ -n "$said" ]] || die "no sentence in the journal for a config the table cannot use"
 ! grep -q Traceback "$WORK/broken.txt" || die "a traceback in the journal for a bad config"
 vm "$SHORT" "cp -p /root/table.toml.good /etc/bidou-table/table.toml && systemctl restart bidou-table"

@@ -123,3 +123,26 @@ def test_resume_names_what_the_restart_changed(monkeypatch: pytest.MonkeyPatch) 
     answer["actions"] = 4
     with pytest.raises(game.Failed, match=r"actions 4 \(was 5\)"):
         game.resume(8080, record)
+
+
+def test_a_command_still_being_applied_is_followed_to_its_outcome(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Under emulation the table answered a roll 202 (still applying it); the player asks
+    for its outcome until it is decided, then reads the state, as a phone does."""
+    game = load_game()
+    asked = []
+    answers = {("POST", "/api/act"): [(202, {"ok": False, "outcome": "/api/commands/c1"})],
+               ("GET", "/api/commands/c1"): [(202, {"ok": False}), (200, {"ok": True})],
+               ("GET", "/api/state"): [(200, {"actions": 1})]}
+
+    def request(port, method, path, body=None, token=None, timeout=120.0):
+        asked.append((method, path))
+        return answers[(method, path)].pop(0)
+
+    monkeypatch.setattr(game.play, "request", request)
+    monkeypatch.setattr(game.time, "sleep", lambda s: None)
+    state = {"to_act": "Ann", "allowed": {"Ann": ["roll"]}}
+    body, after = game.act(8080, {"Ann": "T"}, state, game.random.Random(1))
+    assert body == {"seat": "Ann", "action": "roll"} and after == {"actions": 1}
+    assert asked == [("POST", "/api/act"), ("GET", "/api/commands/c1"),
+                     ("GET", "/api/commands/c1"), ("GET", "/api/state")]
