@@ -156,8 +156,9 @@ def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bo
     options.update(settings)
     limiter = options.pop("limiter", None)
     presses = options.pop("presses", None) or PressLimiter(clock=HandPace())
+    settles = options.pop("settles", None) or PressLimiter(rate=1.0, burst=4, clock=HandPace())
     app = create_app(house.controller, ServerSettings(**options), limiter=limiter,
-                     presses=presses)
+                     presses=presses, settles=settles)
     app.config["TESTING"] = True
     return Table(house, app)
 

@@ -8,6 +8,7 @@ import random
 import pytest
 
 from firmware.words.phrases import english
+from table_server.access.auth import PressLimiter
 
 
 def assert_error(response, status: int, sentence: str | None = None, rule=None) -> dict:
@@ -435,3 +436,38 @@ def test_json_nested_past_the_parsers_depth_is_400_not_500(table, body) -> None:
                                  headers=table.auth("Ann"))
     assert_error(response, 400, 'The request body must be a JSON object such as {"seat": '
                                 '"Ann", "action": "bet", "chips": 1}.')
+
+
+def settling_ann(table) -> None:
+    """Ann's roll counted with its dice pending, Bob's roll exposing them: settling Ann."""
+    original = table.controller.reads.before_read
+    blind = {"Ann": 2}
+
+    def cup_still_on(seat: str, kind: str, *again: bool) -> None:
+        if blind.get(seat):
+            blind[seat] -= 1
+            table.sim.camera.clear(seat)
+        else:
+            original(seat, kind, *again)
+
+    table.controller.reads.before_read = cup_still_on
+    assert table.act("Ann", "roll").status_code == 200
+    assert table.act("Bob", "roll").status_code == 200
+    assert [s["seat"] for s in table.state()["settling"]] == ["Ann"]
+
+
+def test_a_settle_has_its_own_pace_not_the_presses(table_factory, clock) -> None:
+    """A settle is one word per player and seat: a seat whose presses are spent can still
+    settle, and a flood of settles is refused by the settle's own bucket with its sentence."""
+    table = table_factory(presses=PressLimiter(rate=5.0, burst=10, clock=clock),
+                          settles=PressLimiter(rate=1.0, burst=2, clock=clock))
+    settling_ann(table)
+    while table.context.presses.take("Bob") == 0:  # Bob's phone pressed all it may
+        pass
+    say = {"seat": "Ann", "player": "Bob", "values": [1, 1, 1]}
+    first = table.client.post("/api/settle", json=say, headers=table.auth("Bob"))
+    assert first.status_code != 429, first.get_json()
+    table.client.post("/api/settle", json=say, headers=table.auth("Bob"))
+    third = table.client.post("/api/settle", json=say, headers=table.auth("Bob"))
+    assert_error(third, 429, "Too many words from Bob on Ann's dice; wait a moment and say "
+                             "them again.")
