@@ -144,7 +144,7 @@ def test_a_word_that_leaves_out_a_die_the_camera_was_sure_of_goes_to_the_referee
         "Bob says Bob's dice show 4-3-2, but the camera was sure of 4-3-1: the referee "
         "settles Bob's dice.")
     [dispute] = controller.referee_state()["disputes"]  # on the referee's console
-    assert (dispute["seat"], dispute["sentence"]) == ("Bob", out.message)
+    assert (dispute["seat"], english(dispute["sentence"])) == ("Bob", out.message)
     again = controller.submit(Settle("Bob", (4, 3, 1), "Ann"))
     assert not again.ok and "with the referee" in again.message
     assert controller.submit(EnterDice("Bob", (4, 3, 1), by="ref")).ok
