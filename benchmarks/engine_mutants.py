@@ -11,7 +11,7 @@ the engine does (an equivalent mutant).
 A whole run takes hours on a shared 2-core machine, so ``MUTANTS_SAMPLE=N`` runs N mutants
 drawn with ``MUTANTS_SEED`` (default 62) from the sorted list of every mutant; 0 runs them all.
 ``MUTANTS_NAMES="a b"`` runs those mutants only (to check again the survivors of a run).
-A mutant already checked against the same engine/ and tests keeps its fate
+A mutant an earlier run killed stays killed; the others are checked again
 (``MUTANTS_AGAIN=1`` checks every chosen one again).
 The figures, and each surviving mutant's diff, go to benchmarks/results/DATE-engine-mutants.md
 (``--out FILE`` elsewhere), for the reason of each survivor to be written beside it.
@@ -112,12 +112,12 @@ def main() -> None:
                f"{seed} (MUTANTS_SAMPLE={sample} MUTANTS_SEED={seed}).")
     else:
         how = f"Every one of the {len(every)} mutants made."
-    # A mutant already checked against these tests keeps its fate (MUTANTS_AGAIN=1: check
-    # every chosen one again; mutmut forgets its fates when engine/ or the tests change).
+    # A mutant an earlier run killed stays killed (tests are only ever added); every other one
+    # is checked (again): MUTANTS_AGAIN=1 checks every chosen one again.
     again = os.environ.get("MUTANTS_AGAIN") == "1"
-    todo = [n for n in chosen if again or every.get(n) == "not checked"]
+    todo = [n for n in chosen if again or every.get(n) != "killed"]
     if len(todo) < len(chosen):
-        how += f" {len(chosen) - len(todo)} of them kept the fate an earlier run gave them."
+        how += f" {len(chosen) - len(todo)} of them were killed by an earlier run."
     start = time.monotonic()
     ran = mutmut("run", "--max-children", CHILDREN, *todo) if todo else ""
     seconds = time.monotonic() - start

@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.errors import RuleViolation
-from engine.game import Allowed
+from engine.game import Allowed, not_your_turn
+from engine.messages import because, say, then
 from engine.ranking import PENDING, Throw, is_pending, normalise
 
 MAX_THROWS = 3
@@ -45,18 +46,17 @@ class CaptainRoll:
     def check(self, player: str, die: int) -> None:
         """Refuse a roll out of turn (the die itself is checked with the action, 1-6)."""
         if self.captain is not None:
-            raise RuleViolation("the captain is already decided; nobody rolls now", self.rule)
+            raise RuleViolation(say("the captain is already decided; nobody rolls now"),
+                                self.rule)
         if player != self.next_roller:
             if player not in self.contenders:
-                raise RuleViolation(
-                    f"{player} is not in this captain roll; only "
-                    f"{', '.join(self.contenders)} roll again after the tie",
-                    self.rule,
-                )
-            raise RuleViolation(
-                f"captain rolls go in seat order: {self.next_roller} rolls before {player}",
-                self.rule,
-            )
+                raise RuleViolation(then(
+                    say("%(p)s is not in this captain roll", p=player),
+                    say("only %(listed)s roll again after the tie",
+                        listed=tuple(self.contenders))), self.rule)
+            raise RuleViolation(because(
+                say("captain rolls go in seat order"),
+                say("%(p)s rolls before %(q)s", p=str(self.next_roller), q=player)), self.rule)
 
     @property
     def complete(self) -> bool:
@@ -149,9 +149,8 @@ class ThrowingTurns:
         """Refuse a throw out of turn or past the third."""
         if player != self.current:
             raise RuleViolation(
-                f"it is {self.current}'s turn to throw, not {player}'s"
-                if self.current
-                else "every player has thrown; the betting is open",
+                not_your_turn(self.current, "throw", player) if self.current
+                else then(say("every player has thrown"), say("the betting is open")),
                 self.rule,
             )
         assert self.count(player) < MAX_THROWS, "the third throw ends the turn (throw())"
@@ -180,14 +179,13 @@ class ThrowingTurns:
         """Refuse a stand out of turn or before the first throw."""
         if player != self.current:
             raise RuleViolation(
-                f"it is {self.current}'s turn to throw, not {player}'s"
-                if self.current
-                else "every player has thrown; there is nothing to stand on",
+                not_your_turn(self.current, "throw", player) if self.current
+                else then(say("every player has thrown"), say("there is nothing to stand on")),
                 self.rule,
             )
         if self.count(player) == 0:
             raise RuleViolation(
-                f"{player} must throw at least once before standing", self.rule
+                say("%(p)s must throw at least once before standing", p=player), self.rule
             )
 
     def stand(self, player: str) -> None:

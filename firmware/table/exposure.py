@@ -21,6 +21,8 @@ prompt of the seats being settled is ``firmware.table.views.settling``.
 
 from __future__ import annotations
 
+from collections import Counter
+
 import cv2
 import numpy as np
 
@@ -105,6 +107,9 @@ def settle_claim(t: TableState, cmd: Settle) -> Outcome:
             "Give %(p)s's dice as %(n)s values, each 1 to 6, not %(said)s; say them "
             "again.", p=seat, n=3 if kind == "throw" else 1, said=str(list(values))),
             RULE))
+    contradiction = contradicts_camera(t, seat, player, values)
+    if contradiction is not None:
+        return contradiction
     claims = t.claims.setdefault(seat, {})
     claims[player] = tuple(sorted(values, reverse=True))
     owner = claims.get(seat)
@@ -127,6 +132,25 @@ def settle_claim(t: TableState, cmd: Settle) -> Outcome:
     t.publish()
     return Outcome(True, f"{player}'s word on {seat}'s dice is taken; the table waits for "
                          f"{' and '.join(waiting)}.")
+
+
+def contradicts_camera(t: TableState, seat: str, player: str,
+                       values: tuple[int, ...]) -> Outcome | None:
+    """A word that leaves out a value the camera was sure of goes to the referee (the dice the
+    camera read surely are not the players' to change); None when it fits."""
+    read = t.reads.last.get(seat)
+    sure = [d.value for d in read.dice][:t.game.settle_dice()] if read is not None else []
+    if not Counter(sure) - Counter(values):
+        return None
+    sentence = N_("%(q)s says %(p)s's dice show %(a)s, but the camera was sure of %(s)s: "
+                  "the referee settles %(p)s's dice.", q=player, p=seat,
+                  a=_said(tuple(sorted(values, reverse=True))),
+                  s=_said(tuple(sorted(sure, reverse=True))))
+    t.disputes[seat] = sentence
+    t.claims.pop(seat, None)
+    t.publisher.say(sentence)
+    t.publish()
+    return t.refuse(player, Refusal.said(sentence, RULE))
 
 
 def settle_picture(t: TableState, seat: str) -> tuple[np.ndarray, SeatRead, Zone]:

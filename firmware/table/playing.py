@@ -36,7 +36,7 @@ def play(t: TableState, action: Action, by: str, why: str = "",
     try:
         t.game.verify(action)
     except RuleViolation as e:
-        return t.refuse(action.player, rule_refusal(e.sentence, e.rule))
+        return t.refuse(action.player, rule_refusal(e.said, e.rule))
     at = t.wall_clock()
     event = t.game.apply(action)  # shown to no one until the log holds it
     finish = ("over", t.game.state()) if t.game.over else None

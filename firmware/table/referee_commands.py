@@ -27,7 +27,7 @@ from firmware.table.playing import play, say
 from firmware.table.state import TableState
 from firmware.words.lists import list_phrase
 from firmware.words.phrases import N_
-from firmware.words.wording import variant_phrase
+from firmware.words.variant_names import variant_phrase
 
 
 def enter(t: TableState, cmd: EnterDice) -> Outcome:

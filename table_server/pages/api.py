@@ -215,7 +215,11 @@ def settle() -> Any:
     player = existing_seat(data.get("player", who.seat or seat))
     values = dice_values(data.get("values"))
     check_may_act(who, player)
-    check_press_rate(who, player)
+    if not who.referee:  # one word per player and seat: its own bucket, not the presses'
+        wait = ctx().settles.take(f"{player}\x00{seat}")
+        if wait > 0:
+            raise Refused(429, f"Too many words from {player} on {seat}'s dice; wait a "
+                               "moment and say them again.", retry_after=math.ceil(wait))
     if who.referee:
         return answer(ask(EnterDice(seat, values, "referee")))
     return answer(ask(Settle(seat, values, player, "web")))

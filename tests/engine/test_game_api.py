@@ -22,6 +22,7 @@ def test_D_S3_a_pending_captain_roll_is_settled_with_one_die_and_nothing_else(
         two_hand, refused) -> None:
     g = two_hand("Ann roll ?", "Bob roll 3")
     assert (g.expects, g.settle_dice(), g.unsettled()) == ("settle", 1, ("Ann",))
+    assert [(v.exposed, v.unsettled) for v in g.views()] == [(None, True), ((3,), False)]
     assert refused(g, "Ann settle 6 5 4 by players") == (
         "Ann's exposed values are a captain roll of one die, not 3 (D-S3)")
     assert refused(g, "Bob settle 3 by players") == (
@@ -139,3 +140,16 @@ def test_a_config_error_names_the_key_the_value_and_the_keys_it_takes() -> None:
     assert str(info.value) == ("vision.colour = 'red' is not allowed: no such key; [vision] "
                                "takes model, threshold")
     assert (info.value.key, info.value.value) == ("vision.colour", "red")
+
+
+def test_random_play_stands_or_throws_again_and_bets_within_the_range_allowed() -> None:
+    g = new_game("multi-hand", ["Ann", "Bob", "Cid"])
+    for text in ("Ann roll 6", "Bob roll 1", "Cid roll 1", "Ann throw 6 5 4"):
+        g.apply(Action.parse(text))
+    assert {random_action(g, random.Random(seed)).verb for seed in range(30)} == {"throw",
+                                                                                 "stand"}
+    for text in ("Ann stand", "Bob throw 6 5 4", "Bob stand", "Cid throw 6 5 4", "Cid stand"):
+        g.apply(Action.parse(text))
+    bets = {random_action(g, random.Random(seed)) for seed in range(40)}
+    assert {a.verb for a in bets} == {"bet", "pass"}
+    assert {a.chips for a in bets if a.verb == "bet"} == {1, 2, 3}

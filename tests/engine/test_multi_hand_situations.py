@@ -3,6 +3,8 @@ readings of RULINGS M6 and the choices of docs/rules/multi-hand.md (D-M3, D-M6 .
 
 from __future__ import annotations
 
+import pytest
+
 P3 = ("Ann", "Bob", "Cid")
 P4 = ("Ann", "Bob", "Cid", "Dan")
 WORST, LOW, MID, HIGH = "3 2 2", "4 3 1", "6 5 4", "2 1 1"
@@ -259,3 +261,91 @@ def test_R1_R3_without_a_cycle_triple_aces_is_best_and_the_plain_throw_worst(
     play(g, "Ann bet 1", "Bob call", "Cid call")
     s = g.state()
     assert s["chips"] == {"Ann": 5, "Bob": 5, "Cid": 8} and s["captain"] == "Ann"
+
+
+# What the table says at each step of the situations: who moves what, and why (M5, M6).
+SAID = {
+    "s4": ({"Ann": MID, "Bob": WORST, "Cid": HIGH}, None,
+            ("Ann bet 1", "Bob raise 2", "Cid drop", "Ann drop"), [
+                ("Ann bets 1 chip", "M5"),
+                ("Bob raises by 2 chips to 3", "M5"),
+                ("Cid drops out", "M5"),
+                ("Cid had not bet, so he takes no penalty", "M6/2"),
+                ("Ann drops out", "M5"),
+                ("Ann takes 3 chips from the pot: his stake of 1, 1 for each of the 1 "
+                 "still in the hand and 1 penalty chip", "M6/3"),
+                ("Bob takes 1 chip from the pot: the rest of the pot goes back to the "
+                 "raiser when all others drop", "M6/4"),
+            ]),
+    "s5": ({"Ann": MID, "Bob": WORST, "Cid": HIGH, "Dan": LOW},
+            {"Ann": 6, "Bob": 2, "Cid": 6, "Dan": 6},
+            ("Ann bet 3", "Bob call", "Cid raise 2", "Dan call", "Ann call"), [
+                ("Ann bets 3 chips", "M5"),
+                ("Bob calls with his last 2 chips: he is all in", "M6/5"),
+                ("Cid raises by 2 chips to 5", "M5"),
+                ("Dan calls 5 chips", "M5"),
+                ("Ann calls 2 chips", "M5"),
+                ("Bob takes 8 chips from the pot: the worst throw, all in: his bet of 2 "
+                 "back and as much from each other showdown player", "M6/5"),
+                ("Cid takes 3 chips from the pot: the rest of his bet, returned", "M6/5"),
+                ("Dan takes 3 chips from the pot: the rest of his bet, returned", "M6/5"),
+                ("Ann takes 3 chips from the pot: the rest of his bet, returned", "M6/5"),
+            ]),
+    "s6a": ({"Ann": MID, "Bob": WORST, "Cid": WORST}, {"Ann": 6, "Bob": 2, "Cid": 6},
+            ("Ann bet 3", "Bob call", "Cid call"), [
+                ("Ann bets 3 chips", "M5"),
+                ("Bob calls with his last 2 chips: he is all in", "M6/5"),
+                ("Cid calls 3 chips", "M5"),
+                ("Bob and Cid tie for the worst throw with a player all in: he takes "
+                 "back his bet, the others all but one chip each", "M6/6"),
+                ("Bob takes 2 chips from the pot: his bet back after the tie", "M6/6"),
+                ("Ann takes 2 chips from the pot: his bet back but one chip after the tie", "M6/6"),
+                ("Cid takes 2 chips from the pot: his bet back but one chip after the tie", "M6/6"),
+                ("2 chips removed from the game: the rest of the pot after a tie", "M6/6"),
+            ]),
+    "s6b": ({"Ann": MID, "Bob": WORST, "Cid": WORST}, None,
+            ("Ann bet 2", "Bob call", "Cid call"), [
+                ("Ann bets 2 chips", "M5"),
+                ("Bob calls 2 chips", "M5"),
+                ("Cid calls 2 chips", "M5"),
+                ("Bob and Cid tie for the worst throw: each showdown player takes back "
+                 "one chip", "M6/6"),
+                ("Ann takes 1 chip from the pot: one chip back after the tie", "M6/6"),
+                ("Bob takes 1 chip from the pot: one chip back after the tie", "M6/6"),
+                ("Cid takes 1 chip from the pot: one chip back after the tie", "M6/6"),
+                ("3 chips removed from the game: the rest of the pot after a tie", "M6/6"),
+            ]),
+    "s7": ({"Ann": MID, "Bob": WORST, "Cid": HIGH}, None,
+            ("Ann bet 2", "Bob pass", "Cid drop"), [
+                ("Ann bets 2 chips", "M5"),
+                ("Bob passes after the betting has begun, so he drops", "M6/9"),
+                ("Bob had not bet, so he takes no penalty", "M6/2"),
+                ("Cid drops out", "M5"),
+                ("Cid had not bet, so he takes no penalty", "M6/2"),
+                ("Ann takes 2 chips from the pot: nobody else bet, so his bet goes back "
+                 "to him", "M6/7"),
+                ("Ann discards 1 chip: the only bettor of the hand", "M6/7"),
+            ]),
+    "s3later": ({"Ann": MID, "Bob": WORST, "Cid": HIGH, "Dan": LOW}, None,
+            ("Ann bet 1", "Bob call", "Cid call", "Dan raise 2", "Ann drop", "Bob drop"), [
+                ("Ann bets 1 chip", "M5"),
+                ("Bob calls 1 chip", "M5"),
+                ("Cid calls 1 chip", "M5"),
+                ("Dan raises by 2 chips to 3", "M5"),
+                ("Ann drops out", "M5"),
+                ("Ann takes 5 chips from the pot: his stake of 1, 1 for each of the 3 "
+                 "still in the hand and 1 penalty chip", "M6/3"),
+                ("Bob drops out", "M5"),
+                ("Bob takes 1 chip from the pot: 1 penalty chip for dropping after "
+                 "betting", "M6/3"),
+            ]),
+}
+
+
+@pytest.mark.parametrize("case", list(SAID))
+def test_M5_M6_every_bet_and_settlement_says_who_moves_what_and_why(at_betting, play,
+                                                                     case) -> None:
+    dice, chips, actions, said = SAID[case]
+    effects = play(at_betting(dice, chips=chips), *actions)
+    assert [(e.text, e.rule) for e in effects if e.kind in ("move", "note")
+            and e.rule is not None and (e.rule == "M5" or e.rule.startswith("M6"))] == said

@@ -28,6 +28,7 @@ from firmware.camera.simulation import SceneReader, players_settle, random_press
 from firmware.settings.config import build_config, default_config
 from firmware.table.commands import Act
 from firmware.table.house import build_house, real_reader
+from firmware.words.phrases import english
 from hardware.panel import SeatEvent
 
 #: seconds a panel button must stay down to be a long press, where a test presses the mock
@@ -126,7 +127,7 @@ def test_a_refused_panel_press_blinks_that_seats_led(tmp_path, button):
         assert table.panels.led_state("Ann") == "on"
         table.press("Bob", button)
         assert table.panels.led_state("Bob") == "blink"
-        assert c.seat_state("Bob")["refusal"].startswith("It is Ann's turn")
+        assert english(c.seat_state("Bob")["refusal"]).startswith("It is Ann's turn")
     finally:
         table.close()
     assert table.panels.led_state("Ann") == "off"

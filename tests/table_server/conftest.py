@@ -27,6 +27,8 @@ from table_server.access.auth import PressLimiter, RateLimiter
 from table_server.app import create_app
 from table_server.server import Dashboard
 
+from .teach_table import taught_table
+
 REFEREE_TOKEN = "referee-token-for-tests-0123456789"
 #: Debian's chromium, which Playwright drives (the browser tests skip, saying so, without it).
 CHROMIUM = "/usr/bin/chromium"
@@ -154,8 +156,9 @@ def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bo
     options.update(settings)
     limiter = options.pop("limiter", None)
     presses = options.pop("presses", None) or PressLimiter(clock=HandPace())
+    settles = options.pop("settles", None) or PressLimiter(rate=1.0, burst=4, clock=HandPace())
     app = create_app(house.controller, ServerSettings(**options), limiter=limiter,
-                     presses=presses)
+                     presses=presses, settles=settles)
     app.config["TESTING"] = True
     return Table(house, app)
 
@@ -272,3 +275,11 @@ def shot() -> Callable[[Any, str], Path]:
         return path
 
     return take
+
+
+@pytest.fixture
+def taught(tmp_path: Path) -> Iterator[tuple[House, Any, Any, Path]]:
+    """A simulated table to teach its dice, its config and log in the test's folder
+    (``teach_table.py``): (house, teacher, app, folder)."""
+    with taught_table(tmp_path) as table:
+        yield table
