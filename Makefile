@@ -11,7 +11,7 @@ PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 TRAIN_VENV ?= .venv-train
 SETS ?= ../shared/dice
 
-.PHONY: translations run teach test test-fast bench lint clean learn train-venv train venue pi-check pi-boot
+.PHONY: translations run teach test test-fast soak bench lint clean learn train-venv train venue pi-check pi-boot
 
 # What the table needs, and no more: a pub's Pi gets no test tools.
 $(VENV)/.installed: pyproject.toml
@@ -71,13 +71,24 @@ teach: $(VENV)/.installed
 	test -e teach-table/table.toml || cp firmware/table.teach.toml teach-table/table.toml
 	$(VENV)/bin/bidou-table run --config teach-table/table.toml --db teach-table/table.db $(ARGS)
 
+# The suite in TEST_WORKERS processes (pytest-xdist): most tests wait on something (a server, a
+# browser, a table in a child process), and another process uses that wait. A module's tests
+# run in one process, in their order (--dist loadscope), so what a module starts once (a
+# browser, a venue, a league) serves all its tests; the modules with slow tests go first
+# (tests/conftest.py). The soaks are left to `make soak`; the 25 slowest tests are printed.
+TEST_WORKERS ?= 4
 test: $(VENV)/.installed-test
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope -m "not soak" --durations=25 $(PYTEST_ARGS)
+
+# The long soaks alone (minutes of faults, hundreds of kills: the tests marked soak), one at a
+# time; `make test` checks the same promises in shorter runs.
+soak: $(VENV)/.installed-test
+	$(PY) -m pytest -m soak --durations=25 $(PYTEST_ARGS)
 
 # Everything but the tests marked slow (whole games on real timings, the real reader end to
-# end); CI runs `make test`, which includes them.
+# end) and the soaks, in one process (hardware/pi-check runs it under emulation).
 test-fast: $(VENV)/.installed-test
-	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not slow and not soak" $(PYTEST_ARGS)
 
 # The table on arm64 as on a Pi (Debian Bookworm root under qemu-user-static, as root; needs
 # apt-get install debootstrap qemu-user-static binfmt-support): hardware/pi-check/run.sh says

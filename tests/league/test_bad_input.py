@@ -1,6 +1,7 @@
 """Bad input to the league, with real processes: each refused with a sentence (the league
 ingester's log and a ``problems`` row, for the league's page), nothing of it stored, and
-nothing else stops: every other game of both pubs is in the league as in its venue."""
+nothing else stops: every other game of both pubs is in the league as in its venue. Both tests
+share one league (the ``league`` fixture, once for the module), in this order."""
 
 from __future__ import annotations
 

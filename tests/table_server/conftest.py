@@ -232,10 +232,12 @@ def referee_token() -> str:
     return REFEREE_TOKEN
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Debian chromium driven by Playwright; skips (with the reason in the summary)
-    where it is not installed."""
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Headless Debian chromium driven by Playwright, launched once for a test module (a
+    launch costs seconds); skips (with the reason in the summary) where it is not installed.
+    Not once per session: Playwright's sync API keeps an event loop running in its thread
+    while it is started, and the venue's tests run their own with ``asyncio.run``."""
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is absent: `sudo apt-get install chromium` (Debian's package; "
                     ".ci/run does) to run the browser tests")
@@ -247,6 +249,19 @@ def browser() -> Iterator[Any]:
             yield b
         finally:
             b.close()
+
+
+@pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The module's chromium, for one test: each test opens its own contexts (cookies,
+    storage, viewport and language of their own), and every one it opened is closed at its
+    end, so no test sees another's pages."""
+    assert not chromium.contexts, "a context of an earlier test is still open"
+    try:
+        yield chromium
+    finally:
+        for context in list(chromium.contexts):
+            context.close()
 
 
 @pytest.fixture

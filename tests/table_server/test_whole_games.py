@@ -24,7 +24,10 @@ from table_server.server import Dashboard
 
 from .conftest import HandPace
 
-pytestmark = [pytest.mark.browser, pytest.mark.slow]
+#: a whole game through chromium takes a minute or two of a quiet machine, and up to five
+#: minutes when the machine is shared (make test runs four test processes, and CI may share
+#: the cores): the hang guard is set above that
+pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
 WAIT_MS = 15_000
 DOCS = Path(__file__).resolve().parents[2] / "docs"

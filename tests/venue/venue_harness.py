@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -35,6 +36,8 @@ from venue.settings import VenueConfig, load_venue_config
 
 PYTHON = sys.executable
 BIN = Path(sys.executable).parent
+#: the tables' command: ``bidou-table`` reading the simulated dice with SceneReader
+SCENE_TABLE = Path(__file__).with_name("scene_table.py")
 TOKEN = "venue-test-referee-token-0123456789"
 
 
@@ -42,6 +45,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def new_database(pg_cluster: Any, prefix: str = "t") -> str:
+    """The DSN of a fresh database made now in the test cluster ``pg_cluster``."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    base = pg_cluster.dsn
+    with psycopg.connect(base, autocommit=True) as db:
+        db.execute(f"CREATE DATABASE {name}")
+    return base.replace("dbname=bidou_venue", f"dbname={name}")
 
 
 def wait_until(check: Callable[[], Any], timeout: float, what: str, every: float = 0.2) -> Any:
@@ -60,7 +72,10 @@ def wait_until(check: Callable[[], Any], timeout: float, what: str, every: float
 def table_toml(name: str, url: str, password: str, *, venue: str = "pub",
                variant: str = "montevideo", players: tuple[str, ...] = ("Ann", "Bob", "Cy"),
                ca: Path | None = None) -> str:
+    """A simulated table's config; its frames small (320 x 240), as the tables' dice are read
+    by SceneReader (``SCENE_TABLE``), not from the pixels."""
     return (f'[table]\nvariant = "{variant}"\nplayers = {json.dumps(list(players))}\n'
+            '[camera]\nwidth = 320\nheight = 240\n'
             f'[venue]\nurl = "{url}"\nvenue = "{venue}"\ntable = "{name}"\n'
             f'password = "{password}"\n' + (f'ca = "{ca}"\n' if ca else ""))
 
@@ -188,7 +203,7 @@ class Venue:
         port = self.ports.setdefault(name, free_port())
         log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 -- the child's
         self.procs[name] = subprocess.Popen(
-            [str(BIN / "bidou-table"), "run", "--config", str(cfg), "--db",
+            [PYTHON, str(SCENE_TABLE), "run", "--config", str(cfg), "--db",
              str(self.db(name)), "--port", str(port), "--autoplay", str(pace), "--seed",
              str(seed)], stdout=log, stderr=subprocess.STDOUT,
             env={**os.environ, "BIDOU_REFEREE_TOKEN": TOKEN})
