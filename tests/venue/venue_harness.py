@@ -200,15 +200,27 @@ class Venue:
         cfg.write_text(table_toml(name, url or self.url,
                                   password if password is not None else self.passwords[name],
                                   venue=self.name, ca=ca))
-        port = self.ports.setdefault(name, free_port())
+        before = self.log_text(name).count("Table view:")  # a restart appends
         log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 -- the child's
-        self.procs[name] = subprocess.Popen(
+        self.procs[name] = subprocess.Popen(  # --port 0: a port no other test's server took
             [PYTHON, str(SCENE_TABLE), "run", "--config", str(cfg), "--db",
-             str(self.db(name)), "--port", str(port), "--autoplay", str(pace), "--seed",
+             str(self.db(name)), "--port", "0", "--autoplay", str(pace), "--seed",
              str(seed)], stdout=log, stderr=subprocess.STDOUT,
             env={**os.environ, "BIDOU_REFEREE_TOKEN": TOKEN})
         log.close()
-        wait_until(lambda: _listening(port), 60, f"table {name} to listen")
+
+        def listening() -> int | None:
+            """The port the table says it listens on (its "Table view:" line), once it does."""
+            text = self.log_text(name)
+            if text.count("Table view:") <= before:
+                return None
+            port = int(text.rsplit("Table view:", 1)[1].split()[0].rstrip("/").rsplit(":", 1)[1])
+            return port if _listening(port) else None
+
+        try:
+            self.ports[name] = wait_until(listening, 60, f"table {name} to listen")
+        except AssertionError as e:
+            raise AssertionError(f"{e}; its output: {self.log_text(name)[-1500:]}") from None
 
     def start_screen(self) -> str:
         """The screen as its own process; its URL, read from its "Venue screen:" line."""
