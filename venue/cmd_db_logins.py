@@ -25,7 +25,6 @@ import psycopg
 import tomlkit
 
 from engine.errors import ConfigError
-from hardware.config_edit import read_config, write_config
 from venue.pgroles import INGESTER, SCREEN, set_up_roles
 from venue.settings import add_config_argument, load_venue_config
 
@@ -40,6 +39,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Make the roles and write their DSNs (module docstring); the exit status."""
+    # The config is rewritten keeping its comments (hardware.config_edit); imported here, so no
+    # module of the hub loads hardware.
+    from hardware.config_edit import read_config, write_config  # lazy: see above
     path = pathlib.Path(args.config)
     try:
         load_venue_config(str(path))  # valid as it is, before anything is changed
