@@ -98,7 +98,10 @@ runs() {  # runs STEP: true when STEP is PI_BOOT_FROM's or after it
 }
 
 mkdir -p "$LAYER" "$WORK" "$(dirname "$REPORT")"
-[[ -n "$FROM" ]] || : >"$REPORT"
+if [[ -z "$FROM" ]]; then  # a new run: a new report, and none of the last run's files
+    : >"$REPORT"
+    find "$WORK" -maxdepth 1 -type f -delete
+fi
 report() { echo "$*" | tee -a "$REPORT"; }
 started=$(clock)
 step_name="" step_start=0
