@@ -138,7 +138,9 @@ fi
 install -d -m 0700 "$MERGED/root/.ssh"
 install -m 0600 "$KEY.pub" "$MERGED/root/.ssh/authorized_keys"
 rm -rf "$MERGED/home/pi/bidou-table"
-git clone --quiet "$REPO" "$MERGED/home/pi/bidou-table"
+# the commit only: the history (3.3 GB of it, old weights included) would fill the disk that
+# the installs' PyTorch needs, and a pub's install never reads it
+git clone --quiet --depth 1 "file://$REPO" "$MERGED/home/pi/bidou-table"
 say "clone: $(git -C "$MERGED/home/pi/bidou-table" log --oneline -1)"  # before it is pi's
 timeout 600 chroot "$MERGED" chown -R pi:pi /home/pi/bidou-table
 t=$(clock)
