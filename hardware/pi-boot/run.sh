@@ -207,8 +207,14 @@ vm 20 "systemctl --failed --no-legend --plain" >"$WORK/failed.txt" || true
 checked "ssh answers; PID 1 is systemd; $(vm 20 'uname -m -r'); system $state" \
     "$( [[ -s "$WORK/failed.txt" ]] && echo "(failed: $(cut -d' ' -f1 "$WORK/failed.txt" | paste -sd' '))")"
 if ((from > 0)); then  # the table the run before installed: its service, its seats' tokens
+    step "the clone updated"
+    # the clone brought to this commit, as the pub's `git pull` would (the installs read it)
+    git -C "$REPO" archive HEAD | vm 600 "tar -x -C $CLONE && chown -R pi:pi $CLONE" \
+        || die "the clone in the machine could not be brought to this commit"
     wait_active 600 bidou-table
     table_answers
+    checked "the clone brought to $(git -C "$REPO" rev-parse --short HEAD); bidou-table active," \
+        "the dashboard answers"
 fi
 
 # --- 4. the table's install, as the pub runs it ----------------------------------------------
