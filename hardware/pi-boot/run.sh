@@ -320,6 +320,9 @@ fi
 # --- 9. the hub, in the same machine --------------------------------------------------------
 if runs hub; then
 step "install-hub"
+# run again, install-hub keeps the tables' passwords and prints no [venue] section for them:
+# the one printed before is the one the table is given
+if [[ -s "$WORK/hub.log" ]]; then cat "$WORK/hub.log" >>"$WORK/hub-before.log"; fi
 vm "$INSTALL_LIMIT" "cd $CLONE && env $OFFLINE venue/deploy/install-hub t1 t2" >"$WORK/hub.log" 2>&1 \
     || die "venue/deploy/install-hub t1 t2: $(tail -5 "$WORK/hub.log")"
 for unit in postgresql bidou-venue-hub bidou-venue-ingest bidou-venue-screen; do
@@ -332,7 +335,8 @@ fi
 if runs join; then
 step "the table joins"
 awk '/^Table t1:/ {on = 1; next} on && /^\[venue\]/ {print; take = 1; next}
-     take && NF == 0 {exit} take {print}' "$WORK/hub.log" >"$WORK/t1-venue.toml"
+     take && NF == 0 {exit} take {print}' "$WORK/hub.log" "$WORK"/hub-before*.log \
+    >"$WORK/t1-venue.toml" 2>/dev/null || true
 grep -q '^password = ' "$WORK/t1-venue.toml" || die "install-hub printed no [venue] section for t1"
 vm "$SHORT" "cat >>/etc/bidou-table/table.toml && systemctl restart bidou-table" <"$WORK/t1-venue.toml"
 wait_active 120 bidou-table
