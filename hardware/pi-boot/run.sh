@@ -324,7 +324,7 @@ step "install-hub"
 # the one printed before is the one the table is given
 if [[ -s "$WORK/hub.log" ]]; then cat "$WORK/hub.log" >>"$WORK/hub-before.log"; fi
 vm "$INSTALL_LIMIT" "cd $CLONE && env $OFFLINE venue/deploy/install-hub t1 t2" >"$WORK/hub.log" 2>&1 \
-    || die "venue/deploy/install-hub t1 t2: $(tail -5 "$WORK/hub.log")"
+    || die "venue/deploy/install-hub t1 t2: $(tail -5 "$WORK/hub.log" | sed 's/password = ".*"/password = "..."/')"
 for unit in postgresql bidou-venue-hub bidou-venue-ingest bidou-venue-screen; do
     wait_active 300 "$unit"
 done
