@@ -189,18 +189,35 @@ def _json(phrase: Phrase | None) -> dict[str, Any] | None:
     return phrase.to_json() if phrase is not None else None
 
 
+def folded_flags(flags: Sequence[Phrase]) -> list[dict[str, Any]]:
+    """The flags as the console lists them: one line per kind of flag (its sentence), in the
+    order each kind first came, saying the latest of its kind and how many there were
+    (``{"said": phrase, "count": n}``): a sentence repeated a dozen times is one line."""
+    lines: dict[str, dict[str, Any]] = {}
+    for flag in flags:
+        line = lines.setdefault(flag.msgid, {"said": None, "count": 0})
+        line["said"] = flag.to_json()
+        line["count"] += 1
+    return list(lines.values())
+
+
 def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
-                flags: list[str], entries: list[Entry], last_reads: dict[str, SeatRead],
+                flags: list[Phrase], entries: list[Entry], last_reads: dict[str, SeatRead],
                 disputes: dict[str, Phrase] | None = None) -> dict[str, Any]:
-    """Everything: all dice, the values pending (and why), the players' disagreements over
-    exposed values, flags and the log of this game."""
+    """Everything: all dice, the values pending (and why), the seat whose dice wait (shown
+    ones first), the players' disagreements over exposed values, flags and the log of this
+    game."""
     out = dict(state)
     out["dice"] = {p: seat_dice(game, p) for p in game.players}
     waiting = set(game.unsettled())
     out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()
                          if game.values_pending(s) or s in waiting]
+    # whose dice the referee is most likely to enter: shown ones first, as play waits on them
+    out["waiting_seat"] = next(iter(game.unsettled()), None) or next(
+        (n["seat"] for n in out["needs_look"]), None)
     out["disputes"] = [{"seat": s, "sentence": d.to_json()} for s, d in (disputes or {}).items()]
-    out["flags"] = list(flags)
+    out["flags"] = [str(f) for f in flags]  # each in English, as they came
+    out["flag_lines"] = folded_flags(flags)
     out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
                       for e in entries]
     out["reads"] = {s: {"values": list(r.values) if r.values else None, "reason": r.reason}
