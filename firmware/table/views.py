@@ -168,8 +168,9 @@ def _is_roll(action: Any) -> bool:
 def add_seat(state: dict[str, Any], game: Game, seat: str,
              refusal: Refusal | None = None) -> dict[str, Any]:
     """Public state plus ``seat``'s own dice, their name and place in Table 1, what each
-    of its buttons does now and why its last press was refused (for that seat's page and
-    nobody else: a refusal is never on the pub screen)."""
+    of its buttons does now (BET's one-tap bet, when the rules allow one amount), the bet
+    facing it, and why its last press was refused (for that seat's page and nobody else: a
+    refusal is never on the pub screen)."""
     out = dict(state)
     out["seat"] = seat
     out["dice"] = seat_dice(game, seat)
@@ -180,6 +181,8 @@ def add_seat(state: dict[str, Any], game: Game, seat: str,
     offered = next((s["offered"] for s in state.get("seats", []) if s["name"] == seat), 0)
     buttons = press_labels.labels(game, seat, offered)
     out["buttons"] = {k: _json(v) for k, v in buttons.items()}
+    out["bet_at_once"] = press_labels.at_once(game, seat, offered)
+    out["facing"] = _json(press_labels.facing(game, seat, state.get("hand_actions", 0)))
     out["refusal"] = _json(refusal.phrase or Phrase(refusal.sentence)) if refusal else None
     return out
 

@@ -43,7 +43,11 @@
     if (up) setTimeout(() => { if (link.dataset.state === "back") link.hidden = true; }, 5000);
   }
 
+  // BET's one bet, when the rules allow one amount only (two-hand's chip): one tap plays it
+  let betAtOnce = null;
+
   function buttons(state) {
+    betAtOnce = token ? state.bet_at_once || null : null;
     const labels = state.buttons || {};
     for (const id of IDS) {
       const b = document.getElementById(`btn-${id}`);
@@ -94,6 +98,9 @@
     document.getElementById("seat-status").textContent = me && me.to_act && !state.over
       ? t("Your turn: %(prompt)s", { prompt: say(choices || state.prompt) })
       : say(state.prompt);
+    const facing = document.getElementById("seat-facing");  // "Facing you: Bob's bet of 2 chips."
+    facing.textContent = say(state.facing);
+    facing.hidden = !state.facing;
     if (me) {
       document.getElementById("my-chips").textContent = me.chips;
       document.getElementById("my-stake").textContent = me.stake;
@@ -142,14 +149,16 @@
     render(body);
   }
 
-  async function press(button, long, id) {
+  /* A press (`{button, long, id}`, to /api/press), or BET's one-tap bet (`{action, chips,
+     id}`, to /api/act). */
+  async function press(what, path = "/api/press") {
     if (!token) return;
     let r;
     try {
-      r = await fetch("/api/press", {
+      r = await fetch(path, {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ seat, button, long, id }),
+        body: JSON.stringify({ seat, ...what }),
       });
     } catch (err) {
       showLink(false);
@@ -198,7 +207,9 @@
       const held = downAt !== null && performance.now() - downAt >= HOLD_MS;
       downAt = null;
       const long = b.dataset.long === "1" || held;
-      press(b.dataset.button, long, pressId(`${b.id}:${long}`, b.textContent));
+      const id = pressId(`${b.id}:${long}`, b.textContent);
+      if (b.id === "btn-BET" && betAtOnce && !long) press({ ...betAtOnce, id }, "/api/act");
+      else press({ button: b.dataset.button, long, id });
     });
   }
 
