@@ -31,7 +31,8 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
                  offered: dict[str, int],
                  events: list[Phrase], settled: list[Effect], camera: dict[str, Any],
                  hand_actions: int, opening: Sequence[Effect] = (),
-                 settling: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+                 settling: Sequence[dict[str, Any]] = (), first_event: int = 1
+                 ) -> dict[str, Any]:
     """What anyone at the table may see: no concealed dice.
 
     ``settled`` are the chip moves and game end of the latest settlement, kept as the engine
@@ -64,6 +65,7 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         seats=seats,
         allowed=allowed,
         events=[e.to_json() for e in events],  # for each screen to say in its language
+        first_event=first_event,  # the number of events[0]: each sentence keeps its number
         settled=[settled_fields(e) for e in settled],
         opening=[settled_fields(e) for e in opening if e.kind != "expose"],
         hand=game.hand,
