@@ -23,7 +23,10 @@ LUMINANCE = """(node) => {
   const [r, g, b, a = 1] = rgba(getComputedStyle(node).backgroundColor);
   const [pr, pg, pb] = rgba(getComputedStyle(document.body).backgroundColor);
   const mix = [r * a + pr * (1 - a), g * a + pg * (1 - a), b * a + pb * (1 - a)];
-  const lin = mix.map((v) => { v /= 255; return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; });
+  const lin = mix.map((v) => {
+    v /= 255;
+    return v <= 0.04045 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+  });
   return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
 }"""
 
@@ -55,7 +58,7 @@ def test_the_phones_say_who_said_what_in_their_order_show_errors_in_the_box_and_
     error = row.locator(f'[data-settle-error="{owner}"]')
     error.filter(has_text="Choose each die's value, 1 to 6, first.").wait_for(timeout=WAIT_MS)
     button_box, error_box = say_these.bounding_box(), error.bounding_box()
-    assert 0 <= error_box["y"] and error_box["y"] + error_box["height"] <= PHONE["height"]
+    assert error_box["y"] >= 0 and error_box["y"] + error_box["height"] <= PHONE["height"]
     assert 0 <= error_box["y"] - (button_box["y"] + button_box["height"]) < 48  # right below
     assert other_page.locator("#refusal").inner_text() == ""  # not below the screen
 
