@@ -1,5 +1,5 @@
 """The settle box on the phones, in headless Chromium at a phone's 390x844 (docs/rules/pending.md,
-D-S4): the other player reads who said what, in the order the owner gave it ("Bob says 1-4-5:
+D-S4): each phone says what to do to its own player; the other player reads who said what, in the order the owner gave it ("Bob says 1-4-5:
 agree?"), with the choosers in that order; a word refused (a die left blank) is said inside the
 box, beside its button and on the screen; a word given shows its button done, not lit like
 "Agree". The table is the simulated one, its camera unsure of half the dice."""
@@ -47,6 +47,11 @@ def test_the_phones_say_who_said_what_in_their_order_show_errors_in_the_box_and_
     owner_page, other_page = phone(browser, urls[owner]), phone(browser, urls[other])
     row = other_page.locator(f'.settlerow[data-settle="{owner}"]')
     row.wait_for(timeout=WAIT_MS)
+    # each phone says what to do, to its own player (never "Your turn: ... Bob's dice" to Bob)
+    assert owner_page.locator("#seat-status").inner_text() == (
+        "The camera is not sure of your dice: say their values below.")
+    assert other_page.locator("#seat-status").inner_text() == (
+        f"The camera is not sure of {owner}'s dice: check them below.")
 
     # a die left blank: the refusal is in the box, beside "Say these", on the screen
     other_page.evaluate("""() => {
