@@ -10,6 +10,7 @@ import random
 
 import pytest
 
+from .conftest import ARTIFACTS
 from .test_referee_waiting import until_dice_wait
 
 pytestmark = [pytest.mark.browser]
@@ -29,6 +30,12 @@ LUMINANCE = """(node) => {
   });
   return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2];
 }"""
+
+
+def seen(page, name: str) -> None:
+    """What the phone's screen shows (not the whole page), under test-artifacts/."""
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / name))
 
 
 def phone(browser, url: str):
@@ -66,6 +73,7 @@ def test_the_phones_say_who_said_what_in_their_order_show_errors_in_the_box_and_
     assert error_box["y"] >= 0 and error_box["y"] + error_box["height"] <= PHONE["height"]
     assert 0 <= error_box["y"] - (button_box["y"] + button_box["height"]) < 48  # right below
     assert other_page.locator("#refusal").inner_text() == ""  # not below the screen
+    seen(other_page, "settle-phone-blank-die.png")
 
     # the owner says the dice in an order of their own (lowest first)
     values = sorted(t.sim.camera.dice()[owner])
@@ -86,6 +94,8 @@ def test_the_phones_say_who_said_what_in_their_order_show_errors_in_the_box_and_
     assert [row.locator(f'select[data-die="{i}"]').input_value() for i in range(3)] == [
         str(v) for v in values]
     agree = row.locator("button:has-text('Agree')")
+    seen(owner_page, "settle-phone-said.png")
+    seen(other_page, "settle-phone-agree.png")
     assert "lit" in agree.get_attribute("class").split()
     lit, dim = agree.evaluate(LUMINANCE), done.evaluate(LUMINANCE)
     assert lit > 3 * dim + 0.05, (lit, dim)  # "Said" reads as done, far from a lit button
