@@ -10,6 +10,7 @@ import re
 
 import pytest
 
+from firmware.camera.seat_reads import SeatReads
 from firmware.table.views import folded_flags
 from firmware.words.phrases import N_
 
@@ -75,12 +76,18 @@ def kept_aside(seat: str, n: int):
 
 
 def test_a_flag_said_again_and_again_is_one_line_with_its_count_saying_the_latest() -> None:
+    """Counted over the whole game, not only over the latest 30 flags the list keeps."""
+    reads = SeatReads(None)
     again = N_("%(p)s's throw %(n)s shows the same dice in the same places as the throw "
                "before: possibly not thrown.", p="Ann", n=2)
-    flags = [kept_aside("Ann", 1), again, *(kept_aside(s, n) for s in "AB" for n in (2, 3))]
-    lines = folded_flags(flags)
-    assert [line["count"] for line in lines] == [5, 1]
-    assert lines[0]["said"] == kept_aside("B", 3).to_json()  # the latest of its kind
+    reads.flag(kept_aside("Ann", 1))
+    reads.flag(again)
+    for n in range(40):
+        reads.flag(kept_aside("AB"[n % 2], n % 3 + 1))
+    assert len(reads.flags) == 30
+    lines = folded_flags(reads.flag_kinds)
+    assert [line["count"] for line in lines] == [41, 1]
+    assert lines[0]["said"] == kept_aside("B", 39 % 3 + 1).to_json()  # the latest of its kind
     assert lines[1]["said"] == again.to_json()
 
 

@@ -1,8 +1,9 @@
 """The settle box on the phones, in headless Chromium at a phone's 390x844 (docs/rules/pending.md,
-D-S4): each phone says what to do to its own player; the other player reads who said what, in the order the owner gave it ("Bob says 1-4-5:
-agree?"), with the choosers in that order; a word refused (a die left blank) is said inside the
-box, beside its button and on the screen; a word given shows its button done, not lit like
-"Agree". The table is the simulated one, its camera unsure of half the dice."""
+D-S4): each phone says what to do to its own player; the other player reads who said what, in
+the order the owner gave it ("Bob says 1-4-5: agree?"), with the choosers in that order; a word
+refused (a die left blank) is said inside the box, beside its button and on the screen; a word
+given shows its button done, not lit like "Agree". The table is the simulated one, its camera
+unsure of half the dice."""
 
 from __future__ import annotations
 
