@@ -106,6 +106,12 @@ const Bidou = (() => {
     return fill(text, { n, ...(args || {}) });
   }
 
+  /** "Ann, Bob and Cy" in the page's language (firmware/words/lists.py's list_phrase). */
+  function names(list) {
+    if (list.length <= 1) return list.join("");
+    return t("%(some)s and %(last)s", { some: list.slice(0, -1).join(", "), last: list[list.length - 1] });
+  }
+
   /** A phrase the server sent (firmware/words/phrases.py's Phrase.to_json: every text of a
       state is one), or a plain string, in the page's language. */
   function say(phrase) {
@@ -121,6 +127,6 @@ const Bidou = (() => {
     return phrase.t === "%(said)s." ? said.charAt(0).toUpperCase() + said.slice(1) : said;
   }
 
-  return { el, svg, die, dice, chips, listen, initialState, clear, t, tn, say,
+  return { el, svg, die, dice, chips, listen, initialState, clear, t, tn, say, names,
            language: CATALOGUE.language || "en" };
 })();

@@ -154,13 +154,19 @@
   function render(state) {
     if (!state) return;
     const me = (state.seats || []).find((s) => s.name === seat);
-    // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt)
+    // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt);
+    // the owner of dice being settled is spoken to, not named
     const choices = state.prompt && state.prompt.a && state.prompt.a.choices;
-    document.getElementById("seat-status").textContent = me && me.to_act && !state.over
-      ? t("Your turn: %(prompt)s", { prompt: say(choices || state.prompt) })
-      : say(state.prompt);
+    const settlingMine = state.expects === "settle"
+      && (state.settling || []).some((s) => s.seat === seat);
+    document.getElementById("seat-status").textContent = settlingMine
+      ? t("The camera is not sure of your dice: say their values before the chips move.")
+      : me && me.to_act && !state.over && choices
+        ? t("Your turn: %(prompt)s", { prompt: say(choices) })
+        : say(state.prompt);
     if (me) {
       document.getElementById("my-chips").textContent = me.chips;
+      document.getElementById("my-chips-word").textContent = Bidou.tn("chip", "chips", me.chips);
       document.getElementById("my-stake").textContent = me.stake;
       document.getElementById("my-throws").textContent = me.throws;
     }
