@@ -45,7 +45,9 @@ ENGLISH_FORMATS = {
 }
 OWN_FORMATS = {
     "fr": {"a French ordinal other than 1er, 1re, 2e": re.compile(
-        r"\b(?!1er\b|1re\b)\d+(?:er|re|ère|ème|eme|è|ième|nd|nde)\b")},
+        r"\b(?!1er\b|1re\b)\d+(?:er|re|ère|ème|eme|è|ième|nd|nde)\b"),
+           "de or que before a vowel (d', qu')": re.compile(
+        r"\b(?:[Dd]e|[Qq]ue) [aeiouyàâéèêîôûAEIOUYÀÂÉÈÊÎÔÛ]\w*")},
     "es": {"a Spanish ordinal without its dot (1.º, 2.ª)": re.compile(r"\b\d+[ºª°]"),
            "a French or English ordinal": re.compile(r"\b\d+(?:er|e|ème)\b")},
 }

@@ -83,7 +83,8 @@ SET_ASIDE = {
            r"\benchères\b": "les mises", r"\bante\b": "la mise d'entrée",
            r"\bmulti-mains\b": "Bidou à plusieurs", r"\brelanc\w* (?:les dés|le dé)\b":
            "lancer de nouveau (relancer is a raise)", r"’": "'"},
-    "es": {r"\bpozos?\b": "bote", r"\bcastigo\b": "penalización",
+    "es": {r"\b(?i:pozos?)\b": "bote", r"\bmano a mano\b": "mano por mano",
+           r"\bcastigo\b": "penalización",
            r"\btirada abierta\b": "tirada descubierta", r"\bpara capitán\b": "de capitán",
            r"\bver la apuesta\b": "igualar", r"\bante\b": "apuesta inicial",
            r"\bBidou de a dos\b": "Bidou a dos", r"\bantes de el\b": "antes del"},
