@@ -30,8 +30,8 @@ LANGUAGES = ("fr", "es")
 #: after a sentence in the page's language).
 NAMED = ("code", "[lang=en]")
 #: Left out of the console too: the game's log, in the record's own notation (the same text as
-#: the exported record), and the flags, the table's technical notes to the referee.
-CONSOLE = (*NAMED, "#log", "#log-earlier", "#flags")
+#: the exported record).
+CONSOLE = (*NAMED, "#log", "#log-earlier")
 #: The browser's own language: the pages are switched to French or Spanish by the page's
 #: switch, so what follows the browser's language rather than the page's (a date) shows.
 BROWSER = "en-US"
