@@ -134,8 +134,10 @@ def _template_gettext(context: Context, msgid: str, **variables: Any) -> str:
 @pass_context
 def _template_ngettext(context: Context, singular: str, plural: str, num: int,
                        **variables: Any) -> str:
-    """A template's ``ngettext(...)``, as :func:`_template_gettext`."""
+    """A template's ``ngettext(...)``, as :func:`_template_gettext` (``n`` is given to the
+    text as ``%(num)s`` and ``%(n)s``, as :func:`ngettext` does)."""
     variables.setdefault("num", num)
+    variables.setdefault("n", num)
     text = translations(current()).ngettext(singular, plural, num)
     text = elide(text, variables, current())
     return (Markup(text) if context.eval_ctx.autoescape else text) % variables
