@@ -1,18 +1,21 @@
 """Every page and state a person sees, in French and in Spanish, in headless Chromium, with no
-English word left and no number written the English way (``page_language``: dates, ordinals,
-a plural that does not agree with its count).
+English word left and no number written the English way (``page_language``: dates, times,
+ordinals, decimal points, a plural that does not agree with its count, a French "de" not
+elided before a vowel).
 
 A two-hand match is played to its end on the simulated table, its camera unsure of 40% of the
 dice, through the API; at each moment a person meets for the first time (the captain roll, a
-throw, a settle, a showdown, a lost round, the open throw, the game over) the pub screen, both
-phones and the referee console are opened in each language and read, the phone's how-to with
-its own throw marked too. Then how to play, the history and a game's chart, and the error
-pages. A second test reads the Dice page (a known throw taken, a die added, saved and opened),
-the console's login and its link for another device, on a table taught its dice. Left out: the
-game's log on the console (the record's own notation, as exported). The moments are read on
-pages opened then, not followed live, so the match costs a few seconds of the browser's time.
+throw, a settle, chips moving, a showdown, a lost round, the open throw, the game over) the pub
+screen, both phones and the referee console are opened in each language and read, the phone's
+how to play with its own throw marked too. Then how to play, the history and a game's chart,
+and the error pages. A second test reads the Dice page (a known throw taken, a die added,
+saved and opened), the console's login and its link for another device, on a table taught its
+dice. The browser itself is English and each page is switched to the language by its switch,
+as a French player's phone set to English would be. Left out: the game's log on the console
+(the record's own notation, as exported), what is set as code, and what is marked English
+(``lang="en"``). The moments are read on pages opened then, not followed live, so the match
+costs a few seconds of the browser's time.
 """
-
 from __future__ import annotations
 
 import json
