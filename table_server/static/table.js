@@ -96,7 +96,7 @@
     const ask = tn("Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agrees.",
                    "Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agree.",
                    settling.witnesses.length,
-                   { p: settling.seat, others: settling.witnesses.join(" " + t("and") + " ") });
+                   { p: settling.seat, others: Bidou.names(settling.witnesses) });
     box.appendChild(el("p", { class: "settleask" }, settling.referee
       ? say(settling.referee)
       : ask + (waiting.length ? " " + t("(waiting for %(names)s)", { names: waiting.join(", ") }) : "")));
