@@ -338,19 +338,23 @@ awk '/^Table t1:/ {on = 1; next} on && /^\[venue\]/ {print; take = 1; next}
      take && NF == 0 {exit} take {print}' "$WORK/hub.log" "$WORK"/hub-before*.log \
     >"$WORK/t1-venue.toml" 2>/dev/null || true
 grep -q '^password = ' "$WORK/t1-venue.toml" || die "install-hub printed no [venue] section for t1"
-vm "$SHORT" "cat >>/etc/bidou-table/table.toml && systemctl restart bidou-table" <"$WORK/t1-venue.toml"
+# (once: a run from this step finds it there)
+vm "$SHORT" "{ grep -q '^\[venue\]' /etc/bidou-table/table.toml || cat >>/etc/bidou-table/table.toml; } \
+    && systemctl restart bidou-table" <"$WORK/t1-venue.toml"
 wait_active 120 bidou-table
 table_answers
 line="$(game resume --port "$TABLE_PORT")"
 [[ "$line" == *resumed* ]] || die "$line"
-accept="runuser -u bidou-venue -- /opt/bidou-table/venv/bin/bidou-venue accept-log --config /etc/bidou-venue/venue.toml t1"
-for _ in $(seq 20); do
-    vm 120 "$accept" >"$WORK/accept.txt" 2>&1 && break
-    sleep 5
-done
-grep -q accepted "$WORK/accept.txt" || die "accept-log: $(cat "$WORK/accept.txt")"
+# what the pub does: the referee console names the table's log, the hub's operator enrolls it
+link="$(game link --port "$TABLE_PORT" --tokens "$WORK/tokens.log" --timeout 300)"
+[[ "$link" == "game.py: the venue link: log "* ]] || die "$link"
+log_id="$(sed -n 's/^game.py: the venue link: log \([^;]*\);.*/\1/p' <<<"$link")"
+vm 300 "runuser -u bidou-venue -- /opt/bidou-table/venv/bin/bidou-venue accept-log \
+    --config /etc/bidou-venue/venue.toml t1 --log $log_id" >"$WORK/accept.txt" 2>&1 \
+    || die "accept-log: $(cat "$WORK/accept.txt")"
 checked "t1's [venue] section appended to /etc/bidou-table/table.toml, the service restarted;" \
-    "${line#game.py: }; $(cat "$WORK/accept.txt")"
+    "${line#game.py: }; the referee console: ${link#game.py: the venue link: log * }" \
+    "$(grep accepted "$WORK/accept.txt")"
 fi
 
 if runs venue; then
