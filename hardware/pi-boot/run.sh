@@ -350,7 +350,7 @@ link="$(game link --port "$TABLE_PORT" --tokens "$WORK/tokens.log" --timeout 300
 [[ "$link" == "game.py: the venue link: log "* ]] || die "$link"
 log_id="$(sed -n 's/^game.py: the venue link: log \([^;]*\);.*/\1/p' <<<"$link")"
 vm 300 "runuser -u bidou-venue -- /opt/bidou-table/venv/bin/bidou-venue accept-log \
-    --config /etc/bidou-venue/venue.toml t1 --log $log_id" >"$WORK/accept.txt" 2>&1 \
+    --config /etc/bidou-venue/venue.toml t1 --log=$log_id" >"$WORK/accept.txt" 2>&1 \
     || die "accept-log: $(cat "$WORK/accept.txt")"
 checked "t1's [venue] section appended to /etc/bidou-table/table.toml, the service restarted;" \
     "${line#game.py: }; the referee console: ${link#game.py: the venue link: log * }" \
