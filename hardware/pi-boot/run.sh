@@ -182,7 +182,16 @@ table_answers() {  # the dashboard through the forwarded port, then the seats' t
     timeout --kill-after=10 660 python3 "$REPO/hardware/pi-check/play.py" wait \
         --port "$TABLE_PORT" --log /dev/null --timeout 600 >>"$WORK/play.log" 2>&1 \
         || die "the dashboard did not answer on 127.0.0.1:$TABLE_PORT: $(tail -1 "$WORK/play.log")"
-    vm "$SHORT" "journalctl -u bidou-table -b -o cat --no-pager" >"$WORK/tokens.log"
+    # the newest start's lines (its seats' and referee's tokens): journald may write them
+    # after the dashboard answers, under emulation
+    local _
+    for _ in $(seq 30); do
+        vm "$SHORT" "journalctl -u bidou-table -b -o cat --no-pager" >"$WORK/tokens.log" || true
+        awk '/^Started bidou-table/ {n = 0} /^Referee token:/ {n = 1} END {exit !n}' \
+            "$WORK/tokens.log" && return 0
+        sleep 3
+    done
+    die "the journal has no referee token from the table's newest start"
 }
 game() {  # game COMMAND ARGS...: hardware/pi-boot/game.py's last line (the caller checks it)
     { timeout --kill-after=10 1800 python3 "$HERE/game.py" "$@" --record "$WORK/game.json" \
