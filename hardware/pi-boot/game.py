@@ -142,7 +142,11 @@ def finish(port: int, tokens: dict[str, str], record: dict[str, Any]) -> str:
 
 def unlike(played: list[dict[str, Any]], recorded: list[str]) -> str:
     """Where a finished record ("Ann bet 1", "Bob throw 6 3 1": seat, verb, then chips or the
-    dice read) departs from the actions acknowledged; "" when it holds them all, in order."""
+    dice read) departs from the actions acknowledged; "" when it holds them all, in order.
+    The table's own actions (the camera settling shown dice after a call: "Ann settle 6 4 1
+    by camera") are nobody's acknowledgement and are left out."""
+    recorded = [line for line in recorded
+                if not (line.split()[1:2] == ["settle"] and line.endswith(" by camera"))]
     if len(recorded) != len(played):
         return f"{len(recorded)} actions recorded, {len(played)} acknowledged"
     for n, (body, line) in enumerate(zip(played, recorded, strict=True), 1):
@@ -261,8 +265,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "resume":
             print(f"game.py: {resume(args.port, record)}")
         elif args.command == "finish":
-            print(f"game.py: {finish(args.port, play.seat_tokens(args.tokens), record)}")
-            args.record.write_text(json.dumps(record))
+            try:
+                print(f"game.py: {finish(args.port, play.seat_tokens(args.tokens), record)}")
+            finally:  # what was acknowledged is kept, passed or failed
+                args.record.write_text(json.dumps(record))
         else:
             game = record["last"]["game_id"]
             print(f"game.py: {venue(args.port, args.table, game, args.timeout)}")
