@@ -389,13 +389,14 @@ grep -q password= "$WORK/dsn.txt" || die "the venue config's DSN has no password
 # each DSN the install wrote logs in by itself (its password, over TCP); the owner's peer
 # login, which the services would otherwise have, is refused
 vm "$SHORT" "bash -s" >"$WORK/passwords.txt" 2>&1 <<'EOF'
+cd /  # runuser keeps the directory, and bidou-venue may not enter /root
 sed -n 's/^dsn = "\(.*\)"$/\1/p' /etc/bidou-venue/venue.toml | while read -r dsn; do
     echo "$(psql "$dsn" -tAc 'SELECT current_user') logs in with its DSN's password"
 done
 if runuser -u bidou-venue -- psql -d bidou_venue -tAc 'SELECT 1' >/dev/null 2>/tmp/peer.err; then
     echo "PEER: bidou-venue logs in by peer"
 else
-    echo "bidou-venue's peer login refused: $(head -1 /tmp/peer.err)"
+    echo "bidou-venue's peer login refused: $(grep -m1 FATAL /tmp/peer.err || head -1 /tmp/peer.err)"
 fi
 EOF
 (( $(grep -c "with its DSN's password" "$WORK/passwords.txt") == 2 )) \
