@@ -177,7 +177,15 @@ def save() -> Any:
     try:
         name = teacher().save(request.form.get("draft", ""), places)
     except TeachError as exc:
-        return _refused(exc)
+        found = teacher().draft(request.form.get("draft", ""))
+        if found is None:
+            return _refused(exc)
+        # the same throw again, the dice as they were sent, the sentence beside Save
+        height, width = found.image.shape[:2]
+        sent = isinstance(places, list) and all(isinstance(p, dict) for p in places)
+        return render_template("dice_draft.html", csrf=csrf_token(), draft=found, width=width,
+                               height=height, places=json.dumps(places if sent else found.places),
+                               error=str(exc)), 400
     values = sorted(p["value"] for p in places if p["value"] != NOT_A_DIE)
     flash(_("Saved %(name)s: %(n)s dice (%(values)s).", name=name, n=len(values),
             values=" ".join(map(str, values)) or _("none")), "ok")

@@ -230,10 +230,14 @@
       card.style.setProperty("--col", col);
       felt.appendChild(card);
     });
+    // newest first, each sentence with its own number (it keeps it as new ones come)
     const events = clear(document.getElementById("events"));
-    for (const sentence of (state.events || []).slice(-8).reverse()) {
-      events.appendChild(el("li", {}, say(sentence).replace(/(\d)-(?=\d)/g, "$1\u2011")));
-    }
+    const said = state.events || [];
+    const first = (state.first_event || 1) + Math.max(0, said.length - 8);
+    said.slice(-8).forEach((sentence, i) => {
+      events.prepend(el("li", { value: first + i },
+                        say(sentence).replace(/(\d)-(?=\d)/g, "$1\u2011")));
+    });
     document.body.dataset.version = state.version;
     document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));
   }

@@ -59,7 +59,15 @@ def test_a_known_throw_taken_at_a_seat_is_saved_in_the_calibration_s_format(taug
     assert not [p for p in teacher.folder.path.iterdir() if not p.name.startswith(".")]
 
 
-def test_a_throw_with_a_die_left_undecided_is_refused_and_nothing_is_written(taught) -> None:
+def refusal_on_the_draft(answer) -> str:
+    """The sentence beside Save on a known throw's page (the page the referee stays on)."""
+    text = html.unescape(answer.get_data(as_text=True))
+    assert 'id="picture-img"' in text  # still the throw's own page
+    return text.split('id="save-refusal" class="refusal" role="alert">', 1)[1].split("<", 1)[0]
+
+
+def test_a_throw_with_a_die_left_undecided_is_refused_on_its_page_and_nothing_is_written(
+        taught) -> None:
     house, teacher, app, folder = taught
     client, csrf, _ = login(app)
     draft_id = client.post("/referee/dice/take", data={"csrf": csrf, "seat": "Ann"}
@@ -70,13 +78,19 @@ def test_a_throw_with_a_die_left_undecided_is_refused_and_nothing_is_written(tau
     answer = client.post("/referee/dice/save", data={"csrf": csrf, "draft": draft_id,
                                                      "places": json.dumps(places)})
     assert answer.status_code == 400
-    assert sentence(answer).startswith("Die 2 has no value yet: tap it and choose its value")
+    assert refusal_on_the_draft(answer).startswith(
+        "Die 2 has no value yet: tap it and choose its value")
+    kept = html.unescape(answer.get_data(as_text=True)).split('id="places" value="', 1)[1]
+    assert json.loads(kept.split('">', 1)[0]) == places  # the dice as they were sent
     for bad, said in (([{"box": [1, 2, 3], "value": 4}], "is not a box on the picture"),
                       ([{"box": [1, 2, 30, 30], "value": 7}], "is not 1 to 6"),
                       ("six", "must come as a list")):
         answer = client.post("/referee/dice/save", data={"csrf": csrf, "draft": draft_id,
                                                          "places": json.dumps(bad)})
-        assert answer.status_code == 400 and said in sentence(answer)
+        assert answer.status_code == 400 and said in refusal_on_the_draft(answer)
+    gone = client.post("/referee/dice/save", data={"csrf": csrf, "draft": "no-such-draft",
+                                                   "places": json.dumps(places)})
+    assert gone.status_code == 400 and "no longer held" in sentence(gone)
     assert on_disk(folder) == before
 
 

@@ -50,7 +50,7 @@ def post(table, path: str, data: dict[str, str]):
     ("/referee/correct", "new-game",
      {"kind": "new-game", "players": "Ann Bob Cy", "variant": "montevideo",
       "ranking": "three-digit", "poor_fish": "1", "why": "x"},
-     "The new game cannot start: Poor Fish is a rule of multi-hand only (P1); untick it for "
+     "The new game cannot start: Poor Fish is a rule of multi-hand only; untick it for "
      "montevideo.", ["Ann Bob Cy"]),
     ("/referee/zones", "zones",
      {"Ann.x": "10", "Ann.y": "10", "Ann.w": "300", "Ann.h": "200",
