@@ -245,7 +245,7 @@
   /* The link to the table: lost, the whole screen dims under one sentence in large type
      (what it shows may be out of date); back, the screen is whole again. */
   function link(up) {
-    document.body.classList.toggle("linklost", !up);
+    document.body.classList.toggle("link-lost", !up);
     document.getElementById("linklost").hidden = up;
   }
 

@@ -138,9 +138,11 @@ def test_a_lost_link_dims_the_pub_screen_and_says_so_until_the_table_is_back(
     page.wait_for_selector("#live[data-state=live]", timeout=WAIT_MS)
     notice = page.locator("#linklost")
     assert notice.is_hidden()
+    felt = page.locator("#felt").bounding_box()
     port = first.port
     first.stop()
     notice.wait_for(state="visible", timeout=WAIT_MS)
+    assert page.locator("#felt").bounding_box() == felt  # dimmed where it was, not moved
     shot(page, "lost-link-1920x1080.png")
     big = page.evaluate("""() => ({
       size: parseFloat(getComputedStyle(document.querySelector('.linklost-title')).fontSize),
@@ -152,7 +154,7 @@ def test_a_lost_link_dims_the_pub_screen_and_says_so_until_the_table_is_back(
         port=port, referee_token=REFEREE_TOKEN, referee_pin="482913", keepalive=1.0)).start()
     try:
         notice.wait_for(state="hidden", timeout=WAIT_MS)
-        assert page.locator("body.linklost").count() == 0
+        assert page.locator("body.link-lost").count() == 0
     finally:
         again.stop()
         page.context.close()
