@@ -9,7 +9,8 @@ OUT/:
 - ``settle-phone-owner-LANG.png``, ``settle-phone-other-LANG.png``: both phones at 390x844,
   before anyone has said the values, and ``settle-phone-other-said-LANG.png`` (with
   ``settle-pub-said-1920x1080-LANG.png``) once the owner has;
-- ``round2-pub-1920x1080-LANG.png``: the pub screen at the start of round 2;
+- ``round2-pub-1920x1080-LANG.png``, ``round2-phone-loser-LANG.png``: the pub screen and the
+  phone of round 1's loser at the start of round 2;
 - ``console-flags-LANG.png``: the referee console with flags (values pending in round 2);
 - ``lost-link-pub-1920x1080-LANG.png``, ``lost-link-phone-LANG.png``: the table's server
   stopped, once the page says the link is lost.
@@ -189,10 +190,14 @@ def settled_shots(browser: Any, match: Match, out: Path) -> None:
 def round_two_shots(browser: Any, match: Match, out: Path) -> None:
     """The pub screen as round 2 begins, then the console once round 2 has flags."""
     match.play_until(lambda s: s.get("round") == 2)
+    loser = next(e["player"] for e in match.state()["opening"] if e["kind"] == "round")
     for lang in LANGS:
         pub = open_page(browser, match.dashboard.url, lang, TV)
         save(pub, out, f"round2-pub-1920x1080-{lang}.png")
         pub.context.close()
+        phone = open_page(browser, match.dashboard.seat_urls()[loser], lang, PHONE, phone=True)
+        save(phone, out, f"round2-phone-loser-{lang}.png")
+        phone.context.close()
     flags = match.house.controller.reads.flags
     match.play_until(lambda s: len(flags) >= 4 or s["over"] is True)
     for lang in LANGS:
