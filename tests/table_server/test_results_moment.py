@@ -90,3 +90,21 @@ def test_each_phone_says_the_round_and_the_match_to_its_player_in_their_language
         shown.wait_for(timeout=WAIT_MS)
         if seat == over["loser"]:
             assert shown.inner_text() == match_lost
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_M7_the_phone_of_a_player_out_of_chips_says_they_are_out_and_have_won(
+        browser, served_table) -> None:
+    t, d = served_table(variant="multi-hand", players=("Ann", "Bob", "Cy"), seed=3,
+                        unsure=0.4)
+    start = play_until(t, random.Random(3), lambda s: any(
+        e["kind"] == "note" and e["rule"] == "M7" for e in s["opening"]), "a player out")
+    [out] = [e["player"] for e in start["opening"] if e["rule"] == "M7"]
+    page = browser.new_context(viewport={"width": 390, "height": 844},
+                               is_mobile=True).new_page()
+    page.goto(d.seat_urls()[out] + "&lang=fr")
+    line = page.locator("#my-result")
+    line.wait_for(timeout=WAIT_MS)
+    assert line.inner_text() == ("Vous n'avez plus de jetons : vous sortez du jeu, et vous "
+                                 "avez gagné.")
