@@ -5,8 +5,8 @@
    how the game ended. While shown dice are settled, the banner says who says them and who
    agrees, and the felt's centre shows the camera's picture of them. At game over a screen over
    the felt says the result and stays until the next game begins. A lost link to the table
-   dims everything under a sentence in large type. A showdown and the game's end are heard (static/sound.js), from the
-   changes between two states, never at the page's first drawing.
+   dims everything under a sentence in large type. A showdown and the game's end are heard
+   (static/sound.js), from the changes between two states, never at the page's first drawing.
    Redrawn from the whole public state on every event, so it can never drift from the table.
    The script only says where each seat sits (CSS custom properties); the stylesheet decides
    how, so the phone layout is the stylesheet's to change. */
@@ -165,7 +165,7 @@
     document.getElementById("title").textContent =
       `Bidou · ${VARIANTS[state.variant] || state.variant || ""}`;
     text("progress", say(state.progress));
-    // while shown dice are settled, the banner says what everyone waits for, seat by seat
+    // while shown dice are settled, the banner says what everyone waits for (settleAsk)
     const settling = state.settling || [];
     text("prompt", settling.length ? settleAsk(settling) : say(state.prompt));
     text("reminder", say(state.reminder));
