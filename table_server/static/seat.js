@@ -96,9 +96,15 @@
     const me = (state.seats || []).find((s) => s.name === seat);
     // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt)
     const choices = state.prompt && state.prompt.a && state.prompt.a.choices;
-    document.getElementById("seat-status").textContent = me && me.to_act && !state.over
-      ? t("Your turn: %(prompt)s", { prompt: say(choices || state.prompt) })
-      : say(state.prompt);
+    // shown dice this player settles: what to do, said to them (the settle box is below)
+    const settling = (state.settling || []).find(
+      (s) => s.seat === seat || (s.witnesses || []).includes(seat));
+    document.getElementById("seat-status").textContent = settling && token
+      ? (settling.seat === seat ? t("The camera is not sure of your dice: say their values below.")
+        : t("The camera is not sure of %(p)s's dice: check them below.", { p: settling.seat }))
+      : me && me.to_act && !state.over
+        ? t("Your turn: %(prompt)s", { prompt: say(choices || state.prompt) })
+        : say(state.prompt);
     const facing = document.getElementById("seat-facing");  // "Facing you: Bob's bet of 2 chips."
     facing.textContent = say(state.facing);
     facing.hidden = !state.facing;
