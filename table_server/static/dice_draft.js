@@ -47,8 +47,8 @@
       tag.className = "tag";
       tag.textContent = label(p);
       b.appendChild(tag);
-      b.setAttribute("aria-label", t("die %(i)s: %(value)s",
-                                     { i: i + 1, value: state === "undecided" ? t("not sure") : label(p) }));
+      const value = state === "undecided" ? t("not sure") : label(p);  // extracted out of the call
+      b.setAttribute("aria-label", t("die %(i)s: %(value)s", { i: i + 1, value }));
       if (!readonly) b.addEventListener("click", (e) => { e.stopPropagation(); choose(i); });
       picture.appendChild(b);
     });

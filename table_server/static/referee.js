@@ -10,10 +10,16 @@
     setInterval(() => { camera.src = `/referee/camera.jpg?annotated=1&t=${Date.now()}`; }, 2000);
   }
 
+  /* Each item: its text, or [text, note]: the camera's own technical note, in English (it
+     is marked so), after the sentence in the page's language. */
   function list(id, items, empty) {
     const node = clear(document.getElementById(id));
     if (!items.length && empty) node.appendChild(el("li", { class: "muted" }, empty));
-    for (const text of items) node.appendChild(el("li", {}, text));
+    for (const item of items) {
+      const [text, note] = Array.isArray(item) ? item : [item, null];
+      const line = node.appendChild(el("li", {}, text));
+      if (note) line.appendChild(el("span", { class: "note", lang: "en" }, ` (${note})`));
+    }
   }
 
   /* "Enter dice" and "Read its dice again" choose the seat whose dice wait: when it changes
@@ -31,7 +37,9 @@
     if (!r.ok) return;
     const s = await r.json();
     list("needs-look", [...(s.disputes || []).map((d) => say(d.sentence)),
-                        ...(s.needs_look || []).map((n) => `${n.seat}: ${n.reason}`)],
+                        ...(s.needs_look || []).map((n) => [
+                          t("%(seat)s: the camera could not read these dice surely",
+                            { seat: n.seat }), n.reason])],
          t("Nothing waiting."));
     // a kind of flag said once, with how many times it came ("... ×12")
     const flags = clear(document.getElementById("flags"));

@@ -94,7 +94,8 @@
   function render(state) {
     if (!state) return;
     const me = (state.seats || []).find((s) => s.name === seat);
-    // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt)
+    // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt);
+    // the owner of dice being settled is spoken to, not named
     const choices = state.prompt && state.prompt.a && state.prompt.a.choices;
     // shown dice this player settles: what to do, said to them (the settle box is below)
     const settling = (state.settling || []).find(
@@ -102,14 +103,15 @@
     document.getElementById("seat-status").textContent = settling && token
       ? (settling.seat === seat ? t("The camera is not sure of your dice: say their values below.")
         : t("The camera is not sure of %(p)s's dice: check them below.", { p: settling.seat }))
-      : me && me.to_act && !state.over
-        ? t("Your turn: %(prompt)s", { prompt: say(choices || state.prompt) })
+      : me && me.to_act && !state.over && choices
+        ? t("Your turn: %(prompt)s", { prompt: say(choices) })
         : say(state.prompt);
     const facing = document.getElementById("seat-facing");  // "Facing you: Bob's bet of 2 chips."
     facing.textContent = say(state.facing);
     facing.hidden = !state.facing;
     if (me) {
       document.getElementById("my-chips").textContent = me.chips;
+      document.getElementById("my-chips-word").textContent = Bidou.tn("chip", "chips", me.chips);
       document.getElementById("my-stake").textContent = me.stake;
       document.getElementById("my-throws").textContent = me.throws;
     }

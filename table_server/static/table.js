@@ -108,15 +108,13 @@
         if (!(p in (s.said || {})) && !waiting.includes(p)) waiting.push(p);
       }
     }
-    const names = (list) => (list.length < 2 ? list.join("")
-      : list.slice(0, -1).join(", ") + " " + t("and") + " " + list[list.length - 1]);
     const [one] = open;
     const ask = open.length > 1
       ? t("Settle the shown dice on your phones (%(names)s): each says their own, the others agree.",
-          { names: names(open.map((s) => s.seat)) })
+          { names: Bidou.names(open.map((s) => s.seat)) })
       : tn("Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agrees.",
            "Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agree.",
-           one.witnesses.length, { p: one.seat, others: names(one.witnesses) });
+           one.witnesses.length, { p: one.seat, others: Bidou.names(one.witnesses) });
     const wait = waiting.length ? " " + t("(waiting for %(names)s)", { names: waiting.join(", ") }) : "";
     return [ask + wait, ...disputes].join(" ");
   }
