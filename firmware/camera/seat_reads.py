@@ -56,6 +56,9 @@ class SeatReads:
         self.last: dict[str, SeatRead] = {}
         self.last_throw: dict[str, SeatRead] = {}
         self.flags: list[Phrase] = []  # for the referee, in the console's language
+        #: per kind of flag (its sentence's msgid, in the order each first came): the latest
+        #: of its kind and how many came this game, however many the list above still keeps
+        self.flag_kinds: dict[str, tuple[Phrase, int]] = {}
         #: seat -> its zone in the frame of its last read; seat -> (position, that picture)
         #: of its last throw or roll the camera read and was played
         self.frames: dict[str, np.ndarray] = {}
@@ -96,9 +99,12 @@ class SeatReads:
         return read
 
     def flag(self, sentence: Phrase) -> None:
-        """Tell the referee ``sentence`` (the latest MAX_EVENTS flags are kept)."""
+        """Tell the referee ``sentence`` (the latest MAX_EVENTS flags are kept, and every
+        kind's count)."""
         self.flags.append(sentence)
         del self.flags[:-MAX_EVENTS]
+        _, count = self.flag_kinds.get(sentence.msgid, (sentence, 0))
+        self.flag_kinds[sentence.msgid] = (sentence, count + 1)
 
     def played(self, seat: str, kind: str, read: SeatRead | None = None,
                position: int | None = None) -> None:

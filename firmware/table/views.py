@@ -194,21 +194,17 @@ def _json(phrase: Phrase | None) -> dict[str, Any] | None:
     return phrase.to_json() if phrase is not None else None
 
 
-def folded_flags(flags: Sequence[Phrase]) -> list[dict[str, Any]]:
-    """The flags as the console lists them: one line per kind of flag (its sentence), in the
-    order each kind first came, saying the latest of its kind and how many there were
-    (``{"said": phrase, "count": n}``): a sentence repeated a dozen times is one line."""
-    lines: dict[str, dict[str, Any]] = {}
-    for flag in flags:
-        line = lines.setdefault(flag.msgid, {"said": None, "count": 0})
-        line["said"] = flag.to_json()
-        line["count"] += 1
-    return list(lines.values())
+def folded_flags(kinds: Mapping[str, tuple[Phrase, int]]) -> list[dict[str, Any]]:
+    """The flags as the console lists them (``SeatReads.flag_kinds``): one line per kind of
+    flag, in the order each kind first came, saying the latest of its kind and how many there
+    were (``{"said": phrase, "count": n}``): a sentence repeated a dozen times is one line."""
+    return [{"said": latest.to_json(), "count": count} for latest, count in kinds.values()]
 
 
 def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
                 flags: list[Phrase], entries: list[Entry], last_reads: dict[str, SeatRead],
-                disputes: dict[str, Phrase] | None = None) -> dict[str, Any]:
+                disputes: dict[str, Phrase] | None = None,
+                flag_kinds: Mapping[str, tuple[Phrase, int]] | None = None) -> dict[str, Any]:
     """Everything: all dice, the values pending (and why), the seat whose dice wait (shown
     ones first), the players' disagreements over exposed values, flags and the log of this
     game."""
@@ -222,7 +218,7 @@ def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str]
         (n["seat"] for n in out["needs_look"]), None)
     out["disputes"] = [{"seat": s, "sentence": d.to_json()} for s, d in (disputes or {}).items()]
     out["flags"] = [str(f) for f in flags]  # each in English, as they came
-    out["flag_lines"] = folded_flags(flags)
+    out["flag_lines"] = folded_flags(flag_kinds or {})
     out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
                       for e in entries]
     out["reads"] = {s: {"values": list(r.values) if r.values else None, "reason": r.reason}

@@ -96,10 +96,12 @@
     // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt);
     // the owner of dice being settled is spoken to, not named
     const choices = state.prompt && state.prompt.a && state.prompt.a.choices;
-    const settlingMine = state.expects === "settle"
-      && (state.settling || []).some((s) => s.seat === seat);
-    document.getElementById("seat-status").textContent = settlingMine
-      ? t("The camera is not sure of your dice: say their values before the chips move.")
+    // shown dice this player settles: what to do, said to them (the settle box is below)
+    const settling = (state.settling || []).find(
+      (s) => s.seat === seat || (s.witnesses || []).includes(seat));
+    document.getElementById("seat-status").textContent = settling && token
+      ? (settling.seat === seat ? t("The camera is not sure of your dice: say their values below.")
+        : t("The camera is not sure of %(p)s's dice: check them below.", { p: settling.seat }))
       : me && me.to_act && !state.over && choices
         ? t("Your turn: %(prompt)s", { prompt: say(choices) })
         : say(state.prompt);

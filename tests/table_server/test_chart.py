@@ -119,7 +119,7 @@ def test_on_a_phone_every_line_s_name_is_on_the_screen_in_its_line_s_colour(
         key = page.evaluate(KEY)
         assert [k["text"] for k in key] == list(players)
         for k in key:
-            assert k["visible"] and 0 <= k["left"] and k["right"] <= 390, k
+            assert k["visible"] and k["left"] >= 0 and k["right"] <= 390, k
         lines = page.evaluate("""() => [...document.querySelectorAll('svg.chipchart text.name')]
             .map((n) => [n.textContent, getComputedStyle(n).fill])""")
         assert {k["text"]: k["colour"] for k in key} == dict(lines)

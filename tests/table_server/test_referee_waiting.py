@@ -8,6 +8,9 @@ import html
 import random
 import re
 
+import pytest
+
+from firmware.camera.seat_reads import SeatReads
 from firmware.table.views import folded_flags
 from firmware.words.phrases import N_
 
@@ -73,12 +76,18 @@ def kept_aside(seat: str, n: int):
 
 
 def test_a_flag_said_again_and_again_is_one_line_with_its_count_saying_the_latest() -> None:
+    """Counted over the whole game, not only over the latest 30 flags the list keeps."""
+    reads = SeatReads(None)
     again = N_("%(p)s's throw %(n)s shows the same dice in the same places as the throw "
                "before: possibly not thrown.", p="Ann", n=2)
-    flags = [kept_aside("Ann", 1), again, *(kept_aside(s, n) for s in "AB" for n in (2, 3))]
-    lines = folded_flags(flags)
-    assert [line["count"] for line in lines] == [5, 1]
-    assert lines[0]["said"] == kept_aside("B", 3).to_json()  # the latest of its kind
+    reads.flag(kept_aside("Ann", 1))
+    reads.flag(again)
+    for n in range(40):
+        reads.flag(kept_aside("AB"[n % 2], n % 3 + 1))
+    assert len(reads.flags) == 30
+    lines = folded_flags(reads.flag_kinds)
+    assert [line["count"] for line in lines] == [41, 1]
+    assert lines[0]["said"] == kept_aside("B", 39 % 3 + 1).to_json()  # the latest of its kind
     assert lines[1]["said"] == again.to_json()
 
 
@@ -95,3 +104,22 @@ def test_the_console_lists_twelve_flags_of_one_kind_as_one_line_without_rule_cod
     assert "Ann&#39;s throw 3 in round 2" in lines[0] and not RULE_CODE.search(lines[0])
     state = table.client.get("/api/referee/state").get_json()
     assert len(state["flags"]) == 12 and state["flag_lines"][0]["count"] == 12
+
+
+@pytest.mark.browser
+def test_an_open_console_chooses_the_seat_whose_dice_begin_to_wait(browser, served_table
+                                                                   ) -> None:
+    """The console stays open through a game: when dice begin to wait, "Enter dice" and
+    "Read its dice again" choose their seat without a reload."""
+    t, d = served_table(seed=31, unsure=0.5)
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(d.referee_url)
+    page.fill("input[name=pin]", "482913")
+    page.click("button[type=submit]")
+    page.wait_for_selector("#live[data-state=live]", timeout=10_000)
+    assert page.locator("#enter-dice select[name=seat]").input_value() == "Ann"  # none waits
+    until_dice_wait(t, "Bob")
+    for form_id in ("enter-dice", "reread"):
+        page.wait_for_function(
+            f"() => document.querySelector('#{form_id} select[name=seat]').value === 'Bob'",
+            timeout=10_000)
