@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 import pytest
 
+from table_server.console.dice_teach import known_taken
+
 from .teach_table import PIN, served_taught, teach, true_places
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,6 +239,9 @@ def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_th
     assert shown == sorted(newest.values)
     shot(page, "dice-known-throw.png")
     page.click("#delete-button")
-    page.locator(f".flash.ok:has-text('Deleted the known throw {newest.name}')").wait_for(
+    seat = known_taken(newest.name)["seat"]
+    deleted = ("Deleted a known throw from a photo." if seat == "photo"
+               else f"Deleted {seat}'s known throw.")
+    page.locator(".flash.ok", has_text=deleted).wait_for(
         timeout=WAIT_MS)
     assert tally(page) == "27" and teacher.folder.throw(newest.name) is None
