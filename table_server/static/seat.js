@@ -85,7 +85,8 @@
       const line = say(e.text);
       if (line !== showdownLine) cost.appendChild(el("li", {}, line));
     }
-    if (shownSeats.length && !mine.length) {
+    // only once these dice have settled something: an open throw's first dice settle nothing yet
+    if (shownSeats.length && !mine.length && (state.settled || []).length) {
       cost.appendChild(el("li", { class: "muted" }, t("No chips move to or from you.")));
     }
   }
