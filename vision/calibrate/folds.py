@@ -49,7 +49,7 @@ import numpy as np
 from engine.errors import VisionError
 from vision.calibrate import finder, network, teach
 from vision.calibrate.adapt import Known, Seen, check_enough, match
-from vision.calibrate.known import KnownThrowsError, Tally, rank
+from vision.calibrate.known import KnownThrowsError, Tally, errors, needed_dice, rank
 from vision.calibrate.teach import Example, Progress
 from vision.calibrate.thresholds import (
     FINDER_DETECT,
@@ -112,6 +112,21 @@ class Teaching:
     def now(self) -> Tally:
         """Every known throw as the table's learned reader reads it now."""
         return self.untaught
+
+    @property
+    def more_dice(self) -> int:
+        """How many more known dice would let the held-out readings show a wrong share under
+        :data:`vision.calibrate.known.WRONG_TARGET` (:func:`vision.calibrate.known.
+        needed_dice`), for the reading the table keeps; 0 when they show it already. Until
+        then the table stays careful: its thresholds are no looser than the untaught model's
+        (:func:`careful`)."""
+        t = self.taught if self.kept else self.untaught
+        return needed_dice(t.right + errors(t), errors(t), t.dice)
+
+    @property
+    def more_throws(self) -> int:
+        """:attr:`more_dice` in throws of three dice, as the Dice page says it."""
+        return -(-self.more_dice // 3)
 
 
 def load_pictures(known: Sequence[Known], left_out: list[str] | None = None,
@@ -316,7 +331,9 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
             if not any(s.name == item.name for s in all_held):
                 left.add(tally([s for s in seen_now if s.name == item.name], now_t))
         taught.add(left)
-        kept = rank(taught) > rank(untaught)
+        # kept when worth more, and never with more errors than the untaught table's on the
+        # same throws, whatever the dice right
+        kept = rank(taught) > rank(untaught) and errors(taught) <= errors(untaught)
         result = Teaching(untaught, taught, kept, chosen, sizes,
                           sum(len(k.values) for k in known), len(known),
                           sum(e.cls > 0 for e in ex), sum(e.cls == 0 for e in ex),

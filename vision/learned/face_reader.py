@@ -53,6 +53,7 @@ from vision.learned.face_model import (
     with_model_die,
 )
 from vision.learned.networks import MODELS, Candidate, detect, session
+from vision.learned.opinions import DISSENT, TURNS, asked, dissent
 from vision.learned.pip_count import count_pips
 from vision.picture import checked_picture
 from vision.reading import Box, Die, Reading, Unsure
@@ -77,7 +78,8 @@ CUT_BY_EDGE = "the die is cut by the picture's edge"
 #: the thresholds when neither the model nor the table gives one; ``sure_die`` 0 keeps only
 #: what the detector scores ``detect`` or more, ``agree`` 1 gives no value on the pips'
 #: word (a model's ``reader.json`` from before them)
-DEFAULTS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9, "sure_die": 0.0, "agree": 1.0}
+DEFAULTS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9, "sure_die": 0.0, "agree": 1.0,
+            **DISSENT}
 #: the lowest detector score a place may have and still be taken for a die, when the network
 #: is sure of it (``sure_die``). Why the network may overrule the detector: the detector's
 #: score does not travel to dice it was not trained on, the network's "not a die" does. With
@@ -132,6 +134,11 @@ class Place:
     #: the value its pips make where it lies (:mod:`vision.learned.pip_count`), None where
     #: they make no die's pattern or were not counted (:data:`COUNTED`)
     pips: int | None = None
+    #: the other opinions (:mod:`vision.learned.opinions`), where asked: the probabilities
+    #: of the crop turned by each of :data:`vision.learned.opinions.TURNS`, one row each,
+    #: and the untaught network's (a table with its own network only)
+    turned: np.ndarray | None = None
+    untaught: np.ndarray | None = None
 
     @property
     def box(self) -> Box:
@@ -166,6 +173,12 @@ class Model:
         # face_model.with_model_die says why); a taught network and its head do all of it
         self.sizer: Head = self.head if head is None or table_faces else load_head(
             folder / "head.npz", self.faces.features)
+        #: the network the table's was taught from, and its head: the untaught opinion
+        #: (:mod:`vision.learned.opinions`), where the table has its own network
+        self.untaught: tuple[FaceNetwork, Head] | None = None
+        if table_faces is not None:
+            base = face_network(folder / "faces.onnx")
+            self.untaught = (base, load_head(folder / "head.npz", base.features))
         self.thresholds = dict(DEFAULTS)
         for source in (folder / "reader.json", own):
             if source is not None and source.is_file():
@@ -251,7 +264,7 @@ def load(folder: pathlib.Path = MODELS, head: pathlib.Path | None = None) -> Mod
 
 def thresholds_of(model: Model, settings: Settings) -> dict[str, float]:
     """The model's thresholds, with those the settings give instead."""
-    given = {k: getattr(settings, k) for k in DEFAULTS if getattr(settings, k) is not None}
+    given = {k: v for k in DEFAULTS if (v := getattr(settings, k, None)) is not None}
     return {**model.thresholds, **given}
 
 
@@ -322,30 +335,53 @@ def view_crops(pyramid: Pyramid, centre: tuple[float, float], size: float) -> li
     return [die_crop(pyramid, centre, size, turn, mirror, FACE_INPUT) for turn, mirror in VIEWS]
 
 
+def _probabilities(model: Model, features: np.ndarray) -> np.ndarray:
+    """The table's probabilities of rows of features (a head fitted alone: its values, the
+    model's "a die?")."""
+    probs = model.head.probabilities(features)
+    if model.head is not model.sizer:  # a table's head: the value is its, "a die?" the model's
+        probs = with_model_die(model.sizer.probabilities(features), probs)
+    return probs
+
+
 def read_places(image: np.ndarray, places: list[Spot], model: Model, pips: bool = True,
-                ) -> list[Place]:
-    """Read each (centre, size, detector score) in its views (:data:`VIEWS`), and with
-    ``pips`` count its pips where they could change the decision (:func:`counted`)."""
+                opinions: bool = True) -> list[Place]:
+    """Read each (centre, size, detector score) in its views (:data:`VIEWS`); with ``pips``
+    count its pips where they could change the decision (:func:`counted`); with
+    ``opinions`` ask the other opinions of each place that could be given a value
+    (:mod:`vision.learned.opinions`), its pips among them."""
     if not places:
         return []
     pyramid = Pyramid(image)
-    crops = np.stack([v for centre, size, _ in places
-                      for v in view_crops(pyramid, centre, size)])
+    views = [view_crops(pyramid, centre, size) for centre, size, _ in places]
+    crops = np.stack([v for vs in views for v in vs])
     n = len(VIEWS)
     features = model.faces.embed(crops).reshape(len(places), n, -1)
-    flat = features.reshape(n * len(places), -1)
-    probs = model.head.probabilities(flat).reshape(len(places), n, -1).mean(axis=1)
-    if model.head is not model.sizer:  # a table's head: the value is its, "a die?" the model's
-        model_probs = model.sizer.probabilities(flat).reshape(len(places), n, -1).mean(axis=1)
-        probs = with_model_die(model_probs, probs)
+    probs = _probabilities(model, features.reshape(n * len(places), -1)).reshape(
+        len(places), n, -1).mean(axis=1)
+    ask = [i for i, p in enumerate(probs) if opinions and asked(p)]
+    turned: dict[int, np.ndarray] = {}
+    untaught: dict[int, np.ndarray] = {}
+    if ask:
+        turns = np.stack([die_crop(pyramid, places[i][0], places[i][1], turn, False, FACE_INPUT)
+                          for i in ask for turn in TURNS])
+        read = _probabilities(model, model.faces.embed(turns)).reshape(len(ask), len(TURNS), -1)
+        turned = dict(zip(ask, read, strict=True))
+        if model.untaught is not None:
+            net, head = model.untaught
+            mine = np.stack([v for i in ask for v in views[i]])
+            read = head.probabilities(net.embed(mine)).reshape(len(ask), n, -1).mean(axis=1)
+            untaught = dict(zip(ask, read, strict=True))
     h, w = image.shape[:2]
     out = []
-    for (centre, size, score), p, f in zip(places, probs, features, strict=True):
+    for i, ((centre, size, score), p, f) in enumerate(zip(places, probs, features, strict=True)):
         half = size / 2
         cut = (centre[0] - half < 0 or centre[1] - half < 0 or centre[0] + half > w
                or centre[1] + half > h)
-        count = count_pips(pyramid, centre, size) if pips and counted(p) else None
-        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f, count))
+        count = (count_pips(pyramid, centre, size)
+                 if (pips and counted(p)) or i in turned else None)
+        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f, count,
+                         turned.get(i), untaught.get(i)))
     return out
 
 
@@ -397,12 +433,14 @@ def sized(image: np.ndarray, proposed: list[Candidate], model: Model,
 
 
 def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
-         every_place: bool = False, pips: bool = True) -> list[Place]:
+         every_place: bool = False, pips: bool = True, opinions: bool = True) -> list[Place]:
     """The proposals read: what :func:`decide` needs, but for places the model's own head has
     already taken for no die (:data:`NO_DIE_AT_SIZING`); ``every_place`` for what fits a head
     (a table's calibration, the recipe's refit), which learns from those too. ``pips``: the
     places' pips counted, which whatever chooses ``agree`` needs, and a reading only where
-    its ``agree`` is under 1."""
+    its ``agree`` is under 1; ``opinions``: the other opinions asked
+    (:mod:`vision.learned.opinions`), which whatever chooses their thresholds needs, and a
+    reading only where one is under 1."""
     spots, no_die = sized(image, propose(image, model, settings, min_score), model,
                           settings.die_size)
     if model.die_sizes is not None and settings.die_size is None:  # a table's own dice
@@ -412,7 +450,7 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
         no_die = no_die[np.asarray(keep, bool)] if len(keep) else no_die
     if not every_place:
         spots = [s for s, p in zip(spots, no_die, strict=True) if p < NO_DIE_AT_SIZING]
-    return read_places(image, spots, model, pips)
+    return read_places(image, spots, model, pips, opinions)
 
 
 def decide(places: list[Place], thresholds: Mapping[str, float],
@@ -433,7 +471,11 @@ def decide(places: list[Place], thresholds: Mapping[str, float],
         if p.cut:
             unsure.append(Unsure(p.box, CUT_BY_EDGE))
         elif sure >= t["min_value"] or (sure >= t["agree"] and p.pips == p.value):
-            dice.append(Die(p.value, p.box, round(sure, 4)))
+            against = dissent(p.value, p.turned, p.untaught, p.pips, t)
+            if against is None:
+                dice.append(Die(p.value, p.box, round(sure, 4)))
+            else:
+                unsure.append(Unsure(p.box, f"{NOT_SURE} ({p.value}: {against})"))
         else:
             unsure.append(Unsure(p.box, f"{NOT_SURE} ({p.value}: {100 * sure:.1f}%)"))
     return dice, unsure
@@ -446,7 +488,8 @@ def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
     image = checked_picture(image)
     model = load(settings.model, settings.head)
     t = thresholds_of(model, settings)
-    dice, unsure = decide(look(image, model, settings, lowest_score(t), pips=t["agree"] < 1.0),
-                          t)
+    opinions = any(t[k] < 1.0 for k in DISSENT)
+    dice, unsure = decide(look(image, model, settings, lowest_score(t),
+                               pips=t["agree"] < 1.0, opinions=opinions), t)
     h, w = image.shape[:2]
     return Reading(tuple(dice), tuple(unsure), w, h)
