@@ -84,12 +84,13 @@ def every(seconds: float) -> teach.Progress:
 
 def calibrated_config(known: list[Known], model: pathlib.Path, folder: pathlib.Path,
                       steps: int, part: str, progress: teach.Progress | None = None,
+                      pasting: bool = False,
                       ) -> tuple[pathlib.Path, folds.Teaching, reader_choice.Choice]:
     """A config in ``folder`` as ``bidou-table calibrate`` leaves a table whose config named
     no reader: the reader that read the known throws better, the table's network when kept."""
     config = folder / "table.toml"
     result = folds.teach_table(known, Settings(model=model), steps=steps, part=part,
-                               progress=progress)
+                               progress=progress, pasting=pasting)
     learned = result.taught if result.kept else result.untaught
     choice = reader_choice.choose(reader_choice.rule_tally(known), learned, reader_choice.RULES)
     lines = ["[vision]", f'reader = "{choice.chosen}"']
@@ -125,6 +126,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boxes", action="store_true",
                         help="the known throws carry each die's box (NAME.json), so the "
                              "calibration teaches the die finder too")
+    parser.add_argument("--paste", action="store_true",
+                        help="the boxed known dice also pasted onto the known pictures' cloth "
+                             "to teach more pictures (vision.calibrate.paste)")
     parser.add_argument("--failures", action="store_true")
     parser.add_argument("--no-zero-shot", action="store_true",
                         help="do not read the rest with the left-out model first")
@@ -153,7 +157,8 @@ def main(argv: list[str] | None = None) -> int:
             with tempfile.TemporaryDirectory() as folder:
                 start, cpu = time.monotonic(), time.process_time()
                 config, result, choice = calibrated_config(known, model, pathlib.Path(folder),
-                                                           args.steps, args.part, every(30))
+                                                           args.steps, args.part, every(30),
+                                                           args.paste)
                 seconds, cpu = time.monotonic() - start, time.process_time() - cpu
                 after = read_as_table(config, model, rest)
                 taught = None
@@ -175,7 +180,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{seconds:.0f} s, {cpu:.0f} s CPU "
                   f"({', '.join(f'{s:.0f}' for s in result.fold_seconds)} a fold), "
                   f"{args.part}, {args.steps} steps"
-                  f"{', the finder taught on boxes' if args.boxes else ''}", flush=True)
+                  f"{', the finder taught on boxes' if args.boxes else ''}"
+                  f"{', boxed dice pasted' if args.paste else ''}; careful until "
+                  f"{result.more_throws} more throws", flush=True)
             if args.failures:
                 for line in (taught or after).failures:
                     print(f"      {line}")

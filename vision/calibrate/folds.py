@@ -47,7 +47,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.errors import VisionError
-from vision.calibrate import finder, network, teach
+from vision.calibrate import finder, network, paste, teach
 from vision.calibrate.adapt import Known, Seen, check_enough, match
 from vision.calibrate.known import KnownThrowsError, Tally, errors, needed_dice, rank
 from vision.calibrate.teach import Example, Progress
@@ -246,16 +246,38 @@ def boxed(known: Sequence[Known], among: Iterable[int]) -> list[int]:
 
 
 def teach_finder(settings: Settings, known: Sequence[Known], pictures: Sequence[np.ndarray],
-                 among: Iterable[int], seed: int, progress: Progress) -> object | None:
+                 among: Iterable[int], seed: int, progress: Progress,
+                 made: Sequence[paste.Pasted] = ()) -> object | None:
     """The model's detector taught on the boxed pictures among ``among``
-    (:mod:`vision.calibrate.finder`), or None when fewer than :data:`FEWEST_BOXED` are."""
+    (:mod:`vision.calibrate.finder`) and the pictures ``made`` of them, or None when fewer
+    than :data:`FEWEST_BOXED` are boxed."""
     chosen = boxed(known, among)
     if len(chosen) < FEWEST_BOXED:
         return None
     det = finder.trainable(settings.model / "detector.onnx")
     spots = [finder.boxed_dice(known[i].boxes or ()) for i in chosen]
-    return finder.fine_tune(det, [pictures[i] for i in chosen], spots, steps=finder.STEPS,
-                            seed=seed, progress=progress)
+    spots += [[(c, s) for c, s, _ in m.dice] for m in made]
+    return finder.fine_tune(det, [pictures[i] for i in chosen] + [m.image for m in made],
+                            spots, steps=finder.STEPS, seed=seed, progress=progress)
+
+
+def pasted(known: Sequence[Known], pictures: Sequence[np.ndarray], among: Iterable[int],
+           backgrounds: Sequence[np.ndarray], seed: int,
+           ) -> tuple[list[paste.Pasted], list[Example]]:
+    """Pictures made of the boxed known pictures among ``among`` (:mod:`vision.calibrate.
+    paste`) and what they teach the face network (their dice, near misses, background),
+    numbered after ``pictures``: a fold pastes only dice it is taught, never a held-out one."""
+    rng = np.random.default_rng(seed)
+    chosen = [(i, [(((x + w / 2), (y + h / 2)), float(math.sqrt(w * h)), v)
+                   for (x, y, w, h), v in known[i].boxes or () if v > 0])
+              for i in boxed(known, among)]
+    made = paste.paste_pictures(pictures, chosen, backgrounds, seed)
+    ex = paste.examples(made, len(pictures))
+    for k, m in enumerate(made):
+        dice = [e for e in ex if e.picture == len(pictures) + k]
+        ex += teach.near_misses(dice, rng) + teach.background(m.image.shape, dice,
+                                                              len(pictures) + k, rng, BACKGROUND)
+    return made, ex
 
 
 def judged(held: Mapping[int, Sequence[Seen]], base: Mapping[str, float],
@@ -272,10 +294,16 @@ def judged(held: Mapping[int, Sequence[Seen]], base: Mapping[str, float],
 
 def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLDS,
                 seed: int = 0, steps: int = teach.STEPS, part: str = "all",
-                progress: Progress | None = None) -> Teaching:
+                progress: Progress | None = None, pasting: bool = False,
+                backgrounds: Sequence[np.ndarray] = ()) -> Teaching:
     """Teach the table's network on its known throws and judge it by folds (module
     docstring). ``settings``: the learned reader as the table reads now. The taught files,
-    when kept, are in ``Teaching.folder`` (a temporary folder: :func:`save` them)."""
+    when kept, are in ``Teaching.folder`` (a temporary folder: :func:`save` them).
+    ``pasting``: the boxed dice also pasted onto the known pictures' cloth and onto
+    ``backgrounds`` (pictures of the table's empty zones) to teach the finder and the face
+    network more pictures (:func:`pasted`). ``progress(stage, step, steps)`` is called from
+    every long step; the result's ``before``/``after`` are the held-out figures and
+    ``more_throws`` how many more known throws would let the table be less careful."""
     check_enough(sum(len(k.values) for k in known))
     start = time.monotonic()
     say = progress or (lambda stage, step, steps_: None)
@@ -314,12 +342,14 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
             def fold_progress(stage: str, step: int, steps_: int, k: int = k) -> None:
                 say(f"fold {k + 1} of {folds}: {stage}", step, steps_)
 
-            det = teach_finder(settings, known, pictures, inside, seed + k, fold_progress)
+            made, made_ex = (pasted(known, pictures, inside, backgrounds, seed + k)
+                             if pasting else ([], []))
+            det = teach_finder(settings, known, pictures, inside, seed + k, fold_progress, made)
             detects = FINDER_DETECT if det is not None else None
-            taught_ex = [e for e in ex if e.picture in inside_set]
+            taught_ex = [e for e in ex if e.picture in inside_set] + made_ex
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
-            teach.fine_tune(net, pictures, taught_ex, steps=steps, part=part, seed=seed + k,
-                            progress=fold_progress)
+            teach.fine_tune(net, [*pictures, *(m.image for m in made)], taught_ex, steps=steps,
+                            part=part, seed=seed + k, progress=fold_progress)
             head = write_network(net, pathlib.Path(tmp), f"fold{k}", base_t, sizes, base_print,
                                  detector=det)
             held[k] = read_with(head, settings, [(known[i], pictures[i]) for i in out])
@@ -345,11 +375,13 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
                 say(f"the table's network: {stage}", step, steps_)
 
             every_one = range(len(known))
-            det = (teach_finder(settings, known, pictures, every_one, seed + folds, last)
+            made, made_ex = (pasted(known, pictures, every_one, backgrounds, seed + folds)
+                             if pasting else ([], []))
+            det = (teach_finder(settings, known, pictures, every_one, seed + folds, last, made)
                    if detects else None)  # only a finder the folds judged
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
-            teach.fine_tune(net, pictures, ex, steps=steps, part=part, seed=seed + folds,
-                            progress=last)
+            teach.fine_tune(net, [*pictures, *(m.image for m in made)], ex + made_ex,
+                            steps=steps, part=part, seed=seed + folds, progress=last)
             folder = pathlib.Path(tempfile.mkdtemp(prefix="bidou-table-net-"))
             write_network(net, folder, "table", chosen, sizes, base_print, detector=det)
             result.folder = folder
