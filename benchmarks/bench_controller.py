@@ -15,10 +15,10 @@ import statistics
 import tempfile
 import time
 
-from firmware.commands import Press
-from firmware.config import build_config, default_config
-from firmware.house import build_house
-from firmware.simulation import players_settle, random_presses
+from firmware.camera.simulation import players_settle, random_presses
+from firmware.settings.config import build_config, default_config
+from firmware.table.commands import Press
+from firmware.table.house import build_house
 from hardware.panel import SeatEvent
 
 

@@ -19,10 +19,10 @@ import statistics
 import threading
 import time
 
-from firmware.config import build_config
-from firmware.house import build_house
-from firmware.server_settings import ServerSettings
-from firmware.simulation import players_settle, random_presses
+from firmware.camera.simulation import players_settle, random_presses
+from firmware.settings.config import build_config
+from firmware.settings.server_settings import ServerSettings
+from firmware.table.house import build_house
 from table_server.server import Dashboard
 
 CLIENTS = 50

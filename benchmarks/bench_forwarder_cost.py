@@ -30,8 +30,8 @@ from venue_meter import cpu_seconds, free_port  # noqa: E402
 
 from engine.autoplay import random_action  # noqa: E402
 from engine.variants import new_game  # noqa: E402
-from firmware.log import GameLog  # noqa: E402
-from firmware.venue_settings import VenueSettings  # noqa: E402
+from firmware.gamelog.log import GameLog  # noqa: E402
+from firmware.settings.venue_settings import VenueSettings  # noqa: E402
 from venue.forwarder import Forwarder  # noqa: E402
 from venue.hub import ensure_streams, start_hub  # noqa: E402
 from venue.outbox import POSITION  # noqa: E402

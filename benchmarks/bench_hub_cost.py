@@ -40,7 +40,7 @@ from venue_meter import cpu_by_part, entries_held, free_port, stop_processes  # 
 
 from engine.autoplay import random_action  # noqa: E402
 from engine.variants import new_game  # noqa: E402
-from firmware.views import dice_in_text  # noqa: E402
+from firmware.gamelog.concealment import dice_in_text  # noqa: E402
 from venue.hub import start_hub  # noqa: E402
 from venue.messages import EntryMessage, entry_subject  # noqa: E402
 from venue.pgcluster import PgCluster  # noqa: E402

@@ -2,7 +2,7 @@
 
 Whole games on the simulated table (the controller, SQLite log, simulated camera, its dice read
 by ``SceneReader``) whose camera is unsure of each die with a chance of 0%, 5%, 10% and 30%
-(``firmware.simulation.UnsureReads``; decided again when the exposed dice are read again).
+(``firmware.camera.simulation.UnsureReads``; decided again when the exposed dice are read again).
 Each move is a random legal panel press; exposed values the camera still cannot read are
 settled by the players (``players_settle``).
 
@@ -24,11 +24,11 @@ from collections.abc import Iterable
 
 from engine.actions import DICE_VERBS, Action
 from engine.variants import new_game
-from firmware.commands import Press
-from firmware.config import build_config
-from firmware.house import build_house
-from firmware.rebuild import effective_actions
-from firmware.simulation import SceneReader, players_settle, random_presses
+from firmware.camera.simulation import SceneReader, players_settle, random_presses
+from firmware.gamelog.rebuild import effective_actions
+from firmware.settings.config import build_config
+from firmware.table.commands import Press
+from firmware.table.house import build_house
 
 RATES = (0.0, 0.05, 0.10, 0.30)
 GAMES = (("two-hand", ["Ann", "Bob"]), ("multi-hand", ["Ann", "Bob", "Cid"]),

@@ -26,12 +26,12 @@ import sys
 import tempfile
 import time
 
-from firmware.commands import Correct
-from firmware.config import build_config
-from firmware.house import build_house
-from firmware.rebuild import effective_actions
-from firmware.server_settings import ServerSettings
-from firmware.simulation import players_settle, random_presses
+from firmware.camera.simulation import players_settle, random_presses
+from firmware.gamelog.rebuild import effective_actions
+from firmware.settings.config import build_config
+from firmware.settings.server_settings import ServerSettings
+from firmware.table.commands import Correct
+from firmware.table.house import build_house
 from table_server.server import Dashboard
 
 STREAMS = int(os.environ.get("BENCH_SOAK_STREAMS", "200"))

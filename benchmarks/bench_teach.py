@@ -16,9 +16,9 @@ import statistics
 import tempfile
 import time
 
-from firmware.config import load_config
-from firmware.dice_teacher import DiceTeacher, simulated_throw
-from firmware.house import House, build_house
+from firmware.settings.config import load_config
+from firmware.table.house import House, build_house
+from firmware.teach.dice_teacher import DiceTeacher, simulated_throw
 
 THROWS = 20
 CONFIG = """[table]

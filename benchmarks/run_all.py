@@ -22,7 +22,7 @@ import platform
 import sys
 from typing import TextIO
 
-# as `bidou-table` does (firmware/cli.py): one BLAS thread, set before numpy is loaded
+# as `bidou-table` does (firmware/cli/dispatch.py): one BLAS thread, set before numpy is loaded
 os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 
 HERE = pathlib.Path(__file__).resolve().parent

@@ -77,7 +77,7 @@ def idle(port: int, count: int) -> dict:
 
     def open_idle() -> None:
         # from another loopback address, as another device on the pub's network: one
-        # address holds half the connection bound at most (table_server/room.py), and the
+        # address holds half the connection bound at most (web/room.py), and the
         # viewers, the flood and the poller come from 127.0.0.1
         sock = socket.create_connection(("127.0.0.1", port), timeout=10,
                                         source_address=("127.0.0.2", 0))

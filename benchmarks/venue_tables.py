@@ -23,9 +23,9 @@ from typing import Any
 
 from engine.autoplay import random_action
 from engine.variants import new_game
-from firmware.log import GameLog
-from firmware.venue_settings import VenueSettings
-from firmware.views import dice_in_text
+from firmware.gamelog.concealment import dice_in_text
+from firmware.gamelog.log import GameLog
+from firmware.settings.venue_settings import VenueSettings
 from venue.forwarder import Forwarder
 
 #: each table's writer runs this much nicer than the venue and the forwarders (docs/venue.md)

@@ -25,8 +25,8 @@ OPTIONS: dict[str, tuple[str, ...]] = {
     "poor_fish": ("true", "false"),
 }
 
-#: Seats at the physical table (firmware/config.py checks it). The rules and the game record
-#: take any number of players from 3 up (GAME_RECORD.md: "the others 3 or more"), so a record
+#: Seats at the physical table (firmware/settings/config.py checks it). The rules and the game
+#: record take any number of players from 3 up (GAME_RECORD.md: "the others 3 or more"), so a record
 #: of a bigger game still replays.
 MAX_PLAYERS = 8
 

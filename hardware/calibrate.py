@@ -8,8 +8,8 @@ config with tomlkit, keeping the rest of the file and its comments as the pub wr
 drew). ``--image`` calibrates from a saved picture; ``--dry-run`` only prints.
 
 ``--known-throws DIR`` (and ``--from-log DB``) adapts the learned dice reader to the table
-instead of the zones (:mod:`firmware.calibrate_reader`, which needs the log; the command is
-:mod:`firmware.cmd_calibrate`); :func:`hardware.config_edit.save_vision` names its head under
+instead of the zones (:mod:`firmware.teach.calibrate_reader`, which needs the log; the command is
+:mod:`firmware.cli.cmd_calibrate`); :func:`hardware.config_edit.save_vision` names its head under
 ``[vision]``.
 """
 
@@ -68,7 +68,7 @@ def seats_of(document: tomlkit.TOMLDocument, choice: str | None) -> list[str]:
     table = document.get("table", {})
     players = [str(p) for p in table.get("players", [])] if hasattr(table, "get") else []
     if not players:
-        players = ["Ann", "Bob"]  # firmware.config's default table
+        players = ["Ann", "Bob"]  # firmware.settings.config's default table
     if choice is None:
         return players
     if choice.strip().isdigit():

@@ -17,7 +17,7 @@ from typing import Any
 
 import psycopg
 
-from firmware.roster_seating import KIND, parse_seating
+from firmware.gamelog.seating_entry import KIND, parse_seating
 from venue import store as venue_store
 from venue.messages import EntryMessage
 

@@ -12,8 +12,8 @@ from typing import Any
 
 import psycopg
 
-from firmware.log import Entry
-from firmware.roster_seating import KIND, parse_seating
+from firmware.gamelog.log import Entry
+from firmware.gamelog.seating_entry import KIND, parse_seating
 from league import ratings
 from league.ranking import places
 from venue import store as venue_store

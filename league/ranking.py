@@ -2,7 +2,7 @@
 last; two-hand: the winner, then the loser.
 
 Read by replaying the game's record (the table's own corrections applied,
-``firmware.rebuild.effective_actions``) through the engine, noting after each action when
+``firmware.gamelog.rebuild.effective_actions``) through the engine, noting after each action when
 each player's chips last fell to none. Equal places share a number. Pure: the league's
 ingester computes it once per finished game and keeps it (``rankings``), so the ratings
 never replay a game.
@@ -15,8 +15,8 @@ from typing import Any
 
 from engine.errors import BidouError
 from engine.variants import new_game
-from firmware.log import Entry
-from firmware.rebuild import effective_actions
+from firmware.gamelog.log import Entry
+from firmware.gamelog.rebuild import effective_actions
 
 
 def places(variant: str, players: tuple[str, ...], options: dict[str, Any],

@@ -20,7 +20,7 @@ partitions = 1                     # ingesters (`bidou-league ingest --partition
 password = "..."                   # the pub hub's leaf-node password (bidou-league add-venue)
 partition = 0                      # which ingester takes it (default: crc32 of its name)
 ```
-A pub's name is a venue name (``firmware.venue_settings.NAME``): it is part of subjects.
+A pub's name is a venue name (``firmware.settings.venue_settings.NAME``): it is part of subjects.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import ConfigError, reject_unknown_keys
-from firmware.venue_settings import NAME, NAME_ALLOWED
+from firmware.settings.venue_settings import NAME, NAME_ALLOWED
 from venue.settings import _section, _text, named_sections
 
 SECTIONS = ("league", "cluster", "database", "ingest", "pubs")

@@ -23,7 +23,7 @@ from pathlib import Path
 import tomlkit
 
 from engine.errors import ConfigError
-from firmware.venue_settings import NAME, NAME_ALLOWED
+from firmware.settings.venue_settings import NAME, NAME_ALLOWED
 from league.settings import build_league_config
 from venue.private_file import write_private
 

@@ -1,7 +1,7 @@
 """The league's live view: every pub's tables' public states, as their hubs publish them.
 
 A table publishes its public state on ``bidou.<venue>.<table>.state`` (``venue.forwarder``:
-built by ``firmware.views.public_state``, so no concealed die is in it). At the league those
+built by ``firmware.table.views.public_state``, so no concealed die is in it). At the league those
 states arrive on the cluster (``docs/league.md`` says how); this keeps each table's latest
 one, from a core subscription to ``bidou.*.*.state`` and, at every (re)connection, from the
 stream that keeps them when there is one (the last message of each subject), so a screen

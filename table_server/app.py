@@ -16,15 +16,19 @@ from typing import Any
 from flask import Flask, request
 from werkzeug.exceptions import HTTPException
 
-from firmware.controller import TableController
-from firmware.phrases import N_
-from firmware.server_settings import ServerSettings
-from table_server import api, dice_teach, history, howto, i18n, pages, referee, referee_pass
-from table_server.auth import PressLimiter, RateLimiter, SeatTokens
+from firmware.settings.server_settings import ServerSettings
+from firmware.table.controller import TableController
+from firmware.words.phrases import N_
+from table_server.access import referee_pass
+from table_server.access.auth import PressLimiter, RateLimiter, SeatTokens
+from table_server.access.devices import RefereeDevices, device_key
+from table_server.access.press_gate import PressGate
+from table_server.console import dice_teach, referee
+from table_server.console.league_seats import bp as league_seats_bp
 from table_server.context import Context, error_page, json_error
-from table_server.devices import RefereeDevices, device_key
-from table_server.league_seats import bp as league_seats_bp
-from table_server.press_gate import PressGate
+from table_server.pages import api, history
+from table_server.pages import screens as pages
+from table_server.words import howto, i18n
 from web.guard import guard
 from web.hosts import AllowedHosts
 
@@ -50,7 +54,7 @@ def create_app(controller: TableController, settings: ServerSettings, *,
                presses: PressLimiter | None = None, hold_refusals: int = 0) -> Flask:
     """The dashboard's Flask app, serving ``controller`` with ``settings`` (``tokens``,
     ``limiter`` and ``presses`` given by tests that need their clocks; ``hold_refusals``:
-    how many presses past their rate may be held at once, ``table_server.press_gate``)."""
+    how many presses past their rate may be held at once, ``table_server.access.press_gate``)."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=settings.secret_key,

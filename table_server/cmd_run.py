@@ -22,24 +22,24 @@ import time
 from typing import Any
 
 from engine.errors import ConfigError, VisionError
-from firmware.commands import Correct
-from firmware.config import default_config, load_config
-from firmware.controller import TableController
-from firmware.dice_teacher import DiceTeacher, simulated_throw
-from firmware.house import House, build_house
-from firmware.log import LogError
-from firmware.machine import PI_DB, SIM_DB, default_db, on_raspberry_pi
-from firmware.roster_seating import id_problem
-from firmware.self_play import SelfPlay
-from firmware.server_settings import (
+from firmware.gamelog.log import LogError
+from firmware.gamelog.seating_entry import id_problem
+from firmware.settings.config import default_config, load_config
+from firmware.settings.machine import PI_DB, SIM_DB, default_db, on_raspberry_pi
+from firmware.settings.server_settings import (
     HOST_ALLOWED,
     PORT_ALLOWED,
     TOKEN_ENV,
     check_host,
     check_port,
 )
-from firmware.venue_settings import VenueSettings
-from table_server.dice_teach import Changes, install
+from firmware.settings.venue_settings import VenueSettings
+from firmware.table.commands import Correct
+from firmware.table.controller import TableController
+from firmware.table.house import House, build_house
+from firmware.table.self_play import SelfPlay
+from firmware.teach.dice_teacher import DiceTeacher, simulated_throw
+from table_server.console.dice_teach import Changes, install
 from table_server.server import Dashboard
 
 STOP_POLL = 0.1  # seconds between looks at the stop flag
@@ -137,7 +137,7 @@ def _error(text: str) -> None:
 
 
 def build(args: argparse.Namespace, simulate: bool) -> tuple[House, Dashboard]:
-    """The table from the config (``firmware.house``, as the tests build it) and its
+    """The table from the config (``firmware.table.house``, as the tests build it) and its
     dashboard; closing the house closes the dashboard first."""
     config = load_config(args.config, simulate=simulate) if args.config else \
         default_config(simulate)

@@ -13,19 +13,19 @@ from typing import Any
 
 from flask import Response, current_app, jsonify, render_template
 
-from firmware.commands import Command, Outcome
-from firmware.controller import TableController
-from firmware.server_settings import ServerSettings
-from table_server.auth import (
+from firmware.settings.server_settings import ServerSettings
+from firmware.table.commands import Command, Outcome
+from firmware.table.controller import TableController
+from table_server.access.auth import (
     OneTimePasses,
     PressLimiter,
     RateLimiter,
     RefereeSessions,
     SeatTokens,
 )
-from table_server.broadcast import Broadcaster
-from table_server.devices import RefereeDevices
-from table_server.sse import Streams
+from table_server.access.devices import RefereeDevices
+from table_server.streams.broadcast import Broadcaster
+from table_server.streams.sse import Streams
 
 #: How long a request waits for the table to apply its command.
 ANSWER_TIMEOUT = 10.0

@@ -3,8 +3,8 @@ process (``web.wsgi_server`` says why cheroot; docs/dashboard.md compares).
 
 Every client socket has a read timeout (an idle one is closed after it), the open connections
 are bounded (past the bound a client gets a one-line 503), event streams are bounded too and
-all written by one thread (``table_server.broadcast``) as each change is made. ``stop`` first
-ends the event streams, then stops the server and joins its threads, so the process can exit
+all written by one thread (``table_server.streams.broadcast``) as each change is made. ``stop``
+first ends the event streams, then stops the server and joins its threads, so the process can exit
 cleanly and a test can start another dashboard on the same machine at once.
 """
 
@@ -13,14 +13,14 @@ from __future__ import annotations
 import threading
 from urllib.parse import quote
 
-from firmware.controller import TableController
-from firmware.server_settings import ServerSettings
+from firmware.settings.server_settings import ServerSettings
+from firmware.table.controller import TableController
+from table_server.access.referee_pin import RefereePin
 from table_server.app import create_app
-from table_server.broadcast import Broadcaster
+from table_server.console.dice_teach import UPLOAD_BODY
 from table_server.context import Context
-from table_server.dice_teach import UPLOAD_BODY
-from table_server.present import decorate
-from table_server.referee_pin import RefereePin
+from table_server.streams.broadcast import Broadcaster
+from table_server.words.present import decorate
 from web.addresses import public_base
 from web.descriptors import Bound, choose_bound
 from web.listen import listening_socket

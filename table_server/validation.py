@@ -13,7 +13,7 @@ from typing import Any
 from flask import request
 
 from engine.actions import DICE_VERBS, dice_count, is_die
-from firmware.commands import CORRECTIONS, Correct
+from firmware.table.commands import CORRECTIONS, Correct
 from table_server.context import Refused, ctx
 
 #: How many dice an entered list may hold: one (a captain roll) or three (a throw).

@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from firmware.cli import COMMANDS, main
+from firmware.cli.dispatch import COMMANDS, main
 
 
 def test_every_contract_command_is_registered() -> None:
@@ -32,7 +32,7 @@ def test_no_command_prints_usage_and_exits_2(capsys) -> None:
 def test_each_command_has_help_through_the_installed_entry_point() -> None:
     for name in COMMANDS:
         done = subprocess.run(
-            [sys.executable, "-m", "firmware.cli", name, "--help"],
+            [sys.executable, "-m", "firmware.cli.dispatch", name, "--help"],
             capture_output=True, text=True, timeout=60,
         )
         assert done.returncode == 0, f"{name}: {done.stderr}"

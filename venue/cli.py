@@ -1,5 +1,5 @@
 """The `bidou-venue` command: the venue's parts, one module per subcommand (as
-``firmware.cli``), imported only when chosen, so the ingester never loads Flask."""
+``firmware.cli.dispatch``), imported only when chosen, so the ingester never loads Flask."""
 
 from __future__ import annotations
 

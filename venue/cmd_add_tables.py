@@ -32,8 +32,7 @@ import sys
 import tomlkit
 
 from engine.errors import ConfigError
-from firmware.venue_settings import NAME, NAME_ALLOWED
-from hardware.config_edit import read_config, write_config
+from firmware.settings.venue_settings import NAME, NAME_ALLOWED
 from venue.settings import add_config_argument, load_venue_config
 
 #: what a new config holds besides its tables: the example's (venue/deploy), for the units
@@ -94,6 +93,10 @@ def run(args: argparse.Namespace) -> int:
         return _stop(f"{bad[0]!r} cannot be a table's name: {NAME_ALLOWED}")
     if not NAME.match(args.venue):
         return _stop(f"{args.venue!r} cannot be the venue's name: {NAME_ALLOWED}")
+    # Only this command edits a config, with the table's comment-keeping TOML read and atomic
+    # write (hardware.config_edit); imported here, no module of the hub loads hardware.
+    from hardware.config_edit import read_config, write_config  # lazy: see above
+
     path = pathlib.Path(args.config)
     made = not path.exists()
     try:

@@ -27,8 +27,8 @@ from typing import Any
 import nats
 from nats.aio.client import Client
 
-from firmware.log import GameLog
-from firmware.venue_settings import VenueSettings
+from firmware.gamelog.log import GameLog
+from firmware.settings.venue_settings import VenueSettings
 from venue.messages import entry_message, entry_subject, inbox_prefix, state_subject
 from venue.outbox import POSITION, log_id, released
 
@@ -47,7 +47,7 @@ DRAIN = 2.0  # seconds a stopping table gives its last entries to reach the hub
 
 def summary(state: dict[str, Any]) -> dict[str, Any]:
     """What the venue's wall shows of a table's public state (already without concealed dice,
-    ``firmware.views.public_state``): players, chips, pot, whose turn."""
+    ``firmware.table.views.public_state``): players, chips, pot, whose turn."""
     return {
         "game_id": state.get("game_id"), "status": state.get("status"),
         "variant": state.get("variant"), "to_act": state.get("to_act"),

@@ -18,8 +18,8 @@ import json
 from dataclasses import dataclass, fields
 from typing import Any
 
-from firmware.log import KINDS, Entry, GameRow
-from firmware.views import SHOWN_STATUSES, entry_dice
+from firmware.gamelog.concealment import SHOWN_STATUSES, entry_dice
+from firmware.gamelog.log import KINDS, Entry, GameRow
 
 FORMAT = "bidou-venue/1"
 ENTRY_STREAM = "BIDOU_ENTRIES"

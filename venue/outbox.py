@@ -2,7 +2,7 @@
 
 Nothing is copied out of the log: the forwarder reads entries past its position (the last
 row id the hub acknowledged, kept in the log itself, ``GameLog.position``). It takes them in
-row-id order and stops at the first one that may not leave yet (``firmware.views.
+row-id order and stops at the first one that may not leave yet (``firmware.table.views.
 entry_is_public``: an entry with dice in any of its texts, while its game is played), so
 the venue always holds a gap-free prefix of every table's log, in order, and never a concealed die.
 """
@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from firmware.log import Entry, GameLog, GameRow
-from firmware.views import entry_is_public
+from firmware.gamelog.concealment import entry_is_public
+from firmware.gamelog.log import Entry, GameLog, GameRow
 
 POSITION = "venue"  # the name of the forwarder's position in the log's positions table
 

@@ -20,12 +20,12 @@ from typing import Any, NamedTuple
 
 import psycopg
 
-from firmware.roster_seating import id_problem
+from firmware.gamelog.seating_entry import id_problem
 
 #: where the league answers with its whole roster, and says that it changed
 ROSTER_GET = "league.roster.get"
 ROSTER_CHANGED = "league.roster.changed"
-#: the longest display name the league keeps (as a seat name: firmware.seating.MAX_NAME)
+#: the longest display name the league keeps (as a seat name: firmware.table.seating.MAX_NAME)
 MAX_NAME = 40
 
 SCHEMA = """

@@ -20,7 +20,7 @@ from typing import Any
 
 import nats
 
-from firmware.venue_settings import VenueSettings
+from firmware.settings.venue_settings import VenueSettings
 from venue.messages import inbox_prefix
 from venue.roster import Player, parse_answer, roster_subject
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import ConfigError, reject_unknown_keys
-from firmware.venue_settings import (
+from firmware.settings.venue_settings import (
     NAME,
     NAME_ALLOWED,
     authority_file,

@@ -463,7 +463,7 @@ def note_problem(db: psycopg.Connection[Any], venue: str, table: str, sentence: 
 
 
 #: an archived log's table name is the table's with this and a number: a character no
-#: configured table name may hold (firmware.venue_settings.NAME), so it never meets one
+#: configured table name may hold (firmware.settings.venue_settings.NAME), so it never meets one
 ARCHIVED = "~"
 
 

@@ -2,7 +2,7 @@
 JSON API (``GET /api/tables``, ``GET /api/tables/NAME/games``) with its event stream.
 
 Everything shown comes from the venue's store (what the tables sent) and the hub's live
-states (each table's public state, ``firmware.views``' concealment already applied at the
+states (each table's public state, ``firmware.table.views``' concealment already applied at the
 table), so the screen can show no concealed die even by mistake.
 """
 

@@ -1,7 +1,7 @@
 """The one door to the dice readers: the :class:`Reader` every part reads through, and the
 reader a table's config names, with the table's own head and thresholds.
 
-Why one door: ``bidou-table run`` (:mod:`firmware.house`), ``read-dice``, the zone calibration
+Why one door: ``bidou-table run`` (:mod:`firmware.table.house`), ``read-dice``, the zone calibration
 (:mod:`hardware.calibrate`) and ``calibrate --known-throws`` (which judges an adaptation
 against the table as it reads now) must read a table the same way, and fail the same way when
 the head the config names cannot be used: one sentence naming the file and what to do, before
@@ -62,7 +62,7 @@ class WholeFrame:
 def config_vision(config_path: str | pathlib.Path | None) -> VisionSettings:
     """The ``[vision]`` table of the config at ``config_path`` (None: the defaults), checked;
     :class:`ConfigError` when the file cannot be read or the table is wrong. Only ``[vision]``
-    is read: the rest of the config is the controller's to check (``firmware.config``)."""
+    is read: the rest of the config is the controller's to check (``firmware.settings.config``)."""
     if config_path is None:
         return VisionSettings()
     try:

@@ -1,7 +1,7 @@
 """The config's ``[vision]`` table: which dice reader the table uses, and its own thresholds.
 
-Why a module of its own: ``firmware.config`` checks every section before anything starts, and
-``bidou-table calibrate --known-throws`` names the table's own head in this same table; both
+Why a module of its own: ``firmware.settings.config`` checks every section before anything starts,
+and ``bidou-table calibrate --known-throws`` names the table's own head in this same table; both
 must agree on the keys and what each allows. Pure: no file, no model, no OpenCV.
 
     [vision]

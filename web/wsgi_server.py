@@ -9,7 +9,7 @@ read timeout and idle keep-alive connections are closed after it; ``stop()`` end
 loop and joins the worker threads.
 
 What cheroot does not do on its own: hand a socket over, so that one thread writes every
-event stream (:mod:`table_server.broadcast` says why). :class:`HandOverGateway` puts a
+event stream (:mod:`table_server.streams.broadcast` says why). :class:`HandOverGateway` puts a
 :class:`HandOver` in each request's environ (``HAND_OVER``); a view that sets its ``take``
 gets the socket once cheroot has sent the response's headers, and cheroot then neither reads
 from it nor closes it.
@@ -47,7 +47,7 @@ MAX_HEADERS = 100
 
 #: Bodies past this are refused 413 by cheroot before the app sees them (the app's own limit,
 #: 64 KiB, answers with its sentence below it); a chunked body is counted as it is read. The
-#: dashboard raises it to twice the photo upload's bound (``table_server.dice_teach``), so a
+#: dashboard raises it to twice the photo upload's bound (``table_server.console.dice_teach``), so a
 #: photo somewhat too large gets the app's sentence; the app checks that bound for that one
 #: address, and the page says a photo's size before it is sent.
 MAX_BODY_BACKSTOP = 1024 * 1024

@@ -84,7 +84,7 @@ const Bidou = (() => {
 
   function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); return node; }
 
-  /* The page's language: its catalogue (table_server/i18n.py) maps each English msgid to its
+  /* The page's language: its catalogue (table_server/words/i18n.py) maps each English msgid to its
      translation (a list of forms for a plural); a msgid it lacks is said in English. */
   const node = document.getElementById("i18n");
   const CATALOGUE = node ? JSON.parse(node.textContent) : { words: {}, zero_plural: true };
@@ -106,7 +106,7 @@ const Bidou = (() => {
     return fill(text, { n, ...(args || {}) });
   }
 
-  /** A phrase the server sent (firmware/wording.py's Phrase.to_json), or a plain string,
+  /** A phrase the server sent (firmware/words/wording.py's Phrase.to_json), or a plain string,
       in the page's language. */
   function say(phrase) {
     if (phrase === null || phrase === undefined) return "";
@@ -117,7 +117,7 @@ const Bidou = (() => {
     const args = {};
     for (const [k, v] of Object.entries(phrase.a || {})) args[k] = say(v);
     const said = phrase.p ? tn(phrase.t, phrase.p, phrase.n, args) : t(phrase.t, args);
-    // a whole sentence (firmware/phrases.py's SENTENCE) starts with a capital
+    // a whole sentence (firmware/words/phrases.py's SENTENCE) starts with a capital
     return phrase.t === "%(said)s." ? said.charAt(0).toUpperCase() + said.slice(1) : said;
   }
 

@@ -230,7 +230,7 @@
 
   /* A press's id: taps of one button in quick succession, before the page has drawn what
      the first one did, are one press (a double tap), so the table answers the second as it
-     answered the first and nothing else happens (firmware/press_repeats.py). */
+     answered the first and nothing else happens (firmware/table/press_repeats.py). */
   const REPEAT_MS = 1000;
   let lastPress = null;
   function pressId(key, label) {

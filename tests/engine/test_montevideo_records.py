@@ -23,7 +23,7 @@ GAMES = sorted(p for p in RECORDS.glob("montevideo-*.json") if "-refused-" not i
 
 def bidou_table(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "firmware.cli", *args], capture_output=True, text=True,
+        [sys.executable, "-m", "firmware.cli.dispatch", *args], capture_output=True, text=True,
         timeout=60, cwd=RECORDS.parent.parent.parent,
     )
 

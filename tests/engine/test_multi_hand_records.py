@@ -34,7 +34,7 @@ KEPT = {
 
 
 def replay(path: pathlib.Path) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, "-m", "firmware.cli", "replay", str(path)],
+    return subprocess.run([sys.executable, "-m", "firmware.cli.dispatch", "replay", str(path)],
                           capture_output=True, text=True, cwd=ROOT, timeout=60)
 
 

@@ -13,7 +13,7 @@ import sys
 
 import pytest
 
-from firmware.cli import main
+from firmware.cli.dispatch import main
 
 RECORDS = pathlib.Path(__file__).resolve().parent.parent / "data" / "records"
 TWO_HAND = sorted(RECORDS.glob("two-hand-*.json"))
@@ -26,7 +26,7 @@ REFUSED = [
 def bidou_table(*args: str, stdin: str | bytes | None = None) -> subprocess.CompletedProcess:
     data = stdin.encode() if isinstance(stdin, str) else stdin
     return subprocess.run(
-        [sys.executable, "-m", "firmware.cli", *args], input=data, capture_output=True,
+        [sys.executable, "-m", "firmware.cli.dispatch", *args], input=data, capture_output=True,
         timeout=60, cwd=RECORDS.parent.parent.parent,
     )
 

@@ -1,8 +1,8 @@
 """The game record's contract for players as GAME_RECORD.md writes it (reviewed independently).
 
 GAME_RECORD.md says two-hand takes exactly 2 players "the others 3 or more"; the physical
-table's 8 seats are a limit of the table's config (firmware/config.py), not of the rules, so
-a record of a bigger game must still replay.
+table's 8 seats are a limit of the table's config (firmware/settings/config.py), not of the rules,
+so a record of a bigger game must still replay.
 """
 
 from __future__ import annotations

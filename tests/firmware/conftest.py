@@ -16,9 +16,9 @@ import pytest
 
 from engine import Game, new_game
 from engine.autoplay import random_action
-from firmware.controller import TableController
-from firmware.log import GameLog
-from firmware.throws import DiceWatcher
+from firmware.camera.throws import DiceWatcher
+from firmware.gamelog.log import GameLog
+from firmware.table.controller import TableController
 from vision.reader import WholeFrame
 from vision.reading import Die, Reading, Unsure
 from vision.zones import Zone
@@ -114,12 +114,12 @@ ROOT = pathlib.Path(__file__).resolve().parents[2]
 
 def bidou_command(*args: str) -> list[str]:
     """The argv of ``bidou-table ARGS`` run from this checkout."""
-    return [sys.executable, "-m", "firmware.cli", *args]
+    return [sys.executable, "-m", "firmware.cli.dispatch", *args]
 
 
 @pytest.fixture
 def bidou() -> Callable[..., list[str]]:
-    """``bidou(*args)``: the argv of ``bidou-table ARGS`` (``python -m firmware.cli``)."""
+    """``bidou(*args)``: the argv of ``bidou-table ARGS`` (``python -m firmware.cli.dispatch``)."""
     return bidou_command
 
 

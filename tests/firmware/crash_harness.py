@@ -33,12 +33,12 @@ import sys
 import time
 
 from engine import replay
-from firmware.commands import Correct, EnterDice, Press, Settle
-from firmware.controller import TableController
-from firmware.log import GameLog, LogError
-from firmware.rebuild import effective_actions, record_from_log
-from firmware.simulation import SceneReader, SimulatedDice, UnsureReads, random_presses
-from firmware.throws import DiceWatcher
+from firmware.camera.simulation import SceneReader, SimulatedDice, UnsureReads, random_presses
+from firmware.camera.throws import DiceWatcher
+from firmware.gamelog.log import GameLog, LogError
+from firmware.gamelog.rebuild import effective_actions, record_from_log
+from firmware.table.commands import Correct, EnterDice, Press, Settle
+from firmware.table.controller import TableController
 from vision.zones import default_zones
 
 VARIANTS = (("two-hand", ("Ann", "Bob"), 9), ("multi-hand", ("Ann", "Bob", "Cid"), 18),
@@ -74,7 +74,7 @@ def child(db: str, seed: int, out: int, held: tuple[int, int, str] | None = None
         os.write(out, f"ack {c.row.id} {len(c.game.history)} {_last(c)}\n".encode())
 
     # A restart reads again the dice exposed before the kill and settles by camera those it
-    # reads surely (firmware.exposure: "on start"), before any command: what it holds when
+    # reads surely (firmware.table.exposure: "on start"), before any command: what it holds when
     # it is ready is reported, and anything else it played is a problem.
     if held is not None and held[0] == c.row.id:
         made = [str(a) for a in c.game.history[held[1]:] if not by_camera(str(a))]

@@ -17,7 +17,7 @@ import pytest
 from engine import new_game
 from engine.actions import DICE_VERBS, Action
 from engine.autoplay import random_action
-from firmware.commands import Act, Command, Correct, EnterDice
+from firmware.table.commands import Act, Command, Correct, EnterDice
 
 
 class FailingWrites:

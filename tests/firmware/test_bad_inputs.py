@@ -9,8 +9,8 @@ import sqlite3
 import pytest
 
 from engine.errors import ConfigError
-from firmware.config import build_config, load_config
-from firmware.log import GameLog, LogError
+from firmware.gamelog.log import GameLog, LogError
+from firmware.settings.config import build_config, load_config
 
 
 def test_a_config_that_is_not_utf8_is_one_sentence(tmp_path):

@@ -1,5 +1,5 @@
 """`bidou-table calibrate --known-throws DIR` / `--from-log DB` adapts the learned reader to the
-table (firmware/calibrate_reader.py), and `read-dice --config` then reads as that table.
+table (firmware/teach/calibrate_reader.py), and `read-dice --config` then reads as that table.
 
 The known throws are tests/data/dice/webcam-wood's 32 webcam pictures, each with its values
 written from its labels. The tests that read them use the shipped model in vision/models.
@@ -21,10 +21,10 @@ import cv2
 import numpy as np
 import pytest
 
-import firmware.calibrate_reader as calibrate_reader
-from firmware.cli import main
-from firmware.config import load_config
-from firmware.log import GameLog, Picture
+import firmware.teach.calibrate_reader as calibrate_reader
+from firmware.cli.dispatch import main
+from firmware.gamelog.log import GameLog, Picture
+from firmware.settings.config import load_config
 from vision.calibrate import adapt, network
 from vision.calibrate.known import Tally
 from vision.learned.face_model import CLASSES, Head, fingerprint

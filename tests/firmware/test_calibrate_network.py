@@ -1,5 +1,5 @@
 """`bidou-table calibrate --known-throws DIR` teaches the table its own network where the
-learn extra (PyTorch) is installed (firmware/calibrate_reader.py through vision.calibrate.
+learn extra (PyTorch) is installed (firmware/teach/calibrate_reader.py through vision.calibrate.
 folds): it says how the taught network read the folds held out of its teaching against the
 untaught table, keeps it only when that is better, and what it keeps `read-dice --config`
 loads. A short teaching (2 folds, 3 steps) on tests/data's webcam pictures keeps it fast;
@@ -18,8 +18,8 @@ pytest.importorskip("torch", reason="teaching the table's network needs the lear
                     "(make learn)")
 pytest.importorskip("onnx2torch", reason="the learn extra (make learn) brings onnx2torch")
 
-from firmware.cli import main  # noqa: E402
-from firmware.config import load_config  # noqa: E402
+from firmware.cli.dispatch import main  # noqa: E402
+from firmware.settings.config import load_config  # noqa: E402
 from vision.calibrate import folds, network, teach  # noqa: E402
 from vision_lab.evaluate import load_labels  # noqa: E402
 

@@ -14,9 +14,9 @@ import threading
 import pytest
 
 from engine import parse_record, replay
-from firmware import cmd_export
-from firmware.log import GameLog
-from firmware.machine import default_db, on_raspberry_pi
+from firmware.cli import cmd_export
+from firmware.gamelog.log import GameLog
+from firmware.settings.machine import default_db, on_raspberry_pi
 from table_server.cmd_run import SIMULATION_NOTICE
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]

@@ -7,7 +7,7 @@ import pathlib
 import pytest
 
 from engine.errors import ConfigError
-from firmware.config import build_config, default_config, load_config
+from firmware.settings.config import build_config, default_config, load_config
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "firmware" / "table.example.toml"
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from engine.errors import ConfigError, VisionError
-from firmware.config import build_config, default_config, load_config
-from firmware.house import build_house, real_reader
+from firmware.settings.config import build_config, default_config, load_config
+from firmware.table.house import build_house, real_reader
 from vision.learned import face_reader
 from vision.learned.face_model import CLASSES, Head
 from vision.learned.zone_reader import ZoneReader

@@ -7,9 +7,9 @@ import json
 
 from engine.actions import Action
 from engine.errors import CameraError
-from firmware import pictures
-from firmware.commands import Act, Correct, EnterDice, Outcome, Press
-from firmware.controller import PENDING_WHY
+from firmware.camera import pictures
+from firmware.table.commands import Act, Correct, EnterDice, Outcome, Press
+from firmware.table.controller import PENDING_WHY
 from vision.zones import Zone, read_seat
 
 ZONES = {"Ann": Zone("Ann", 0, 0, 100, 100)}  # as the fake camera's (tests/firmware/conftest)

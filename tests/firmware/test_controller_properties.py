@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from engine import replay
 from engine.actions import dice_count
-from firmware.commands import Act, Correct, EnterDice, Outcome, Press, Reread
-from firmware.simulation import random_presses
+from firmware.camera.simulation import random_presses
+from firmware.table.commands import Act, Correct, EnterDice, Outcome, Press, Reread
 
 SEATS = st.sampled_from(["Ann", "Bob", "Cid", "Zed"])
 DIE = st.integers(0, 7)

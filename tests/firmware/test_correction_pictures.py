@@ -1,6 +1,6 @@
 """A referee's dice correction keeps the camera's picture with it in the log
-(firmware/seat_reads.py, firmware/log.py), and `calibrate --from-log` reads them back as known
-throws (firmware/correction_pictures.py)."""
+(firmware/camera/seat_reads.py, firmware/gamelog/log.py), and `calibrate --from-log` reads
+them back as known throws (firmware/teach/correction_pictures.py)."""
 
 from __future__ import annotations
 
@@ -10,12 +10,12 @@ import cv2
 import numpy as np
 import pytest
 
-from firmware.cli import main
-from firmware.commands import Correct, EnterDice, Press
-from firmware.controller import TableController
-from firmware.correction_pictures import known_from_log
-from firmware.log import GameLog
-from firmware.throws import DiceWatcher
+from firmware.camera.throws import DiceWatcher
+from firmware.cli.dispatch import main
+from firmware.gamelog.log import GameLog
+from firmware.table.commands import Correct, EnterDice, Press
+from firmware.table.controller import TableController
+from firmware.teach.correction_pictures import known_from_log
 from vision.reader import WholeFrame
 from vision.zones import Zone
 

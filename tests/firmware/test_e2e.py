@@ -1,8 +1,8 @@
-"""End to end: the table as ``firmware.house`` builds it for ``bidou-table run`` -- gpiozero
+"""End to end: the table as ``firmware.table.house`` builds it for ``bidou-table run`` -- gpiozero
 mock pins, rendered camera frames, the engine and SQLite.
 
 Whole games are played by pressing panel buttons: each move is chosen at random among what
-the game allows, turned into presses (``firmware.simulation.presses_for``) and pressed on the
+the game allows, turned into presses (``firmware.camera.simulation.presses_for``) and pressed on the
 mock pins; a throw the camera cannot read surely counts with its values pending, and exposed
 dice the camera still cannot read are settled by the players (``Settle``, as from their
 phones: a panel has no display to say values on). The record exported from the log must
@@ -20,10 +20,10 @@ import random
 import pytest
 
 from engine import replay
-from firmware.commands import Act
-from firmware.config import build_config, default_config
-from firmware.house import build_house, real_reader
-from firmware.simulation import SceneReader, players_settle, random_presses
+from firmware.camera.simulation import SceneReader, players_settle, random_presses
+from firmware.settings.config import build_config, default_config
+from firmware.table.commands import Act
+from firmware.table.house import build_house, real_reader
 
 #: seconds a panel button must stay down to be a long press. These tests are about what the
 #: presses play, not about telling short from long (tests/hardware/test_panel.py is): a short

@@ -3,7 +3,7 @@ people, in English, French and Spanish.
 
 Random games of every variant (seeded, so a failure replays) go through the words the event
 list shows: each effect of each kind (move, expose, captain, hand, round, game, settle, note)
-and each action verb must be recognised (``firmware.event_words``), said without a rule code,
+and each action verb must be recognised (``firmware.words.event_words``), said without a rule code,
 start with a capital, name no player "he", and be said in French and Spanish with every word
 translated: no msgid of the phrase is left in English.
 """
@@ -18,10 +18,10 @@ import pytest
 
 from engine.autoplay import random_action
 from engine.variants import new_game
-from firmware import event_words
-from firmware.phrases import Phrase
-from firmware.wording import action_sentence, effect_sentences
-from table_server import i18n
+from firmware.words import event_words
+from firmware.words.phrases import Phrase
+from firmware.words.wording import action_sentence, effect_sentences
+from table_server.words import i18n
 
 NAMES = ("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
 GAMES = [("two-hand", 2, {}), ("multi-hand", 3, {}), ("multi-hand", 5, {"poor_fish": True}),

@@ -10,8 +10,8 @@ from typing import Any
 
 import pytest
 
-from firmware.commands import Outcome, Press
-from firmware.worker import Worker
+from firmware.table.commands import Outcome, Press
+from firmware.table.worker import Worker
 
 
 class SlowTable:

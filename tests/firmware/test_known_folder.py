@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from firmware.known_folder import KnownFolder, Marked, TallyOfDice
-from firmware.photo_upload import LONG_SIDE, PhotoError, checked_photo, declared_size
+from firmware.teach.known_folder import KnownFolder, Marked, TallyOfDice
+from firmware.teach.photo_upload import LONG_SIDE, PhotoError, checked_photo, declared_size
 from vision.calibrate.known import find_throws
 
 PICTURE = np.full((120, 200, 3), 60, np.uint8)
@@ -32,7 +32,7 @@ def test_a_saved_throw_is_a_known_throw_for_the_calibration_command(tmp_path) ->
 def test_a_throw_that_cannot_be_written_leaves_nothing_behind(tmp_path, monkeypatch) -> None:
     """The disk fills as the picture, written last, is put in place: the values and boxes
     written before it are taken away again, so the folder holds no picture-less throw."""
-    import firmware.known_folder as known_folder
+    import firmware.teach.known_folder as known_folder
 
     folder = KnownFolder(tmp_path / "known-throws")
     folder.save(PICTURE, [Marked((1, 1, 9, 9), 3)], "Bob")

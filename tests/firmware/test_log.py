@@ -8,8 +8,8 @@ import sqlite3
 import pytest
 
 from engine import Action
-from firmware.log import GameLog, LogError
-from firmware.rebuild import effective_actions, rebuild, record_from_log
+from firmware.gamelog.log import GameLog, LogError
+from firmware.gamelog.rebuild import effective_actions, rebuild, record_from_log
 
 
 @pytest.fixture

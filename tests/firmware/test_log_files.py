@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-from firmware.log import GameLog
+from firmware.gamelog.log import GameLog
 
 from .conftest import ROOT, bidou_command
 from .test_run_contract import free_port, wait_for_state

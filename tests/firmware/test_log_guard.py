@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from firmware.log import GameLog, LogError
-from firmware.log_guard import SCHEMA_VERSION
+from firmware.gamelog.log import GameLog, LogError
+from firmware.gamelog.log_guard import SCHEMA_VERSION
 
 
 def test_a_second_table_on_the_same_log_is_refused_naming_the_first(tmp_path):

@@ -9,8 +9,8 @@ import random
 
 from engine import new_game
 from engine.autoplay import random_action
-from firmware.commands import Correct, EnterDice, Press, Settle
-from firmware.log import GameLog
+from firmware.gamelog.log import GameLog
+from firmware.table.commands import Correct, EnterDice, Press, Settle
 
 
 def to_showdown(c, fake, *, bob_sure_at_exposure: bool = False):

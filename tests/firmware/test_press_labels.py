@@ -1,4 +1,4 @@
-"""The seat page's button labels (``firmware.press_labels``) against the real engine: a label
+"""The seat page's button labels (``firmware.words.press_labels``) against the real engine: a label
 says what the next press does, and a press is lit exactly when the panel mapping accepts it."""
 
 from __future__ import annotations
@@ -9,9 +9,9 @@ import pytest
 
 from engine import Action, new_game
 from engine.autoplay import random_action
-from firmware import press_labels
-from firmware.press_labels import BUTTONS
-from firmware.presses import decide
+from firmware.table.presses import decide
+from firmware.words import press_labels
+from firmware.words.press_labels import BUTTONS
 
 
 def labels(game, seat, offered):

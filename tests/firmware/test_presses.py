@@ -10,8 +10,8 @@ from hypothesis import strategies as st
 
 from engine import Action, new_game
 from engine.autoplay import play_random, random_action
-from firmware.commands import Refusal
-from firmware.presses import Decision, decide
+from firmware.table.commands import Refusal
+from firmware.table.presses import Decision, decide
 
 
 def play(variant, players, *texts):

@@ -7,8 +7,8 @@ from __future__ import annotations
 import threading
 import time
 
-from firmware.commands import Press
-from firmware.publishing import Publisher
+from firmware.table.commands import Press
+from firmware.table.publishing import Publisher
 
 
 def test_a_woken_listener_takes_only_the_newest_state() -> None:

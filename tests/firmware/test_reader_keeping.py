@@ -1,16 +1,17 @@
 """Going back to the reader set aside at the last keep restores every file of it: the head,
 the table's own face network and die finder, and the thresholds file that names them
-(firmware/reader_keeping.py); a file the reader in force did not have leaves no older copy
-to come back. A calibration held and not kept leaves no taught files (firmware/learning.py)."""
+(firmware/teach/reader_keeping.py); a file the reader in force did not have leaves no older copy
+to come back. A calibration held and not kept leaves no taught files
+(firmware/teach/learning.py)."""
 
 from __future__ import annotations
 
 import pathlib
 import tomllib
 
-from firmware.calibrate_reader import Calibration
-from firmware.learning import Learning
-from firmware.reader_keeping import ReaderFiles
+from firmware.teach.calibrate_reader import Calibration
+from firmware.teach.learning import Learning
+from firmware.teach.reader_keeping import ReaderFiles
 from vision.calibrate import folds
 from vision.calibrate.known import Tally
 

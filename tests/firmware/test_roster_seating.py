@@ -1,6 +1,6 @@
 """League seats: the referee puts a rostered player (or a guest) in each seat before a game's
 first action; the table logs it as a ``seating`` entry that a restart, the venue and the
-league all read back (firmware/roster_seating.py)."""
+league all read back (firmware/table/roster_seating.py)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,11 @@ import json
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware.commands import Press
-from firmware.log import GameLog
-from firmware.roster_seating import (
-    Seat,
-    current_seating,
-    id_problem,
-    parse_seating,
-    seating_text,
-)
-from firmware.views import entry_is_public
+from firmware.gamelog.concealment import entry_is_public
+from firmware.gamelog.log import GameLog
+from firmware.gamelog.seating_entry import current_seating, id_problem, parse_seating, seating_text
+from firmware.table.commands import Press
+from firmware.table.roster_seating import Seat
 from venue.messages import entry_message, parse_entry
 
 ids = st.from_regex(r"[a-z0-9][a-z0-9-]{0,31}", fullmatch=True).filter(lambda i: i != "guest")

@@ -148,7 +148,7 @@ def test_zones_the_referee_sets_are_saved_in_the_config(tmp_path, run_table) -> 
 
 
 def test_export_to_a_file_instead_of_a_directory_says_so(tmp_path, bidou) -> None:
-    from firmware.log import GameLog
+    from firmware.gamelog.log import GameLog
 
     log = GameLog(str(tmp_path / "t.db"))
     gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")

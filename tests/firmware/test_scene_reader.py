@@ -4,7 +4,7 @@ the drawn dice and not empty felt beside them."""
 
 from __future__ import annotations
 
-from firmware.simulation import SceneReader
+from firmware.camera.simulation import SceneReader
 from hardware.cameras.simulated import SimulatedCamera
 from vision.zones import default_zones
 

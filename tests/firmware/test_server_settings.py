@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import ConfigError
-from firmware.server_settings import ServerSettings, parse_server_settings
+from firmware.settings.server_settings import ServerSettings, parse_server_settings
 
 
 def test_defaults_listen_on_this_machine_only_port_8080() -> None:

@@ -1,4 +1,4 @@
-"""Reading a seat (firmware/throws.py): a value needs two still frames that read the same.
+"""Reading a seat (firmware/camera/throws.py): a value needs two still frames that read the same.
 
 Rule (the module docstring): the reader's value is one opinion; the same value on the next
 still frame is the second. Two frames that disagree send the seat to the referee.
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.throws import DiceWatcher
+from firmware.camera.throws import DiceWatcher
 from vision.reader import WholeFrame
 from vision.reading import Die, Reading
 

@@ -1,10 +1,10 @@
-"""The event list's sentences (``firmware.wording``): a bet and the stake it makes are one
+"""The event list's sentences (``firmware.words.wording``): a bet and the stake it makes are one
 line, and every other effect keeps its own."""
 
 from __future__ import annotations
 
 from engine import Action, new_game
-from firmware import wording
+from firmware.words import wording
 
 
 def effect_sentences(effects):

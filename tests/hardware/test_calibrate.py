@@ -9,7 +9,7 @@ import cv2
 import pytest
 
 from engine.errors import ConfigError
-from firmware.cli import main
+from firmware.cli.dispatch import main
 from hardware.config_edit import save_vision, save_zones
 from simulator.render import render_scene
 from simulator.table_scenes import table_scene

@@ -25,9 +25,9 @@ from venue_harness import Venue, _listening, free_port, wait_until
 
 from engine.autoplay import random_action
 from engine.variants import new_game
-from firmware.log import Entry, GameRow
-from firmware.roster_seating import seating_text
-from firmware.views import entry_is_public
+from firmware.gamelog.concealment import entry_is_public
+from firmware.gamelog.log import Entry, GameRow
+from firmware.gamelog.seating_entry import seating_text
 from league import ratings
 from league import store as league_store
 from league.cluster import start_server

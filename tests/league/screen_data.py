@@ -13,8 +13,8 @@ import psycopg
 
 from engine.autoplay import random_action
 from engine.variants import new_game
-from firmware.log import Entry, GameRow
-from firmware.roster_seating import seating_text
+from firmware.gamelog.log import Entry, GameRow
+from firmware.gamelog.seating_entry import seating_text
 from league import store
 from venue import store as venue_store
 from venue.messages import entry_message

@@ -14,7 +14,7 @@ from league_harness import DAY0, ROSTER, League, Pub, stamp, wait_until
 from nats.errors import TimeoutError as NatsTimeout
 from nats.js.errors import NoStreamResponseError
 
-from firmware.log import Entry, GameRow
+from firmware.gamelog.log import Entry, GameRow
 from league.cluster import league_subject
 from venue import store as venue_store
 from venue.messages import EntryMessage, entry_message

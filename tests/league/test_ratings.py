@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from engine.autoplay import random_action
 from engine.variants import new_game
-from firmware.log import Entry
+from firmware.gamelog.log import Entry
 from league import ratings
 from league import store as league_store
 from league.ranking import places

@@ -1,5 +1,5 @@
 """Fixtures for the dashboard tests: the table as ``bidou-table run`` builds it
-(``firmware.house``: seeded dice, simulated camera, in-memory log, the real controller) with
+(``firmware.table.house``: seeded dice, simulated camera, in-memory log, the real controller) with
 the dashboard app on top of it. The dice are read by ``SceneReader``, which reports exactly
 the dice the simulated scene holds: these tests are about the dashboard, and must not pass
 or fail with the real reader's reads (tests/vision and one end-to-end test cover those).
@@ -19,12 +19,12 @@ from typing import Any
 import pytest
 
 from engine.actions import dice_count
-from firmware.config import build_config
-from firmware.house import House, build_house
-from firmware.server_settings import ServerSettings
-from firmware.simulation import SceneReader
+from firmware.camera.simulation import SceneReader
+from firmware.settings.config import build_config
+from firmware.settings.server_settings import ServerSettings
+from firmware.table.house import House, build_house
+from table_server.access.auth import PressLimiter, RateLimiter
 from table_server.app import create_app
-from table_server.auth import PressLimiter, RateLimiter
 from table_server.server import Dashboard
 
 REFEREE_TOKEN = "referee-token-for-tests-0123456789"

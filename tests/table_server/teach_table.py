@@ -10,12 +10,12 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
-from firmware.config import load_config
-from firmware.dice_teacher import DiceTeacher, simulated_throw
-from firmware.house import House, build_house
-from firmware.server_settings import ServerSettings
+from firmware.settings.config import load_config
+from firmware.settings.server_settings import ServerSettings
+from firmware.table.house import House, build_house
+from firmware.teach.dice_teacher import DiceTeacher, simulated_throw
 from table_server.app import create_app
-from table_server.dice_teach import Changes, install
+from table_server.console.dice_teach import Changes, install
 from table_server.server import Dashboard
 
 PIN = "482913"

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from table_server.auth import RateLimiter, SeatTokens, same_secret
+from table_server.access.auth import RateLimiter, SeatTokens, same_secret
 
 
 def test_each_seat_gets_its_own_unguessable_token() -> None:

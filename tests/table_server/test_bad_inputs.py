@@ -8,8 +8,8 @@ import socket
 
 import pytest
 
-from firmware.commands import Correct
-from firmware.server_settings import ServerSettings
+from firmware.settings.server_settings import ServerSettings
+from firmware.table.commands import Correct
 from table_server.server import Dashboard
 
 NAMES = ("a name is 1 to 24 printable characters, without spaces, / or \\, and not . or "

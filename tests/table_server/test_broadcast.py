@@ -7,8 +7,8 @@ import socket
 import threading
 import time
 
-from firmware.publishing import Publisher
-from table_server.broadcast import Broadcaster
+from firmware.table.publishing import Publisher
+from table_server.streams.broadcast import Broadcaster
 
 
 def publish(publisher: Publisher, n: int, size: int = 0) -> None:

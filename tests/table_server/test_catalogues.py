@@ -15,7 +15,7 @@ import re
 import pytest
 from babel.messages.extract import extract_from_dir
 
-from table_server import i18n
+from table_server.words import i18n
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 KEYWORDS = {"_": None, "gettext": None, "ngettext": (1, 2), "N_": None, "NN_": (1, 2),

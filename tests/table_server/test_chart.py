@@ -14,8 +14,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from firmware.server_settings import ServerSettings
-from table_server.chart import lanes, spread
+from firmware.settings.server_settings import ServerSettings
+from table_server.pages.chart import lanes, spread
 from table_server.server import Dashboard
 
 from .conftest import REFEREE_TOKEN

@@ -56,7 +56,7 @@ class Console:
 
 def start(folder: Path, port: int) -> subprocess.Popen[bytes]:
     return subprocess.Popen(
-        [sys.executable, "-m", "firmware.cli", "run", "--simulate", "--config",
+        [sys.executable, "-m", "firmware.cli.dispatch", "run", "--simulate", "--config",
          str(folder / "pub.toml"), "--db", str(folder / "table.db"), "--port", str(port)],
         cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
@@ -84,7 +84,7 @@ def learning_children(table: int) -> list[int]:
             cmdline = (stat.parent / "cmdline").read_bytes()
         except (OSError, ValueError, IndexError):
             continue
-        if ppid == table and b"firmware.learning" in cmdline:
+        if ppid == table and b"firmware.teach.learning" in cmdline:
             found.append(int(stat.parent.name))
     return found
 

@@ -222,9 +222,9 @@ def test_the_referee_s_dice_entered_in_play_count_in_the_tally(taught) -> None:
 def test_a_table_started_without_a_config_keeps_its_reader_beside_its_log(tmp_path) -> None:
     """`make run` has no config file: a kept reader is written in a file of the table's own
     (never over a config of the log's name) and read with at once."""
-    from firmware.config import build_config
-    from firmware.dice_teacher import DiceTeacher, simulated_throw
-    from firmware.house import build_house
+    from firmware.settings.config import build_config
+    from firmware.table.house import build_house
+    from firmware.teach.dice_teacher import DiceTeacher, simulated_throw
 
     (tmp_path / "table.toml").write_text("# the pub's own config, not given to run\n")
     config = build_config({"table": {"players": ["Ann", "Bob"]},

@@ -7,7 +7,7 @@ import socket
 
 import pytest
 
-from table_server.held_send import send_holding_lock
+from table_server.streams.held_send import send_holding_lock
 
 
 def test_it_sends_and_says_how_much() -> None:

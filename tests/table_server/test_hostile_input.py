@@ -15,7 +15,7 @@ from urllib.parse import urlencode
 
 import pytest
 
-from firmware.server_settings import ServerSettings
+from firmware.settings.server_settings import ServerSettings
 from table_server.server import Dashboard
 
 from .conftest import make_table

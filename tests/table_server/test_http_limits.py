@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from firmware.server_settings import ServerSettings
+from firmware.settings.server_settings import ServerSettings
 from table_server import server as server_module
 from table_server.server import Dashboard
 from web.wsgi_server import REFUSAL

@@ -21,7 +21,7 @@ from typing import Any
 
 import pytest
 
-from firmware.log import GameLog
+from firmware.gamelog.log import GameLog
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 #: The systemd unit's LimitNOFILE (firmware/deploy/bidou-table.service).
@@ -40,7 +40,7 @@ class Table:
             resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
 
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "firmware.cli", "run", "--simulate", "--db", str(db),
+            [sys.executable, "-m", "firmware.cli.dispatch", "run", "--simulate", "--db", str(db),
              "--port", str(self.port)], cwd=ROOT, preexec_fn=limit,
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []

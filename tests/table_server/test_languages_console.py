@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.commands import Correct
+from firmware.table.commands import Correct
 
 from .teach_table import PIN, served_taught
 from .test_languages_browser import english_left

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from firmware.server_settings import ServerSettings
+from firmware.settings.server_settings import ServerSettings
 from table_server.server import Dashboard
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

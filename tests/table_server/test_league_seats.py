@@ -1,5 +1,5 @@
-"""League seats on the referee console (table_server/league_seats.py): a rostered player or a
-guest in each seat before the game's first action, by the console's form and by the API."""
+"""League seats on the referee console (table_server/console/league_seats.py): a rostered player
+or a guest in each seat before the game's first action, by the console's form and by the API."""
 
 from __future__ import annotations
 

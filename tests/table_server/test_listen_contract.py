@@ -11,7 +11,7 @@ import urllib.request
 import pytest
 
 from engine.errors import ConfigError
-from firmware.server_settings import ServerSettings, check_port, parse_server_settings
+from firmware.settings.server_settings import ServerSettings, check_port, parse_server_settings
 from table_server.server import Dashboard
 from web import listen as listen_module
 from web.listen import listening_socket

@@ -8,9 +8,9 @@ from typing import Any
 
 import pytest
 
-from firmware.commands import Press
+from firmware.table.commands import Press
 from table_server import context
-from table_server.auth import PressLimiter
+from table_server.access.auth import PressLimiter
 
 
 class Held:

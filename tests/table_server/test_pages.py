@@ -92,7 +92,7 @@ def test_chips_by_hand_starts_and_ends_with_the_engine_state() -> None:
     from engine.autoplay import play_random
     from engine.record import record_of
     from engine.variants import new_game
-    from table_server.history import chips_by_hand
+    from table_server.pages.history import chips_by_hand
 
     game = new_game("multi-hand", ["Ann", "Bob", "Cy"])
     play_random(game, random.Random(5))
@@ -103,7 +103,7 @@ def test_chips_by_hand_starts_and_ends_with_the_engine_state() -> None:
 
 
 def test_showdown_sentence_names_who_takes_the_chips() -> None:
-    from table_server.present import decorate
+    from table_server.words.present import decorate
 
     take = {"kind": "move", "player": "Bob", "chips": 2, "source": "pot", "dest": "Bob",
             "rule": "T7", "text": "Bob takes 2 chips: the worse throw at the showdown"}
@@ -122,7 +122,7 @@ def test_showdown_sentence_names_who_takes_the_chips() -> None:
 
 
 def test_history_summary_names_the_loser_of_bidou_and_the_winner_of_montevideo() -> None:
-    from table_server.history import summary
+    from table_server.pages.history import summary
 
     two_hand = {"status": "over", "result": {"loser": "Bob", "winner": "Ann"}}
     multi_hand = {"status": "over", "result": {"loser": "Cid", "winner": None}}
@@ -139,7 +139,7 @@ def test_the_chart_plots_the_losing_ninth_chip_and_marks_each_round_end() -> Non
     from engine.autoplay import play_random
     from engine.record import record_of
     from engine.variants import new_game
-    from table_server.history import chart_points, chart_svg
+    from table_server.pages.history import chart_points, chart_svg
 
     game = new_game("two-hand", ["Ann", "Bob"])
     play_random(game, random.Random(8))

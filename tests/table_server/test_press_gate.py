@@ -6,8 +6,8 @@ from __future__ import annotations
 import json
 import threading
 
-from table_server.auth import PressLimiter, SeatTokens
-from table_server.press_gate import HOLD_MAX, PressGate
+from table_server.access.auth import PressLimiter, SeatTokens
+from table_server.access.press_gate import HOLD_MAX, PressGate
 
 
 class Clock:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from table_server.present import prompt
+from table_server.words.present import prompt
 
 pytestmark = [pytest.mark.browser]
 

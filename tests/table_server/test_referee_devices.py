@@ -15,9 +15,9 @@ from urllib.parse import urlencode
 
 import pytest
 
-from firmware.server_settings import ServerSettings
-from table_server.auth import RateLimiter
-from table_server.devices import RefereeDevices, device_key
+from firmware.settings.server_settings import ServerSettings
+from table_server.access.auth import RateLimiter
+from table_server.access.devices import RefereeDevices, device_key
 from table_server.server import Dashboard
 
 PIN = "123456"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import html
 import re
 
-from table_server.referee_pin import RefereePin
+from table_server.access.referee_pin import RefereePin
 
 IN_CONFIG = ("This table's PIN is set in its config ([referee] pin); change it there and "
              "restart the table.")

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from firmware.server_settings import ServerSettings
-from table_server.auth import SeatTokens
+from firmware.settings.server_settings import ServerSettings
+from table_server.access.auth import SeatTokens
 from table_server.server import Dashboard
 
 WAIT_MS = 15_000

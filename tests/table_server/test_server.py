@@ -12,8 +12,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from firmware.server_settings import ServerSettings
-from table_server.referee_pin import RefereePin
+from firmware.settings.server_settings import ServerSettings
+from table_server.access.referee_pin import RefereePin
 from table_server.server import Dashboard
 
 

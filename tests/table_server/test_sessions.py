@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import threading
 
-from table_server.auth import OneTimePasses, RateLimiter
+from table_server.access.auth import OneTimePasses, RateLimiter
 from web.hosts import AllowedHosts, host_name
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import time
 
-from table_server.sse import format_event
+from table_server.streams.sse import format_event
 
 
 def read_events(response, count: int, timeout: float = 10.0) -> tuple[list[dict], list[str]]:
@@ -92,7 +92,7 @@ def test_stopping_ends_open_streams(table) -> None:
 
 
 def test_a_state_is_encoded_once_for_every_stream():
-    from table_server.sse import Streams
+    from table_server.streams.sse import Streams
 
     calls: list[int] = []
 

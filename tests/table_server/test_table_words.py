@@ -1,13 +1,13 @@
-"""The words the table view adds to the public state (``table_server.seat_words`` and
-``table_server.banner``): pure functions checked on hand-made states and on a real table."""
+"""The words the table view adds to the public state (``table_server.words.seat_words`` and
+``table_server.words.banner``): pure functions checked on hand-made states and on a real table."""
 
 from __future__ import annotations
 
 import random
 
-from table_server.banner import REMINDERS, announcements, banner, progress
-from table_server.present import decorate
-from table_server.seat_words import action_words, showdown_marks
+from table_server.words.banner import REMINDERS, announcements, banner, progress
+from table_server.words.present import decorate
+from table_server.words.seat_words import action_words, showdown_marks
 
 
 def seat(name: str, exposed: list[int] | None = None, **more) -> dict:

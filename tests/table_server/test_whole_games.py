@@ -17,8 +17,8 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from firmware.server_settings import ServerSettings
-from table_server.auth import PressLimiter
+from firmware.settings.server_settings import ServerSettings
+from table_server.access.auth import PressLimiter
 from table_server.server import Dashboard
 
 from .conftest import HandPace

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from firmware.venue_settings import parse_venue_settings
+from firmware.settings.venue_settings import parse_venue_settings
 from venue.cli import main
 from venue.cmd_add_tables import NEW_CONFIG
 from venue.settings import load_venue_config

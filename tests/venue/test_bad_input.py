@@ -12,7 +12,7 @@ import nats
 import pytest
 from venue_harness import Venue, wait_until
 
-from firmware.log import Entry, GameRow
+from firmware.gamelog.log import Entry, GameRow
 from venue.messages import entry_message, inbox_prefix
 
 pytestmark = pytest.mark.slow

@@ -19,8 +19,8 @@ from venue_harness import free_port, wait_until
 
 from engine.autoplay import random_action
 from engine.variants import new_game
-from firmware.log import GameLog
-from firmware.venue_settings import VenueSettings
+from firmware.gamelog.log import GameLog
+from firmware.settings.venue_settings import VenueSettings
 from venue.forwarder import BATCH, POSITION_EVERY, Forwarder
 from venue.hub import ensure_streams, start_hub
 from venue.messages import ENTRY_STREAM

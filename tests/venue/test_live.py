@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import queue
 
-from firmware.log import Entry, GameRow
+from firmware.gamelog.log import Entry, GameRow
 from venue.messages import entry_message
 from venue.settings import build_venue_config
 from venue_screen.live import Live

@@ -11,9 +11,9 @@ import tomllib
 
 import pytest
 
-from firmware.log import Entry, GameLog, GameRow
-from firmware.venue_settings import parse_venue_settings
-from firmware.views import dice_in_text, entry_is_public
+from firmware.gamelog.concealment import dice_in_text, entry_is_public
+from firmware.gamelog.log import Entry, GameLog, GameRow
+from firmware.settings.venue_settings import parse_venue_settings
 from venue.messages import BadMessage, entry_message, leaks, msg_id, parse_entry
 from venue.outbox import released
 from venue.settings import build_venue_config
@@ -137,7 +137,7 @@ def test_the_example_configs_venue_section_loads_when_uncommented() -> None:
 def test_a_table_without_venue_loads_no_broker_or_database_client() -> None:
     """make run needs neither nats-py nor psycopg: the run command and the config load
     without importing them (the forwarder is imported only when [venue] is set)."""
-    code = ("import sys, table_server.cmd_run, firmware.config; "
+    code = ("import sys, table_server.cmd_run, firmware.settings.config; "
             "print(sorted(m for m in sys.modules if m.split('.')[0] in ('nats', 'psycopg')))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True, cwd=pathlib.Path(__file__).resolve().parents[2])

@@ -21,7 +21,7 @@ import nats
 import psycopg
 from venue_harness import TOKEN, Venue, wait_until
 
-from firmware.roster_seating import parse_seating
+from firmware.gamelog.seating_entry import parse_seating
 from venue import roster
 from venue.roster import Player
 

@@ -11,7 +11,7 @@ import psycopg
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from firmware.log import Entry, GameRow
+from firmware.gamelog.log import Entry, GameRow
 from venue import store
 from venue.ingester import Ingester
 from venue.messages import EntryMessage, entry_message

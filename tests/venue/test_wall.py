@@ -6,7 +6,7 @@ with 12 tables of eight; each seat's last shown throw stays on the wall after th
 venue's internal counts (entries, still to come) are on the owner's status page, not on the wall.
 
 The tables' states are published to the hub as each table's forwarder publishes them
-(``venue.forwarder.summary`` of ``firmware.views.public_state`` of a game played at random),
+(``venue.forwarder.summary`` of ``firmware.table.views.public_state`` of a game played at random),
 so a dozen tables cost no dozen processes."""
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from venue_harness import Venue, wait_until
 
 from engine.autoplay import random_action
 from engine.variants import new_game
-from firmware.views import public_state
+from firmware.table.views import public_state
 from venue.forwarder import summary
 from venue.messages import state_subject
 

@@ -25,8 +25,8 @@ from typing import Any
 import nats
 import psycopg
 
-from firmware.log import Entry, GameRow
-from firmware.views import entry_is_public
+from firmware.gamelog.concealment import entry_is_public
+from firmware.gamelog.log import Entry, GameRow
 from venue import store
 from venue.hub import start_hub
 from venue.messages import entry_message, inbox_prefix

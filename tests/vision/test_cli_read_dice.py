@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from firmware.cli import main
+from firmware.cli.dispatch import main
 from simulator.render import random_scene, render_scene
 from vision.cli import describe
 from vision.picture import load_image
@@ -23,7 +23,7 @@ DECODE_ERROR = "it is not a picture OpenCV can decode (corrupt or not an image f
 
 def read_dice_cmd(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "firmware.cli", "read-dice", *args],
+        [sys.executable, "-m", "firmware.cli.dispatch", "read-dice", *args],
         capture_output=True, text=True, cwd=ROOT, timeout=120,
     )
 

@@ -33,7 +33,7 @@ with
 :func:`save` writes ``NAME.head.npz`` (:meth:`vision.learned.face_model.Head.save`) and
 ``NAME.reader.json`` (the thresholds, the face network's fingerprint, and the figures of the
 calibration) for a config ``NAME.toml``; ``bidou-table calibrate``
-(:mod:`firmware.calibrate_reader`) runs it and names the head under ``[vision]``.
+(:mod:`firmware.teach.calibrate_reader`) runs it and names the head under ``[vision]``.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ down what the dice show. So each picture ``NAME.jpg`` (or ``.png``) has a ``NAME
 it holding the values, e.g. ``2 4 6`` (digits 1-6, spaces or commas, any order; empty: no dice),
 and a picture is scored by its values as a multiset (:func:`by_values`), not by where each die
 lies. A referee's dice correction is a known throw too: its picture kept in the log, its values
-the corrected ones (:mod:`firmware.correction_pictures`).
+the corrected ones (:mod:`firmware.teach.correction_pictures`).
 
 Its own module, apart from the table's adaptation (:mod:`vision.calibrate.adapt`) that reads it: the
 folder format needs no network.

@@ -1,0 +1,188 @@
+"""The state dicts the dashboard shows: the concealment boundary of the table.
+
+Dice values live in the controller and the engine. ``public_state`` is built only from
+``game.state()`` and ``game.views()`` (whose ``exposed`` holds dice the rules have shown:
+showdown, open throw, Poor Fish), so a seat's concealed dice cannot reach the table view,
+whatever the dashboard does. Whether a concealed throw's values are pending is concealed too
+(docs/rules/pending.md, D-S2): the table view learns it only for exposed dice, while they are
+settled (``settling``). ``seat_state`` adds that one seat's own dice; ``referee_state``
+adds everything. Tests check the boundary by looking for dice values in the JSON.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict
+from typing import Any
+
+from engine.game import Effect, Game
+from engine.ranking import rank_words, spoken_name
+from firmware.camera.throws import DiceWatcher, SeatRead
+from firmware.gamelog.log import Entry
+from firmware.table.commands import Refusal
+from firmware.words import press_labels
+from firmware.words.phrases import Phrase
+from firmware.words.throw_words import rank_phrase, throw_phrase
+from firmware.words.wording import as_sentence
+
+
+def public_state(game: Game, *, game_id: int, status: str, version: int,
+                 offered: dict[str, int],
+                 events: list[Phrase], settled: list[Effect], camera: dict[str, Any],
+                 hand_actions: int, opening: Sequence[Effect] = (),
+                 settling: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """What anyone at the table may see: no concealed dice.
+
+    ``settled`` are the chip moves and game end of the latest settlement, kept as the engine
+    gave them (who, how many chips, from where, to where, the rule, its sentence) so the
+    dashboard words them from fields, never by reading the event sentences back. ``opening``
+    are the effects of the action that began this hand (a player going out, M8, an open throw,
+    a side pot), which the banner announces for the whole hand; the shown dice of the last
+    showdown are left out of it, as they are no longer on the table. ``settling`` are the
+    exposed dice whose values the table is settling now (``firmware.table.exposure``).
+    """
+    state = dict(game.state())
+    last = last_actions(game, hand_actions)
+    seats = []
+    for v in game.views():
+        seat = asdict(v)
+        seat["last_action"] = last.get(v.name)
+        seat["exposed"] = list(v.exposed) if v.exposed is not None else None
+        seat["offered"] = offered.get(v.name, 0)
+        seats.append(seat)
+    allowed: dict[str, list[str]] = {p: [] for p in game.players}
+    for a in game.allowed():
+        if a.verb not in allowed[a.player]:
+            allowed[a.player].append(a.verb)
+    state.update(
+        game_id=game_id,
+        variant=game.variant,
+        players=list(game.players),
+        options=dict(game.options),
+        seats=seats,
+        allowed=allowed,
+        events=[str(e) for e in events],
+        events_said=[e.to_json() for e in events],  # for each screen to say in its language
+        settled=[settled_fields(e) for e in settled],
+        opening=[settled_fields(e) for e in opening if e.kind != "expose"],
+        hand=game.hand,
+        version=version,
+        camera=dict(camera),
+        actions=len(game.history),
+        hand_actions=hand_actions,
+        status=status,
+        settling=list(settling),
+    )
+    return state
+
+
+def settled_fields(effect: Effect) -> dict[str, Any]:
+    """An effect as JSON: who took what, from where, why (never its ``dice`` field)."""
+    return {"kind": effect.kind, "player": effect.player, "chips": effect.chips,
+            "source": effect.source, "dest": effect.dest, "rule": effect.rule,
+            "detail": effect.detail, "text": effect.text,
+            "said": as_sentence(effect.text).to_json()}  # for people, in their language
+
+
+def last_actions(game: Game, hand_actions: int) -> dict[str, dict[str, Any]]:
+    """Each player's latest action this hand as ``{"verb", "chips"}``: the verb and the chips
+    a bet or raise put in, never a throw's dice (those stay under the cup)."""
+    last: dict[str, dict[str, Any]] = {}
+    if hand_actions <= 0:
+        return last
+    for action in game.history[-hand_actions:]:
+        last[action.player] = {"verb": action.verb, "chips": action.chips}
+    return last
+
+
+def is_settlement(effect: Effect) -> bool:
+    """Whether ``effect`` settles chips or the game: a chip move, or the game's end."""
+    return effect.kind in ("move", "game")
+
+
+def camera_status(watcher: DiceWatcher | None) -> dict[str, Any]:
+    """The camera line of the public state: its name, whether it works, its last error."""
+    if watcher is None:
+        return {"name": None, "ok": False, "error": "no camera: the referee enters dice"}
+    return {"name": watcher.camera.name,
+            "ok": watcher.camera_error is None, "error": watcher.camera_error}
+
+
+def seat_dice(game: Game, seat: str) -> list[int] | None:
+    """The dice under ``seat``'s cup (None before a throw, or while its values are pending)."""
+    dice = game.concealed_dice(seat)
+    return list(dice) if dice else None
+
+
+def captain_roll(game: Game, seat: str, hand_actions: int) -> int | None:
+    """``seat``'s die in the captain roll that began this hand (its latest, after a tie),
+    until it throws: the roller's phone shows it where a throw's dice will be. A captain
+    roll's die is public (``wording.action_sentence`` says it to the table), so no concealed
+    die is shown by this; a roll whose value is pending has none until settled."""
+    if game.concealed_dice(seat) is not None:
+        return None
+    start = len(game.history) - max(0, hand_actions)
+    if game.expects == "roll":  # rolling now: this hand's actions are the rolls so far
+        block = game.history[start:]
+    else:  # the captaincy is decided: the rolls just before this hand began, if any
+        first = start
+        while first > 0 and _is_roll(game.history[first - 1]):
+            first -= 1
+        block = game.history[first:start]
+    die = None
+    for action in block:
+        if action.player == seat and _is_roll(action) and action.numbers:
+            die = action.numbers[0]
+    return die
+
+
+def _is_roll(action: Any) -> bool:
+    """A captain roll, or the settling of one (a settle of one die)."""
+    return action.verb == "roll" or (action.verb == "settle" and len(action.numbers) == 1)
+
+
+def add_seat(state: dict[str, Any], game: Game, seat: str,
+             refusal: Refusal | None = None) -> dict[str, Any]:
+    """Public state plus ``seat``'s own dice, their name and place in Table 1, what each
+    of its buttons does now and why its last press was refused (for that seat's page and
+    nobody else: a refusal is never on the pub screen)."""
+    out = dict(state)
+    out["seat"] = seat
+    out["dice"] = seat_dice(game, seat)
+    out["dice_pending"] = game.values_pending(seat)
+    out["captain_roll"] = captain_roll(game, seat, state.get("hand_actions", 0))
+    whole = out["dice"] is not None and len(out["dice"]) == 3
+    ranking = game.options.get("ranking", "three-digit")
+    out["dice_name"] = spoken_name(out["dice"]) if whole else None
+    out["dice_rank"] = rank_words(out["dice"], ranking) if whole else None
+    out["dice_name_said"] = throw_phrase(out["dice"]).to_json() if whole else None
+    out["dice_rank_said"] = rank_phrase(out["dice"], ranking).to_json() if whole else None
+    offered = next((s["offered"] for s in state.get("seats", []) if s["name"] == seat), 0)
+    buttons = press_labels.labels(game, seat, offered)
+    out["buttons"] = {k: str(v) if v is not None else None for k, v in buttons.items()}
+    out["buttons_said"] = {k: v.to_json() if v is not None else None
+                           for k, v in buttons.items()}
+    out["refusal"] = refusal.sentence if refusal else None
+    out["refusal_said"] = (refusal.phrase or Phrase(refusal.sentence)).to_json() \
+        if refusal else None
+    return out
+
+
+def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
+                flags: list[str], entries: list[Entry], last_reads: dict[str, SeatRead],
+                disputes: dict[str, Phrase] | None = None) -> dict[str, Any]:
+    """Everything: all dice, the values pending (and why), the players' disagreements over
+    exposed values, flags and the log of this game."""
+    out = dict(state)
+    out["dice"] = {p: seat_dice(game, p) for p in game.players}
+    waiting = set(game.unsettled())
+    out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()
+                         if game.values_pending(s) or s in waiting]
+    out["disputes"] = [{"seat": s, "sentence": str(d), "said": d.to_json()}
+                       for s, d in (disputes or {}).items()]
+    out["flags"] = list(flags)
+    out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
+                      for e in entries]
+    out["reads"] = {s: {"values": list(r.values) if r.values else None, "reason": r.reason}
+                    for s, r in last_reads.items()}
+    return out
