@@ -137,6 +137,7 @@ def write_thresholds(folder: pathlib.Path, calib: Sequence[LabelledPicture],
     ``reader.json``, saying what the calibration split reads with them: the last step of
     every way a model is made (``make train``, a quantisation, this module's command)."""
     chosen, s = best(look_all(Model(folder), calib))
+    chosen.pop("untaught", None)  # a model is untaught: a table's calibration chooses it
     log(f"calibration split: {s.summary()}")
     (folder / "reader.json").write_text(json.dumps(chosen, indent=2) + "\n")
     log(f"thresholds: {json.dumps(chosen)}")
