@@ -89,3 +89,19 @@ def test_the_known_dice_needed_to_show_one_wrong_in_500() -> None:
     assert needed_dice(given=499, wrong=0, known=600) == 0
     assert needed_dice(given=50, wrong=0, known=60) == 599 - 60
     assert needed_dice(given=30, wrong=1, known=60) == 1998 - 60
+
+
+def test_a_few_known_dice_keep_the_table_careful_whatever_they_read() -> None:
+    """Sixty known dice read right at 0.8: the folds would give values at 0.8, but 60 dice
+    cannot show 1 wrong in 500, so no value is given under the untaught model's min_value
+    and the turned and untaught opinions are asked."""
+    from vision.calibrate.adapt import Seen
+    from vision.calibrate.thresholds import choose_thresholds
+
+    seen = [Seen(f"p{k}", (1 + k % 6, 1 + (k + 1) % 6, 1 + (k + 2) % 6),
+                 tuple(place(1 + (k + i) % 6, 0.8, centre=(100.0 * (i + 1), 100.0))
+                       for i in range(3))) for k in range(20)]
+    base = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.95, "sure_die": 0.0}
+    chosen = choose_thresholds(seen, base)
+    assert chosen["min_value"] >= 0.95
+    assert chosen["turned"] <= 0.5 and chosen["untaught"] <= 0.5
