@@ -68,9 +68,9 @@ def test_dissent_names_the_first_opinion_against_and_none_when_all_agree():
     assert "pips" in (dissent(4, None, None, 2, t) or "")
 
 
-def test_only_a_place_that_could_be_given_a_value_is_asked():
+def test_only_a_place_that_may_be_a_die_is_asked():
     assert asked(probs(2, 0.6)) and not asked(probs(2, 0.2, no_die=0.75))
-    assert not asked(probs(2, 0.25, no_die=0.1))
+    assert asked(probs(2, 0.25, no_die=0.1))
 
 
 def test_the_reader_asks_every_opinion_of_a_real_die() -> None:

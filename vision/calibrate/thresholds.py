@@ -21,7 +21,7 @@ from vision.calibrate.known import (
     errors,
     needed_dice,
 )
-from vision.learned.face_reader import decide
+from vision.learned.face_reader import DEFAULTS, decide
 from vision.learned.opinions import careful
 
 __all__ = ["AGREE", "DISSENTS", "ERROR_COST", "FINDER_DETECT", "GRID", "choose_thresholds",
@@ -88,10 +88,11 @@ def _search(seen: Sequence[Seen], base: Mapping[str, float], detects: Sequence[f
             few: bool) -> dict[str, float]:
     """:func:`choose_thresholds`' search, ``few``: careful."""
     values = GRID["min_value"]
+    bar = float(base.get("min_value", DEFAULTS["min_value"]))
 
     def worth(t: dict[str, float]) -> float:
         if few:  # the opinions asked, and no value given under the untaught model's bar
-            t.update(careful(t), min_value=max(t["min_value"], base["min_value"]))
+            t.update(careful(t), min_value=max(t["min_value"], bar))
         s = tally(seen, t)
         return (s.right - ERROR_COST * errors(s) + 1e-3 * t["min_value"]
                 + 1e-5 * t["agree"] - 1e-4 * t["not_a_die"]

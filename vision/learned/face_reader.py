@@ -365,7 +365,9 @@ def read_places(image: np.ndarray, places: list[Spot], model: Model, pips: bool 
     if ask:
         turns = np.stack([die_crop(pyramid, places[i][0], places[i][1], turn, False, FACE_INPUT)
                           for i in ask for turn in TURNS])
-        read = _probabilities(model, model.faces.embed(turns)).reshape(len(ask), len(TURNS), -1)
+        # the network's own head (a head fitted alone changes values, not this opinion)
+        read = model.sizer.probabilities(model.faces.embed(turns)).reshape(len(ask), len(TURNS),
+                                                                           -1)
         turned = dict(zip(ask, read, strict=True))
         if model.untaught is not None:
             net, head = model.untaught

@@ -42,14 +42,16 @@ DISSENT = {"turned": 1.0, "untaught": 1.0, "pips": 1.0}
 #: wrong share under 1 in 500 (:func:`careful`): another value read at 0.5 or more, more
 #: likely than not, is a strong dissent
 CAREFUL = {"turned": 0.5, "untaught": 0.5}
-#: opinions are asked only of places that could be given a value: "not a die" under this and
-#: the best value at least this (no grid's ``not_a_die`` is looser, no ``agree`` lower)
-ASKED = (0.7, 0.3)
+#: opinions are asked of every place that may be a die: "not a die" under this (no grid's
+#: ``not_a_die`` is looser). Not by its best value: a table's head fitted alone reads the
+#: values again from the same places, so what it may give a value is not known when they
+#: are read
+ASKED = 0.7
 
 
 def asked(probs: np.ndarray) -> bool:
     """Whether a place with these probabilities is asked the other opinions (:data:`ASKED`)."""
-    return float(probs[0]) < ASKED[0] and float(probs[1:].max()) >= ASKED[1]
+    return float(probs[0]) < ASKED
 
 
 def against(probs: np.ndarray, value: int) -> float:
