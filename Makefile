@@ -11,7 +11,7 @@ PIP_CONSTRAINTS := $(if $(ON_PI_OS),-c firmware/deploy/pi-constraints.txt)
 TRAIN_VENV ?= .venv-train
 SETS ?= ../shared/dice
 
-.PHONY: translations run teach test test-fast bench lint clean learn train-venv train venue pi-check
+.PHONY: translations run teach test test-fast soak bench lint clean learn train-venv train venue pi-check pi-boot
 
 # What the table needs, and no more: a pub's Pi gets no test tools.
 $(VENV)/.installed: pyproject.toml
@@ -71,13 +71,24 @@ teach: $(VENV)/.installed
 	test -e teach-table/table.toml || cp firmware/table.teach.toml teach-table/table.toml
 	$(VENV)/bin/bidou-table run --config teach-table/table.toml --db teach-table/table.db $(ARGS)
 
+# The suite in TEST_WORKERS processes (pytest-xdist): most tests wait on something (a server, a
+# browser, a table in a child process), and another process uses that wait. A module's tests
+# run in one process, in their order (--dist loadscope), so what a module starts once (a
+# browser, a venue, a league) serves all its tests; the modules with slow tests go first
+# (tests/conftest.py). The soaks are left to `make soak`; the 25 slowest tests are printed.
+TEST_WORKERS ?= 4
 test: $(VENV)/.installed-test
-	$(PY) -m pytest $(PYTEST_ARGS)
+	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope -m "not soak" --durations=25 $(PYTEST_ARGS)
+
+# The long soaks alone (minutes of faults, hundreds of kills: the tests marked soak), one at a
+# time; `make test` checks the same promises in shorter runs.
+soak: $(VENV)/.installed-test
+	$(PY) -m pytest -m soak --durations=25 $(PYTEST_ARGS)
 
 # Everything but the tests marked slow (whole games on real timings, the real reader end to
-# end); CI runs `make test`, which includes them.
+# end) and the soaks, in one process (hardware/pi-check runs it under emulation).
 test-fast: $(VENV)/.installed-test
-	$(PY) -m pytest -m "not slow" $(PYTEST_ARGS)
+	$(PY) -m pytest -m "not slow and not soak" $(PYTEST_ARGS)
 
 # The table on arm64 as on a Pi (Debian Bookworm root under qemu-user-static, as root; needs
 # apt-get install debootstrap qemu-user-static binfmt-support): hardware/pi-check/run.sh says
@@ -86,6 +97,14 @@ test-fast: $(VENV)/.installed-test
 # compared with its. Not a CI step: a fresh run took 7 to 17 minutes without the tests.
 pi-check: $(VENV)/.installed
 	hardware/pi-check/run.sh
+
+# The pub's install booted: pi-check's root under qemu-system-aarch64 with systemd as PID 1,
+# install.sh, the service killed and the machine rebooted mid-game, the hub beside it
+# (apt-get install qemu-system-arm qemu-user-static debootstrap binfmt-support). Needs root and
+# takes an hour of emulation: never part of make test. hardware/pi-boot/run.sh says what it
+# checks; the report goes to .pi-check/pi-boot/last-run.md (PI_BOOT_REPORT moves it).
+pi-boot:
+	hardware/pi-boot/run.sh
 
 # The dashboard's words: extract every marked string into the template and add the new ones to
 # the French and Spanish catalogues (their translators then fill the empty msgstr lines;
@@ -102,10 +121,32 @@ translations: $(VENV)/.installed
 bench: $(VENV)/.installed-venue
 	$(PY) benchmarks/run_all.py
 
-# ruff everywhere; mypy --strict on the engine and venue/messages.py (pyproject's [tool.mypy])
-lint: $(VENV)/.installed-test
+# ruff everywhere; mypy --strict on the engine and venue/messages.py (pyproject's [tool.mypy]);
+# tests/engine alone covering every branch of engine/
+lint: $(VENV)/.installed-test coverage-engine
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/mypy
+
+# Every line and branch of the rules engine is run by its own tests (tests/engine), or the
+# figure has dropped: a rule without a test. Hypothesis's seed is fixed so the figure is the
+# same every run. Nothing is excluded from the count (docs/rules/README.md, "What the engine's
+# tests prove").
+.PHONY: coverage-engine
+coverage-engine: $(VENV)/.installed-test
+	$(PY) -m pytest tests/engine -q -p no:cacheprovider --hypothesis-seed=0 --cov=engine \
+	  --cov-branch --cov-report=term-missing:skip-covered --cov-fail-under=100
+
+# Would the engine's tests notice a wrong rule? mutmut mutates engine/ and runs tests/engine
+# against each mutant (benchmarks/engine_mutants.py); its dated figures go to
+# benchmarks/results/. Hours on 2 shared cores for all of them: MUTANTS_SAMPLE=N runs a sample
+# drawn with MUTANTS_SEED. Outside CI.
+.PHONY: mutants
+$(VENV)/.installed-mutants: $(VENV)/.installed-test
+	$(PY) -m pip install -q $(PIP_CONSTRAINTS) -e '.[test,mutants]'
+	touch $@
+
+mutants: $(VENV)/.installed-mutants
+	nice -n 10 $(PY) benchmarks/engine_mutants.py
 
 $(TRAIN_VENV)/.installed: pyproject.toml
 	python3 -m venv $(TRAIN_VENV)
@@ -128,4 +169,4 @@ train: $(TRAIN_VENV)/.installed
 	done
 
 clean:
-	rm -rf $(VENV) $(TRAIN_VENV) build *.egg-info .pytest_cache
+	rm -rf $(VENV) $(TRAIN_VENV) build *.egg-info .pytest_cache mutants .coverage

@@ -4,8 +4,9 @@ A real Dashboard (cheroot, one broadcaster thread for the streams) serves the re
 simulated table, on 127.0.0.1. Fifty clients hold ``GET /api/events`` open on raw sockets, each in
 its own thread, noting when every state version reaches it. Presses are sent as a phone sends them
 (``POST /api/press`` with the seat token); latency is from sending the press to the new state
-arriving at each client. Then ``GET /api/state`` is requested as fast as one and four keep-alive
-clients can, with the 50 streams still open.
+arriving at each client. The public state's size at the game's start is printed first (every
+stream is sent the state on each change). Then ``GET /api/state`` is requested as fast as one
+and four keep-alive clients can, with the 50 streams still open.
 """
 
 from __future__ import annotations
@@ -127,6 +128,9 @@ def main() -> None:
             return
         tokens = dashboard.context.tokens
         conn = http.client.HTTPConnection("127.0.0.1", dashboard.port, timeout=30)
+        conn.request("GET", "/api/state")
+        size = len(conn.getresponse().read())
+        print(f"public state at the game's start (GET /api/state, 3 players): {size} bytes")
         rng = random.Random(5)
         latencies: dict[str, list[float]] = {"THROW (camera read)": [], "other buttons": []}
         sent = 0
@@ -147,6 +151,9 @@ def main() -> None:
                     "other buttons"
                 latencies[kind] += [c.arrivals[min(v for v in c.arrivals if v >= version)] - t0
                                     for c in clients]
+        conn.request("GET", "/api/state")
+        size = len(conn.getresponse().read())
+        print(f"public state after {sent} presses (its last 30 events in it): {size} bytes")
         conn.close()
         print(f"press-to-event latency, {CLIENTS} event-stream clients "
               "(POST /api/press sent -> state arrives at each client)")

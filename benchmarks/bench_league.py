@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import multiprocessing
 import os
 import shutil
@@ -49,23 +48,23 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "venue"), str(ROOT / "tests" / "league")]
 
 from league_harness import DAY0, day_of_games, game_messages  # noqa: E402
+from league_traffic import PACE, publish_backlog, publish_paced, state_cost  # noqa: E402
 from venue_harness import _listening, free_port, wait_until  # noqa: E402
 
 from league import derive, ratings  # noqa: E402
 from league import store as league_store  # noqa: E402
-from league.cluster import league_subject, start_server  # noqa: E402
+from league.cluster import start_server  # noqa: E402
 from league.pubhub import LeagueLink, pub_hub_config  # noqa: E402
 from league.settings import build_league_config  # noqa: E402
 from league.uplink import Uplink  # noqa: E402
 from venue import store as venue_store  # noqa: E402
-from venue.forwarder import summary  # noqa: E402
+from venue import table_logs as venue_table_logs  # noqa: E402
 from venue.hub import nats_server_binary  # noqa: E402
-from venue.messages import EntryMessage, entry_subject, state_subject  # noqa: E402
+from venue.messages import EntryMessage  # noqa: E402
 from venue.pgcluster import PgCluster  # noqa: E402
 from venue.private_file import write_private  # noqa: E402
 from venue.settings import build_venue_config  # noqa: E402
 
-PACE = 2.0  # seconds between two entries of one table: a person's pace
 ROSTER = [f"p{i:04d}" for i in range(2000)]
 
 
@@ -103,109 +102,6 @@ def _run_uplinks(configs: list, logs: dict, stop_file: str) -> None:  # noqa: AN
         await asyncio.gather(watch(), *ups)
 
     asyncio.run(main())
-
-
-async def _publish_paced(urls: dict[str, str], timed: list[tuple[float, EntryMessage]],
-                         released: dict[str, float]) -> None:
-    """Release each entry on its pub's hub at its time (the table's forwarder's publish)."""
-    conns = {p: await nats.connect(u, user="venue", password=f"adm-{p}")
-             for p, u in urls.items()}
-    start = time.monotonic()
-    pending: list[asyncio.Future] = []
-    for at, m in timed:
-        delay = start + at - time.monotonic()
-        if delay > 0:
-            await asyncio.sleep(delay)
-        released[f"{m.venue}:{m.id}"] = time.time()
-        js = conns[m.venue].jetstream()
-        pending.append(asyncio.ensure_future(js.publish(
-            entry_subject(m.venue, m.table), m.to_bytes(), headers={"Nats-Msg-Id": m.id},
-            timeout=30)))
-        if len(pending) > 200:
-            await asyncio.gather(*pending)
-            pending = []
-    await asyncio.gather(*pending)
-    for c in conns.values():
-        await c.close()
-
-
-async def publish_backlog(url: list[str], password: str, messages: list[EntryMessage]) -> None:
-    """Entries put in the league's stream as the league's own user, as uplinks would."""
-    nc = await nats.connect(url, user="league", password=password)
-    js = nc.jetstream()
-    for s in range(0, len(messages), 1000):
-        await asyncio.gather(*(js.publish(league_subject(m.venue, m.table), m.to_bytes(),
-                                          headers={"Nats-Msg-Id": m.id}, timeout=60)
-                               for m in messages[s:s + 1000]))
-    await nc.close()
-
-
-def _cpu(pid: int) -> float:
-    """CPU seconds (user and system) process ``pid`` has used so far."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
-def _state_body(pub: str, table: str) -> bytes:
-    """A table's public state as its forwarder sends it (``venue.forwarder``): three seats
-    in a hand."""
-    seats = [{"name": n, "chips": c, "stake": 0, "in_hand": True, "to_act": n == "Ann",
-              "out": False, "exposed": [6, 4]} for n, c in (("Ann", 5), ("Bob", 3), ("Cy", 0))]
-    state = {"game_id": 12, "status": "playing", "variant": "multi-hand", "to_act": "Ann",
-             "expects": "throw", "pot": 3, "centre": 0, "hand": 2, "seats": seats,
-             "version": 57}
-    return json.dumps(summary(state) | {"table": table, "venue": pub, "log_id": f"{pub}-{table}",
-                                        "entries": 140, "waiting": 0,
-                                        "at": time.time()}).encode()
-
-
-async def _states(urls: dict[str, str], tables: int, seconds: float) -> int:
-    """Every table's state on its pub's hub every ``PACE`` s (the tables spread over the
-    interval) for ``seconds``; how many were published."""
-    conns = {p: await nats.connect(u, user="venue", password=f"adm-{p}")
-             for p, u in urls.items()}
-    every = [(p, f"t{t}") for p in urls for t in range(tables)]
-    bodies = {pt: _state_body(*pt) for pt in every}
-    start, n = time.monotonic(), 0
-    for k in range(int(seconds / PACE)):
-        for i, (p, t) in enumerate(every):
-            delay = start + k * PACE + i * PACE / len(every) - time.monotonic()
-            if delay > 0:
-                await asyncio.sleep(delay)
-            await conns[p].publish(state_subject(p, t), bodies[(p, t)])
-            n += 1
-    for c in conns.values():
-        await c.flush()
-        await c.close()
-    return n
-
-
-async def _state_cost(urls: dict[str, str], tables: int, seconds: float, league: list[str],
-                      password: str, ingester: int, servers: list[int]
-                      ) -> tuple[int, int, float, float, float, float, float]:
-    """(published, heard on ``refused.*.bidou.>``, seconds, ingester's CPU idle and during the
-    states, the servers' idle and during), CPU in cores; idle measured as long just before."""
-    nc = await nats.connect(league, user="league", password=password)
-    heard = 0
-
-    async def count(msg: object) -> None:
-        nonlocal heard
-        heard += 1
-
-    await nc.subscribe("refused.*.bidou.>", cb=count)
-    await nc.flush()
-    pids = [ingester, *servers]
-    before, t0 = [_cpu(p) for p in pids], time.monotonic()
-    await asyncio.sleep(seconds)
-    idle, t1 = [_cpu(p) for p in pids], time.monotonic()
-    published = await _states(urls, tables, seconds)
-    await nc.flush()
-    busy, t2 = [_cpu(p) for p in pids], time.monotonic()
-    await asyncio.sleep(1)  # the last ones arrive
-    await nc.close()
-    return (published, heard, t2 - t1, (idle[0] - before[0]) / (t1 - t0),
-            (busy[0] - idle[0]) / (t2 - t1), (sum(idle[1:]) - sum(before[1:])) / (t1 - t0),
-            (sum(busy[1:]) - sum(idle[1:])) / (t2 - t1))
 
 
 def _count(dsn: str) -> int:
@@ -289,7 +185,7 @@ def main() -> None:  # noqa: PLR0915 -- one run, in order
                 urls[p] = v.hub_url
                 for t in v.tables:
                     logs[(p, t)] = f"{p}-{t}"
-                    venue_store.enroll(vdb, p, t, logs[(p, t)])
+                    venue_table_logs.enroll(vdb, p, t, logs[(p, t)])
         for v in venues:
             wait_until(lambda v=v: _listening(v.hub_port), 30, "a pub hub")
 
@@ -331,7 +227,7 @@ def main() -> None:  # noqa: PLR0915 -- one run, in order
         timed.sort(key=lambda x: x[0])
         released: dict[str, float] = {}
         t0 = time.monotonic()
-        asyncio.run(_publish_paced(urls, timed, released))
+        asyncio.run(publish_paced(urls, timed, released))
         wait_until(lambda: _count(league_dsn) >= len(released), 120, "the paced entries")
         spent = time.monotonic() - t0
         with psycopg.connect(league_dsn) as db:
@@ -351,7 +247,7 @@ def main() -> None:  # noqa: PLR0915 -- one run, in order
         wait_until(lambda: _dirty(league_dsn) == 0, 600, "the paced games' ratings", every=1)
         with psycopg.connect(league_dsn) as db:
             problems = int(db.execute("SELECT count(*) FROM problems").fetchone()[0])
-        sent, heard, spent, idle, busy, s_idle, s_busy = asyncio.run(_state_cost(
+        sent, heard, spent, idle, busy, s_idle, s_busy = asyncio.run(state_cost(
             urls, args.tables, args.state_seconds, config.client_urls(), "adm", ing.pid,
             [p.pid for p in procs[:3]]))
         with psycopg.connect(league_dsn) as db:

@@ -30,8 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT / "tests" / "venue"), str(ROOT / "tests" / "league"),
                 str(ROOT / "benchmarks")]
 
-from bench_league import publish_backlog  # noqa: E402
 from league_harness import DAY0, ROSTER, League, day_of_games  # noqa: E402
+from league_traffic import publish_backlog  # noqa: E402
 from venue_harness import _listening, free_port, wait_until  # noqa: E402
 
 from league.cluster import ensure_streams  # noqa: E402

@@ -8,7 +8,8 @@ from __future__ import annotations
 import statistics
 import time
 
-from simulator.render import random_scene, render_scene
+from simulator.random_scenes import random_scene
+from simulator.render import render_scene
 from simulator.table_scenes import render_table
 from vision.annotate import annotate
 from vision.reading import Die, Reading

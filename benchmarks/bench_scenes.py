@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import time
 
-from simulator.render import random_scene, render_scene
+from simulator.random_scenes import random_scene
+from simulator.render import render_scene
 from vision.calibrate.known import Tally
 from vision.rules.reader import read_dice
 from vision_lab.evaluate import Label, score_reading

@@ -25,6 +25,7 @@ import time
 import cv2
 import numpy as np
 
+from simulator.random_scenes import random_scene
 from simulator.render import (
     DICE_COLOURS,
     SURFACES,
@@ -32,7 +33,6 @@ from simulator.render import (
     Glare,
     SceneSpec,
     dice_colours,
-    random_scene,
     render_scene,
 )
 from simulator.table_scenes import render_table

@@ -11,7 +11,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from engine.dice import is_die
 from engine.errors import RecordError, RuleViolation
+from engine.messages import say
+
+__all__ = ["BETTING_VERBS", "DICE_VERBS", "PENDING_MARK", "SETTLERS", "VERBS", "Action",
+           "dice_count", "dice_fit", "dice_words", "is_die"]
 
 #: verb -> how many numbers it takes, and what they are ("die" 1-6 or "chips" >= 1).
 VERBS: dict[str, tuple[int, str | None]] = {
@@ -39,11 +44,6 @@ SETTLERS: tuple[str, ...] = ("camera", "players", "referee")
 
 #: How a pending throw or roll writes its numbers in the record (D-S1).
 PENDING_MARK = "?"
-
-
-def is_die(value: object) -> bool:
-    """Whether ``value`` is what a die can show: a whole number 1 to 6 (``True`` is not)."""
-    return isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 6
 
 
 def dice_count(verb: str) -> int:
@@ -110,29 +110,33 @@ class Action:
         (seat buttons, the HTTP API) before any variant looks at them.
         """
         if self.verb not in VERBS:
-            raise RuleViolation(f"{self.verb!r} is not a verb; the verbs are {', '.join(VERBS)}")
+            raise RuleViolation(say("%(word)s is not a verb; the verbs are %(listed)s",
+                                    word=repr(self.verb), listed=tuple(VERBS)))
         if self.pending:
             return
         count, kind = VERBS[self.verb]
         if self.verb == "settle":
             if len(self.numbers) not in (1, 3):
-                raise RuleViolation("settle takes the values of a throw (three dice) or of a "
-                                    f"captain roll (one die), not {len(self.numbers)}")
+                raise RuleViolation(say("settle takes the values of a throw (three dice) or "
+                                        "of a captain roll (one die), not %(n)s",
+                                        n=len(self.numbers)))
             if self.by not in SETTLERS:
-                raise RuleViolation(f"a settle says who settled the values: "
-                                    f"{', '.join(SETTLERS)}, not {self.by!r}")
+                raise RuleViolation(say("a settle says who settled the values: %(listed)s, "
+                                        "not %(word)s", listed=SETTLERS, word=repr(self.by)))
         elif len(self.numbers) != count:
-            raise RuleViolation(f"{self.verb} takes {count} number{'s' if count != 1 else ''}, "
-                                f"not {len(self.numbers)}")
+            raise RuleViolation(say("%(verb)s takes %(numbers)s, not %(n)s", verb=self.verb,
+                                    numbers=count, n=len(self.numbers)))
         elif self.by is not None:
-            raise RuleViolation(f"only a settle says who settled it, not a {self.verb}")
+            raise RuleViolation(say("only a settle says who settled it, not a %(verb)s",
+                                    verb=self.verb))
         for n in self.numbers:
             if not isinstance(n, int) or isinstance(n, bool):
-                raise RuleViolation(f"{n!r} is not a whole number")
+                raise RuleViolation(say("%(word)s is not a whole number", word=repr(n)))
             if kind == "die" and not is_die(n):
-                raise RuleViolation(f"a die shows 1 to 6, not {n}")
+                raise RuleViolation(say("a die shows 1 to 6, not %(n)s", n=n))
             if kind == "chips" and n < 1:
-                raise RuleViolation(f"a {self.verb} is at least one chip, not {n}")
+                raise RuleViolation(say("a %(verb)s is at least one chip, not %(n)s",
+                                        verb=self.verb, n=n))
 
     @classmethod
     def parse(cls, text: str) -> Action:

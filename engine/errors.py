@@ -9,22 +9,34 @@ from the source or RULINGS.md, e.g. "a raise is one chip in two-hand Bidou (T5)"
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from typing import Protocol
 
 
 class BidouError(Exception):
     """Base of every error raised by bidou-table's own code."""
 
 
+class Said(Protocol):
+    """What the engine says, as data (:class:`engine.messages.Message`): an id with its
+    arguments, whose ``str()`` is the English."""
+
+    @property
+    def id(self) -> str: ...
+
+
 class RuleViolation(BidouError, ValueError):
     """An action the rules do not allow now.
 
-    ``sentence`` says what is wrong and ``rule`` names the rule (``"T5"``,
-    ``"M6/3"``, ``"R1"``...); ``str()`` gives both: ``"sentence (rule)"``.
+    ``said`` is what is wrong as a message (an id and its arguments, said in each screen's
+    language), ``sentence`` its English, and ``rule`` names the rule (``"T5"``, ``"M6/3"``,
+    ``"R1"``...); ``str()`` gives both: ``"sentence (rule)"``.
     """
 
-    def __init__(self, sentence: str, rule: str | None = None) -> None:
-        self.sentence = sentence
+    def __init__(self, said: Said | str, rule: str | None = None) -> None:
+        self.said = said
+        self.sentence = str(said)
         self.rule = rule
+        sentence = self.sentence
         super().__init__(f"{sentence} ({rule})" if rule else sentence)
 
 

@@ -27,6 +27,21 @@ from typing import Any
 
 from engine.actions import VERBS, Action
 from engine.errors import GameOver, NotYourTurn, RuleViolation
+from engine.messages import Message, because, say, then
+
+#: Said to any action after the game's end.
+GAME_IS_OVER = say("the game is over; start a new game")
+
+
+def fewest_throws(first: str) -> Message:
+    """Who opens the betting when the captain threw more than another (M4)."""
+    return say("%(p)s made the fewest throws nearest the captain's left: %(q)s becomes captain "
+               "and opens the betting", p=first, q=first)
+
+
+def not_your_turn(current: str, verb: str, player: str) -> Message:
+    """``it is Bob's turn to throw, not Ann's`` (said to Ann)."""
+    return say("it is %(q)s's turn to %(verb)s, not %(p)s's", q=current, verb=verb, p=player)
 
 
 @dataclass(frozen=True)
@@ -40,11 +55,12 @@ class Effect:
     lost the round), ``game`` (the game is over; ``player`` lost, or won in Montevideo),
     ``settle`` (``player``'s pending ``dice`` get their values at exposure; ``detail`` says
     who settled them: camera, players or referee, D-S4), ``note`` (anything else worth
-    saying).
+    saying). ``said`` is what happened as a message (an id and its arguments, which each
+    screen says in its language); ``text`` is its English, for the record and the referee.
     """
 
     kind: str
-    text: str
+    said: Message
     rule: str | None = None
     player: str | None = None
     chips: int = 0
@@ -52,6 +68,11 @@ class Effect:
     dest: str | None = None
     dice: tuple[int, ...] = ()
     detail: str | None = None
+
+    @property
+    def text(self) -> str:
+        """What happened in English, as the record and the referee read it."""
+        return str(self.said)
 
 
 @dataclass(frozen=True)
@@ -193,11 +214,11 @@ class Over(Stage):
     def allowed(self) -> list[Allowed]:
         return []
 
-    def check(self, action: Action) -> None:  # pragma: no cover - verify refuses first
-        raise GameOver("the game is over; start a new game", None)
+    def check(self, action: Action) -> None:
+        raise GameOver(GAME_IS_OVER, None)
 
-    def perform(self, action: Action) -> list[Effect]:  # pragma: no cover
-        raise GameOver("the game is over; start a new game", None)
+    def perform(self, action: Action) -> list[Effect]:
+        raise GameOver(GAME_IS_OVER, None)
 
 
 @dataclass
@@ -228,11 +249,13 @@ class Game(ABC):
     def verify(self, action: Action) -> None:
         """Raise RuleViolation if ``action`` is not allowed now; return None if it is."""
         if action.player not in self.players:
-            raise RuleViolation(f"{action.player} is not a player in this game", None)
+            raise RuleViolation(say("%(p)s is not a player in this game", p=action.player),
+                                None)
         if action.verb not in VERBS:
-            raise RuleViolation(f"{action.verb!r} is not a verb of the game record", None)
+            raise RuleViolation(say("%(word)s is not a verb of the game record",
+                                    word=repr(action.verb)), None)
         if self.over:
-            raise GameOver("the game is over; start a new game", self.over_rule)
+            raise GameOver(GAME_IS_OVER, self.over_rule)
         self._check(action)
 
     def can(self, action: Action) -> bool:
@@ -257,7 +280,7 @@ class Game(ABC):
         try:
             action.check_numbers()
         except RuleViolation as e:  # the shape of an action built in code
-            raise RuleViolation(e.sentence, e.rule or self._numbers_rule(action)) from None
+            raise RuleViolation(e.said, e.rule or self._numbers_rule(action)) from None
         self._check_turn(action)
         self.stage.check(action)
 
@@ -265,13 +288,15 @@ class Game(ABC):
         """Refuse an action out of turn, citing the stage's rule (Bidou's words)."""
         p = self.to_act
         if action.verb == "settle" and not self.stage.unsettled():
-            raise RuleViolation(f"no dice wait to be settled now: values are settled only "
-                                f"when the rules show the dice; it is {p}'s turn to "
-                                f"{self.expects}", "D-S3")
+            raise RuleViolation(because(
+                say("no dice wait to be settled now"),
+                then(say("values are settled only when the rules show the dice"),
+                     say("it is %(q)s's turn to %(verb)s", q=str(p), verb=str(self.expects)))),
+                "D-S3")
         if self.stage.unsettled():  # any waiting player settles, in any order: the stage says
             return
         if action.player != p:
-            raise NotYourTurn(f"it is {p}'s turn to {self.expects}, not {action.player}'s",
+            raise NotYourTurn(not_your_turn(str(p), str(self.expects), action.player),
                               self.stage.rule)
 
     def _numbers_rule(self, action: Action) -> str | None:

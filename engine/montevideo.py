@@ -22,12 +22,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine.actions import DICE_VERBS, Action
-from engine.chips import POT, plural
+from engine.chips import POT
 from engine.errors import NotYourTurn, RuleViolation
-from engine.game import Effect, Game, Over, PlayerView
+from engine.game import Effect, Game, Over, PlayerView, fewest_throws, not_your_turn
+from engine.messages import THE_POT, because, cited, say, then
 from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
 from engine.poker_betting import BettingRound
-from engine.ranking import Throw, best, throw_name
+from engine.ranking import Throw, best
 from engine.settling import Settling
 from engine.side_pots import build_pots, split
 from engine.stages import Delegating, Rolling, Throwing
@@ -41,26 +42,30 @@ class _Rolling(Rolling):
     words; the captain then starts the throwing."""
 
     def __init__(self, game: MontevideoGame) -> None:
-        super().__init__(CaptainRoll(list(game.players), rule="V2"), starts="game",
+        super().__init__(CaptainRoll(list(game.players), rule="V2"),
+                         starts=say("the game starts with the captain roll"),
                          then=game._captain_rolled)
 
     def check(self, action: Action) -> None:
         if action.verb != "roll":
-            raise RuleViolation("the game starts with the captain roll: each player rolls one "
-                                f"die, and {self.roll.next_roller} rolls next", "V2")
+            raise RuleViolation(because(say("the game starts with the captain roll"),
+                                        say("each player rolls one die, and %(p)s rolls next",
+                                            p=str(self.roll.next_roller))), "V2")
         self.roll.check(action.player, action.numbers[0] if action.numbers else 0)
 
     def roll_note(self, player: str, die: int | None) -> Effect:
         if die is None:
             return super().roll_note(player, die)
-        return Effect("note", f"{player} rolls {die} for the captaincy", "V2", player=player)
+        return Effect("note", say("%(p)s rolls %(n)s for the captaincy", p=player, n=die), "V2",
+                      player=player)
 
     def tie_note(self, tied: list[str], die: int) -> Effect:
-        return Effect("note", f"{' and '.join(tied)} tie for the highest roll and roll again",
-                      "V2")
+        return Effect("note", say("%(names)s tie for the highest roll and roll again",
+                                  names=tuple(tied)), "V2")
 
     def captain_note(self, captain: str) -> Effect:
-        return Effect("captain", f"{captain} is captain (V2)", "V2", player=captain)
+        return Effect("captain", cited(say("%(p)s is captain", p=captain), "V2"), "V2",
+                      player=captain)
 
 
 class _Throwing(Throwing):
@@ -68,21 +73,22 @@ class _Throwing(Throwing):
     Montevideo's words; then the betting opens."""
 
     def __init__(self, game: MontevideoGame, turns: ThrowingTurns) -> None:
-        super().__init__(turns, rule="V2", all_thrown="everyone has thrown",
+        super().__init__(turns, rule="V2", all_thrown=say("everyone has thrown"),
                          first_throw=lambda: None, then=game._open_betting)
         self.game = game
 
     def check(self, action: Action) -> None:
         p, verb, current = action.player, action.verb, self._turns.current
         if p != current:
-            raise NotYourTurn(f"it is {current}'s turn to throw, not {p}'s", "V2")
+            raise NotYourTurn(not_your_turn(str(current), "throw", p), "V2")
         if verb == "throw":
             self._turns.check_throw(p, action.numbers)
         elif verb == "stand":
             self._turns.check_stand(p)
         else:
-            raise RuleViolation(f"{p} is throwing: throw or stand; the betting opens when "
-                                "everyone has thrown", "V2")
+            raise RuleViolation(then(because(say("%(p)s is throwing", p=p),
+                                             say("throw or stand")),
+                                     say("the betting opens when everyone has thrown")), "V2")
 
     def perform(self, action: Action) -> list[Effect]:
         p, turns = action.player, self._turns
@@ -90,11 +96,12 @@ class _Throwing(Throwing):
             n = turns.count(p) + 1
             self.game.shown.pop(p, None)
             turns.throw(p, action.numbers)
-            effects = [Effect("note", f"{p} throws ({_ordinal(n)} throw)", "V2", player=p)]
+            effects = [Effect("note", say("%(p)s throws (%(ord)s throw)", p=p, ord=n), "V2",
+                              player=p)]
         else:
             turns.stand(p)
-            effects = [Effect("note", f"{p} stands after {plural(turns.count(p), 'throw')}",
-                              "V2", player=p)]
+            effects = [Effect("note", say("%(p)s stands after %(throws)s", p=p,
+                                          throws=turns.count(p)), "V2", player=p)]
         if turns.done:
             effects += self.then()
         return effects
@@ -114,8 +121,8 @@ class _Betting(Delegating):
 
     def perform(self, action: Action) -> list[Effect]:
         game, p, verb = self.game, action.player, action.verb
-        put, text = self.betting.act(action)
-        effects = [Effect("note" if not put else "move", text, "V3" if verb not in
+        put, said = self.betting.act(action)
+        effects = [Effect("note" if not put else "move", said, "V3" if verb not in
                           ("betpot", "callpot") else "V6", player=p, chips=put,
                           source=p if put else None, dest=POT if put else None)]
         if put:
@@ -200,7 +207,8 @@ class MontevideoGame(Game):
         self.stakes = {}
         self.in_hand = holders
         rule = "V5" if self.rising_hands else "V2"
-        effects = [Effect("hand", f"Hand {self.hand}: the ante is {plural(self.ante)} ({rule})",
+        effects = [Effect("hand", cited(say("Hand %(hand)s: the ante is %(chips)s",
+                                            hand=self.hand, chips=self.ante), rule),
                           rule, detail="normal")]
         for p in holders:
             put = min(self.ante, self.chips[p])
@@ -208,13 +216,13 @@ class MontevideoGame(Game):
             self.stakes[p] = put
             self.pot += put
             if put < self.ante:
-                text = (f"{p} antes {plural(put)}, short of the {plural(self.ante)} ante, "
-                        "and is all-in (V5)")
+                said = cited(say("%(p)s antes %(chips)s, short of the %(chips2)s ante, and is "
+                                 "all-in", p=p, chips=put, chips2=self.ante), "V5")
             elif self.chips[p] == 0:
-                text = f"{p} antes {plural(put)} and is all-in ({rule})"
+                said = cited(say("%(p)s antes %(chips)s and is all-in", p=p, chips=put), rule)
             else:
-                text = f"{p} antes {plural(put)} ({rule})"
-            effects.append(Effect("move", text, rule, player=p, chips=put, source=p, dest="pot"))
+                said = cited(say("%(p)s antes %(chips)s", p=p, chips=put), rule)
+            effects.append(Effect("move", said, rule, player=p, chips=put, source=p, dest="pot"))
         return effects
 
     def _captain_rolled(self, captain: str) -> list[Effect]:
@@ -237,15 +245,16 @@ class MontevideoGame(Game):
         if first != self.captain:
             # M4 as the source writes it: the fewest throws nearest the captain's left
             # "becomes captain" (a captain among the fewest keeps it), as in multi-hand Bidou.
-            effects = [Effect("captain", f"{first} made the fewest throws nearest the "
-                              f"captain's left: {first} becomes captain and opens the betting "
-                              "(M4)", "M4", player=first)]
+            effects = [Effect("captain", cited(fewest_throws(first), "M4"), "M4",
+                              player=first)]
             self.captain = first
         else:
-            effects = [Effect("note", f"{first} opens the betting (M4)", "M4", player=first)]
+            effects = [Effect("note", cited(say("%(p)s opens the betting", p=first), "M4"),
+                              "M4", player=first)]
         if betting.done:
-            effects.append(Effect("note", "at most one player has chips left to bet, so the "
-                                  "dice are shown at once (D-V8)", "D-V8"))
+            effects.append(Effect("note", cited(say("at most one player has chips left to bet, "
+                                                    "so the dice are shown at once"), "D-V8"),
+                                  "D-V8"))
             effects += self._settle(betting)
         return effects
 
@@ -256,9 +265,10 @@ class MontevideoGame(Game):
         effects: list[Effect] = []
         if len(live) == 1:
             w = live[0]
-            effects.append(Effect("move", f"{w} takes the pot of {plural(self.pot)}: everyone "
-                                  "else dropped out (V3)", "V3", player=w, chips=self.pot,
-                                  source="pot", dest=w))
+            effects.append(Effect("move", cited(because(
+                say("%(p)s takes the pot of %(chips)s", p=w, chips=self.pot),
+                say("everyone else dropped out")), "V3"), "V3", player=w, chips=self.pot,
+                source="pot", dest=w))
             self.chips[w] += self.pot
             self.pot = self.carried = 0
             next_captain = w
@@ -266,33 +276,37 @@ class MontevideoGame(Game):
             waiting = self.turns.unsettled(live)
             if waiting:  # the shown throws decide the pots: their values first (D-S3)
                 known = {q: t for q in live if q not in waiting and (t := self.turns.last(q))}
-                pause = Settling(self.stage, waiting, dice=3, before="the pots are paid",
+                pause = Settling(self.stage, waiting, dice=3, before=say("the pots are paid"),
                                  record=self.turns.settle, then=lambda: self._settle(betting),
                                  shown=known)
                 self.stage = pause
                 return pause.pause()
             if betting.all_passed:
-                effects.append(Effect("note", "everyone passed: all throws are shown (V4)", "V4"))
+                effects.append(Effect("note", cited(because(say("everyone passed"),
+                                                            say("all throws are shown")), "V4"),
+                                      "V4"))
             throws: dict[str, Throw] = {}
             for p in live:
                 t = self.turns.last(p)
                 assert t is not None
                 throws[p] = t
                 self.shown[p] = t
-                effects.append(Effect("expose", f"{p}'s dice are shown: {throw_name(t)}", "V4",
-                                      player=p, dice=t))
+                effects.append(Effect("expose", say("%(p)s's dice are shown: %(throw)s", p=p,
+                                                    throw=t), "V4", player=p, dice=t))
             pots = build_pots(self.stakes, live, self.carried)
             carry = 0
             main_winners: list[str] = []
             for i, pot in enumerate(pots):
-                name = "the pot" if len(pots) == 1 else (
-                    "the main pot" if i == 0 else f"side pot {i}")
+                where = THE_POT if len(pots) == 1 else (
+                    say("the main pot") if i == 0 else say("side pot %(n)s", n=i))
                 if len(pot.eligible) == 1:
                     w = pot.eligible[0]
                     self.chips[w] += pot.chips
-                    effects.append(Effect("move", f"{w} takes back {plural(pot.chips)} that "
-                                          "nobody could call (D-V9)", "D-V9", player=w,
-                                          chips=pot.chips, source="pot", dest=w))
+                    effects.append(Effect("move", cited(say("%(p)s takes back %(chips)s that "
+                                                            "nobody could call", p=w,
+                                                            chips=pot.chips), "D-V9"),
+                                          "D-V9", player=w, chips=pot.chips, source="pot",
+                                          dest=w))
                     continue
                 idx = best([throws[p] for p in pot.eligible], self.ranking)
                 winners = [pot.eligible[k] for k in idx]
@@ -302,13 +316,16 @@ class MontevideoGame(Game):
                 carry += odd
                 for w, n in shares.items():
                     self.chips[w] += n
-                    why = "best throw" if len(winners) == 1 else "equal best throws split it"
-                    effects.append(Effect("move", f"{w} takes {plural(n)} from {name}: {why} "
-                                          "(V4)", "V4", player=w, chips=n, source="pot", dest=w,
-                                          detail=name if name.startswith("side") else None))
+                    why = say("best throw" if len(winners) == 1
+                              else "equal best throws split it")
+                    took = say("%(p)s takes %(chips)s from %(where)s", p=w, chips=n, where=where)
+                    effects.append(Effect("move", cited(because(took, why), "V4"), "V4",
+                                          player=w, chips=n, source="pot", dest=w,
+                                          detail=str(where) if where.args else None))
                 if odd:
-                    effects.append(Effect("note", f"{plural(odd)} of {name} cannot be split "
-                                          "and stays in the pot for the next hand (V4)", "V4"))
+                    effects.append(Effect("note", cited(say(
+                        "%(chips)s of %(where)s cannot be split and stays in the pot for the "
+                        "next hand", chips=odd, where=where), "V4"), "V4"))
             self.pot = self.carried = carry
             holders = [p for p in self.players if self.chips[p] > 0]
             if betting.all_passed:
@@ -328,9 +345,10 @@ class MontevideoGame(Game):
             self.winner = w
             self.in_hand = []
             self.stage = Over()
-            return [Effect("game", f"{w} holds every chip and wins the game (V1)", "V1",
-                           player=w)]
-        effects = [Effect("captain", f"{captain} is captain (M9)", "M9", player=captain)]
+            return [Effect("game", cited(say("%(p)s holds every chip and wins the game", p=w),
+                                         "V1"), "V1", player=w)]
+        effects = [Effect("captain", cited(say("%(p)s is captain", p=captain), "M9"), "M9",
+                          player=captain)]
         effects += self._take_antes()
         effects += self._start_throwing()
         return effects
@@ -342,7 +360,3 @@ class MontevideoGame(Game):
         if isinstance(stage, _Betting):
             return list(stage.betting.in_hand)
         return list(self.in_hand)
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")

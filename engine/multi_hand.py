@@ -18,12 +18,13 @@ from __future__ import annotations
 from typing import Any
 
 from engine.actions import Action
-from engine.chips import POT, REMOVED, plural
+from engine.chips import POT, REMOVED
 from engine.errors import RuleViolation
-from engine.game import Effect, Game, Over, PlayerView
+from engine.game import Effect, Game, Over, PlayerView, fewest_throws
+from engine.messages import Message, because, say, then
 from engine.multi_hand_betting import MultiBetting
 from engine.multi_hand_settle import first_drop, last_player, later_drop, poor_fish, showdown
-from engine.open_throw import OpenThrow, open_throw_due
+from engine.open_throw import OpenThrow, open_throw_due, open_throw_note
 from engine.phases import CaptainRoll, ThrowingTurns, clockwise_from, left_of, opener
 from engine.settling import Settling
 from engine.stages import Delegating, HeadsUp, OpenThrowing, Rolling, Throwing
@@ -60,17 +61,20 @@ class MultiBettingStage(Delegating):
         put = betting.act(action)
         effects: list[Effect] = []
         if verb == "bet":
-            effects.append(game._stake(p, put, f"{p} bets {plural(put)}", "M5"))
+            effects.append(game._stake(p, put, say("%(p)s bets %(chips)s", p=p, chips=put),
+                                       "M5"))
         elif verb == "raise":
-            effects.append(game._stake(p, put, f"{p} raises by {plural(action.chips or 0)} to "
-                                       f"{betting.level}", "M5"))
+            effects.append(game._stake(p, put, say("%(p)s raises by %(chips)s to %(n)s", p=p,
+                                                   chips=action.chips or 0, n=betting.level),
+                                       "M5"))
         elif verb == "call":
             all_in = p in betting.all_in
-            text = (f"{p} calls with his last {plural(put)}: he is all in" if all_in
-                    else f"{p} calls {plural(put)}")
-            effects.append(game._stake(p, put, text, "M6/5" if all_in else "M5"))
+            said = (say("%(p)s calls with his last %(chips)s: he is all in", p=p, chips=put)
+                    if all_in
+                    else say("%(p)s calls %(chips)s", p=p, chips=put))
+            effects.append(game._stake(p, put, said, "M6/5" if all_in else "M5"))
         elif not opened:
-            effects.append(Effect("note", f"{p} passes", "M5", player=p))
+            effects.append(Effect("note", say("%(p)s passes", p=p), "M5", player=p))
         else:
             effects += self._drop(p, verb)
         if betting.outcome is not None:
@@ -79,13 +83,14 @@ class MultiBettingStage(Delegating):
 
     def _drop(self, p: str, verb: str) -> list[Effect]:
         game, betting = self.game, self.betting
-        why = " after the betting has begun, so he drops" if verb == "pass" else " out"
-        effects = [Effect("note", f"{p} passes{why}" if verb == "pass" else f"{p} drops{why}",
-                          "M6/9" if verb == "pass" else "M5", player=p)]
+        said = ("%(p)s passes after the betting has begun, so he drops" if verb == "pass"
+                else "%(p)s drops out")
+        effects = [Effect("note", say(said, p=p), "M6/9" if verb == "pass" else "M5",
+                          player=p)]
         stake = betting.stake[p]
         if stake == 0:
-            effects.append(Effect("note", f"{p} had not bet, so he takes no penalty", "M6/2",
-                                  player=p))
+            effects.append(Effect("note", say("%(p)s had not bet, so he takes no penalty", p=p),
+                                  "M6/2", player=p))
         elif self.first_dropper is None:
             self.first_dropper = p
             effects += first_drop(p, stake, len(betting.in_hand), game.staked)
@@ -104,19 +109,19 @@ class MultiBettingStage(Delegating):
         waiting = self._turns.unsettled(clockwise_from(game.players, captain, shown))
         if waiting:  # P1 or a showdown exposes a pending throw: its values first (D-S3)
             known = {q: throws[q] for q in shown if q not in waiting}
-            pause = Settling(self, waiting, dice=3, before="the chips move",
+            pause = Settling(self, waiting, dice=3, before=say("the chips move"),
                              record=self._turns.settle, then=self._settle, shown=known)
             self.handover = pause
             return pause.pause()
         if how == "passed":
-            effects = [Effect("note", "Everybody passes", "M9")]
+            effects = [Effect("note", say("Everybody passes"), "M9")]
             if game.poor_fish:
                 effects += game._apply(poor_fish(
                     clockwise_from(game.players, captain, game.hand_players), throws,
                     game.ranking))
             nxt = left_of(game.players, captain, game.hand_players)
-            effects.append(Effect("note", f"The captaincy passes to the left of {captain}",
-                                  "M9"))
+            effects.append(Effect("note", say("The captaincy passes to the left of %(p)s",
+                                              p=captain), "M9"))
             return effects + game._end_hand(nxt)
         if how == "alone":
             last = betting.in_hand[0]
@@ -153,7 +158,8 @@ class MultiHandGame(Game):
         self.out: list[str] = []
         #: Dice the rules have shown (showdown, open throw, Poor Fish), until the next throw.
         self.exposed: dict[str, tuple[int, ...]] = {}
-        self.stage = Rolling(CaptainRoll(list(self.players), rule="M2"), starts="game",
+        self.stage = Rolling(CaptainRoll(list(self.players), rule="M2"),
+                             starts=say("the game starts with the captain roll"),
                              then=self._start_hand)
 
     @classmethod
@@ -193,13 +199,15 @@ class MultiHandGame(Game):
 
     def _check_turn(self, action: Action) -> None:
         if action.player in self.out:
-            raise RuleViolation(f"{action.player} has no chips left and is out of the game (he "
-                                f"has won); it is {self.to_act}'s turn to {self.expects}", "M7")
+            raise RuleViolation(then(say("%(p)s has no chips left and is out of the game (he "
+                                         "has won)", p=action.player),
+                                     say("it is %(q)s's turn to %(verb)s", q=str(self.to_act),
+                                         verb=str(self.expects))), "M7")
         super()._check_turn(action)
 
     # --- chips ---------------------------------------------------------------------------
-    def _stake(self, p: str, n: int, text: str, rule: str) -> Effect:
-        return self._move(Effect("move", text, rule, player=p, chips=n, source=p, dest=POT))
+    def _stake(self, p: str, n: int, said: Message, rule: str) -> Effect:
+        return self._move(Effect("move", said, rule, player=p, chips=n, source=p, dest=POT))
 
     def _move(self, e: Effect) -> Effect:
         """Perform one ``move`` effect on the counts."""
@@ -239,11 +247,13 @@ class MultiHandGame(Game):
         rule = "T3" if self.two_hand else "M3"
         order = clockwise_from(self.players, captain, self.hand_players)
         self.stage = Throwing(ThrowingTurns(order, rule=rule), rule="M3",
-                              all_thrown="every player has thrown",
+                              all_thrown=say("every player has thrown"),
                               first_throw=self._clear_shown, then=self._open_betting)
-        form = "two-hand rules" if self.two_hand else "multi-hand rules"
-        return [Effect("hand", f"Hand {self.hand}: {captain} is captain and throws first; "
-                       f"{', '.join(order)} play under {form}", rule, player=captain,
+        return [Effect("hand", say("Hand %(hand)s: %(p)s is captain and throws first; "
+                                   "%(listed)s play under %(rules)s rules", hand=self.hand,
+                                   p=captain, listed=tuple(order),
+                                   rules="two-hand" if self.two_hand else "multi-hand"),
+                       rule, player=captain,
                        detail="two-hand" if self.two_hand else "normal")]
 
     def _open_betting(self) -> list[Effect]:
@@ -253,18 +263,17 @@ class MultiHandGame(Game):
         first = opener(self.players, self.captain, counts)
         rule = "T4" if self.two_hand else "M4"
         if first != self.captain:
-            effects = [Effect("captain", f"{first} made the fewest throws nearest the captain's "
-                              f"left: {first} becomes captain and opens the betting", rule,
-                              player=first)]
+            effects = [Effect("captain", fewest_throws(first), rule, player=first)]
             self.captain = first
         else:
-            effects = [Effect("note", f"{first} opens the betting", rule, player=first)]
+            effects = [Effect("note", say("%(p)s opens the betting", p=first), rule,
+                              player=first)]
         if self.two_hand:
             a, b = self.hand_players
             duel = HeadsUpBetting((a, b), first, self.captain,
                                   turns.last_throws(self.hand_players), self.chips,
                                   ranking=self.ranking)
-            self.stage = HeadsUp(duel, turns, under="two-hand rules",
+            self.stage = HeadsUp(duel, turns, under=True,
                                  note_exposed=self._note_exposed, then=self._end_duel)
         else:
             betting = MultiBetting(clockwise_from(self.players, first, self.hand_players),
@@ -282,31 +291,34 @@ class MultiHandGame(Game):
         for p in self.hand_players:
             if self.chips[p] == 0 and p not in self.out:
                 self.out.append(p)
-                effects.append(Effect("note", f"{p} has no chips left: he is out, and has won",
+                effects.append(Effect("note", because(say("%(p)s has no chips left", p=p),
+                                                      say("he is out, and has won")),
                                       "M7", player=p))
         holders = [p for p in self.players if self.chips[p] > 0]
         if len(holders) == 1:
             self.loser = holders[0]
             self.stage = Over()
             self.hand_players = []
-            return effects + [Effect("game", f"{self.loser} is the last player holding chips "
-                                     "and loses the game", "M7", player=self.loser)]
+            return effects + [Effect("game", say("%(p)s is the last player holding chips and "
+                                                 "loses the game", p=self.loser), "M7",
+                                     player=self.loser)]
         captain = clockwise_from(self.players, candidate, holders)[0]
         if captain != candidate:
-            effects.append(Effect("note", f"{candidate} is out, so the captaincy goes to "
-                                  f"{captain}, the next player with chips", "D-M10",
-                                  player=captain))
-        effects.append(Effect("captain", f"{captain} is captain", "M9", player=captain))
+            effects.append(Effect("note", say("%(p)s is out, so the captaincy goes to %(q)s, "
+                                              "the next player with chips", p=candidate,
+                                              q=captain), "D-M10", player=captain))
+        effects.append(Effect("captain", say("%(p)s is captain", p=captain), "M9",
+                              player=captain))
         together = sum(self.chips[p] for p in holders)
         if len(holders) == 2 and together <= TWO_HAND_LIMIT and not self.two_hand:
             self.two_hand = True
-            effects.append(Effect("note", f"{' and '.join(holders)} hold {together} chips "
-                                  "together: from now on they play two-hand rules with no "
-                                  "centre", "M8"))
+            effects.append(Effect("note", because(
+                say("%(names)s hold %(n)s chips together", names=tuple(holders), n=together),
+                say("from now on they play two-hand rules with no centre")), "M8"))
         elif len(holders) == 2 and not self.two_hand:
-            effects.append(Effect("note", f"{' and '.join(holders)} hold {together} chips "
-                                  "together: whoever bets and is not called discards one chip",
-                                  "M8"))
+            effects.append(Effect("note", because(
+                say("%(names)s hold %(n)s chips together", names=tuple(holders), n=together),
+                say("whoever bets and is not called discards one chip")), "M8"))
         if self.two_hand:
             due = open_throw_due(holders, self.chips)
             if due is not None:
@@ -321,10 +333,10 @@ class MultiHandGame(Game):
                                   first_throw=self._clear_shown,
                                   note_exposed=self._note_exposed, then=self._end_hand)
         return [
-            Effect("hand", f"Open throw: {holder} holds {plural(self.chips[holder])} and the "
-                   f"last is with {short}; no betting, {short} throws first, exposed", "T10",
+            Effect("hand", open_throw_note(holder, self.chips[holder], short, short), "T10",
                    player=short, detail="open throw"),
-            Effect("captain", f"{short} throws first in the open throw", "T10", player=short),
+            Effect("captain", say("%(p)s throws first in the open throw", p=short), "T10",
+                   player=short),
         ]
 
     # --- what the table shows ------------------------------------------------------------

@@ -13,9 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from engine.actions import BETTING_VERBS, Action
-from engine.chips import plural
 from engine.errors import NotYourTurn, RuleViolation
-from engine.game import Allowed
+from engine.game import Allowed, not_your_turn
+from engine.messages import Message, because, say, then
 
 MAX_BET = 3
 MAX_RAISE = 2
@@ -74,13 +74,10 @@ class MultiBetting:
         """The next player clockwise after the last one to act who still has to answer (D-M5)."""
         if self.outcome is not None:
             return None
-        n = len(self.order)
-        start = 0 if self.last is None else (self.order.index(self.last) + 1) % n
-        for k in range(n):
-            p = self.order[(start + k) % n]
-            if p in self.need:
-                return p
-        return None  # pragma: no cover - outcome is set when nobody needs to act
+        start = 0 if self.last is None else self.order.index(self.last) + 1
+        ring = self.order[start:] + self.order[:start]
+        # The betting runs (no outcome), so somebody in the hand still has to answer.
+        return next(p for p in ring if p in self.need)
 
     def to_call(self, player: str) -> int:
         """Chips ``player`` must add to match the highest stake."""
@@ -100,17 +97,18 @@ class MultiBetting:
             opts.append(Allowed(p, "raise", 1, min(MAX_RAISE, room)))
         return opts + [Allowed(p, "drop"), Allowed(p, "pass")]
 
-    def choices(self) -> str:
-        """What the player to act may do, in words: "bet 1 to 3 chips or pass"."""
+    def choices(self, p: str) -> Message:
+        """What the player to act may do: "Ann may bet 1 to 3 chips or pass"."""
         words = []
         for a in self.allowed():
             if a.min_chips is None:
-                words.append(a.verb)
+                words.append(say("%(verb)s", verb=a.verb))
             elif a.min_chips == a.max_chips:
-                words.append(f"{a.verb} {plural(a.min_chips)}")
+                words.append(say("%(verb)s %(chips)s", verb=a.verb, chips=a.min_chips))
             else:
-                words.append(f"{a.verb} {a.min_chips} to {plural(a.max_chips or 0)}")
-        return ", ".join(words[:-1]) + " or " + words[-1] if len(words) > 1 else "".join(words)
+                words.append(say("%(verb)s %(n)s to %(m)s chips", verb=a.verb, n=a.min_chips,
+                                 m=a.max_chips or 0))
+        return say("%(p)s may %(options)s", p=p, options=tuple(words))
 
     # --- check ---------------------------------------------------------------------------
     def check(self, action: Action) -> None:
@@ -118,52 +116,45 @@ class MultiBetting:
         p, verb = action.player, action.verb
         who = self.to_act
         if p != who:
-            raise NotYourTurn(f"it is {who}'s turn to bet, not {p}'s", RULE)
+            raise NotYourTurn(not_your_turn(str(who), "bet", p), RULE)
         if verb in ("betpot", "callpot"):
-            raise RuleViolation(
-                f"{verb} belongs to Montevideo; in multi-hand Bidou {p} may {self.choices()}",
-                RULE,
-            )
+            raise RuleViolation(then(say("%(verb)s belongs to Montevideo", verb=verb),
+                                     say("in multi-hand Bidou %(what)s", what=self.choices(p))),
+                                RULE)
         if verb not in BETTING_VERBS:
-            raise RuleViolation(
-                f"every player has thrown and the betting is open; {p} may {self.choices()}",
-                RULE,
-            )
+            raise RuleViolation(then(say("every player has thrown and the betting is open"),
+                                     self.choices(p)), RULE)
         held = self.chips[p]
         n = action.chips or 0
         if not self.opened:
             if verb in ("call", "raise", "drop"):
-                raise RuleViolation(
-                    f"nobody has bet yet, so there is nothing to {verb}; "
-                    f"{p} may {self.choices()}",
-                    "D-M2" if verb == "drop" else RULE,
-                )
+                raise RuleViolation(then(say("nobody has bet yet, so there is nothing to "
+                                             "%(verb)s", verb=verb), self.choices(p)),
+                                    "D-M2" if verb == "drop" else RULE)
             if verb == "bet":
                 if n > MAX_BET:
-                    raise RuleViolation(f"a bet is 1 to {MAX_BET} chips in multi-hand Bidou",
-                                        RULE)
+                    raise RuleViolation(say("a bet is 1 to %(n)s chips in multi-hand Bidou",
+                                            n=MAX_BET), RULE)
                 if n > held:
-                    raise RuleViolation(
-                        f"{p} holds {plural(held)} and cannot bet {n}: bets are the "
-                        f"bettor's own chips", "D-M1")
+                    raise RuleViolation(because(
+                        say("%(p)s holds %(chips)s and cannot bet %(n)s", p=p, chips=held, n=n),
+                        say("bets are the bettor's own chips")), "D-M1")
             return
         if verb == "bet":
-            raise RuleViolation(
-                f"there is already a bet of {plural(self.level)}; {p} may {self.choices()}",
-                RULE,
-            )
+            raise RuleViolation(then(say("there is already a bet of %(chips)s",
+                                         chips=self.level), self.choices(p)), RULE)
         if verb == "raise":
             if n > MAX_RAISE:
-                raise RuleViolation(
-                    f"a raise is 1 or {MAX_RAISE} chips in multi-hand Bidou", RULE
-                )
+                raise RuleViolation(say("a raise is 1 or %(n)s chips in multi-hand Bidou",
+                                        n=MAX_RAISE), RULE)
             need = self.to_call(p) + n
             if need > held:
-                raise RuleViolation(
-                    f"{p} cannot raise by {plural(n)}: calling and raising takes "
-                    f"{plural(need)} and he holds {held}; he may {self.choices()}",
-                    "D-M1",
-                )
+                raise RuleViolation(then(because(
+                    say("%(p)s cannot raise by %(chips)s", p=p, chips=n),
+                    say("calling and raising takes %(chips)s and he holds %(n)s", chips=need,
+                        n=held)),
+                    say("he may %(options)s", options=self.choices(p).kwargs["options"])),
+                    "D-M1")
 
     # --- perform -------------------------------------------------------------------------
     def act(self, action: Action) -> int:

@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from engine.chips import POT, REMOVED, plural
+from engine.chips import POT, REMOVED
 from engine.game import Effect
+from engine.messages import THE_POT, Message, because, say
 from engine.phases import clockwise_from
-from engine.ranking import Throw, best, throw_name, worst
+from engine.ranking import Throw, best, worst
 
 
 @dataclass
@@ -25,20 +26,22 @@ class Payout:
     pot: int
     effects: list[Effect] = field(default_factory=list)
 
-    def take(self, player: str, wanted: int, why: str, rule: str) -> int:
+    def take(self, player: str, wanted: int, why: Message, rule: str) -> int:
         """``player`` takes ``wanted`` chips, or what is left; returns how many he took."""
         n = min(wanted, self.pot)
         if n > 0:
             self.pot -= n
-            self.effects.append(Effect("move", f"{player} takes {plural(n)} from the pot: {why}",
-                                       rule, player=player, chips=n, source=POT, dest=player))
+            took = say("%(p)s takes %(chips)s from %(where)s", p=player, chips=n, where=THE_POT)
+            self.effects.append(Effect("move", because(took, why), rule, player=player, chips=n,
+                                       source=POT, dest=player))
         return n
 
-    def remove_rest(self, why: str, rule: str) -> None:
+    def remove_rest(self, why: Message, rule: str) -> None:
         """Whatever is left in the pot leaves the game."""
         if self.pot > 0:
-            self.effects.append(Effect("move", f"{plural(self.pot)} removed from the game: "
-                                       f"{why}", rule, chips=self.pot, source=POT, dest=REMOVED))
+            removed = say("%(chips)s removed from the game", chips=self.pot)
+            self.effects.append(Effect("move", because(removed, why), rule, chips=self.pot,
+                                       source=POT, dest=REMOVED))
             self.pot = 0
 
 
@@ -46,29 +49,29 @@ def first_drop(player: str, stake: int, still_in: int, pot: int) -> list[Effect]
     """Situation 3, first dropper: his stake, that again per player still in, and 1 (M6/3)."""
     wanted = stake + stake * still_in + 1
     pay = Payout(pot)
-    why = (f"his stake of {stake}, {stake} for each of the {still_in} still in the hand and "
-           f"1 penalty chip")
+    why = say("his stake of %(n)s, %(m)s for each of the %(k)s still in the hand and 1 penalty "
+              "chip", n=stake, m=stake, k=still_in)
     took = pay.take(player, wanted, why, "M6/3")
     if took < wanted:
-        pay.effects.append(Effect("note", f"The pot held only {plural(took)} of the "
-                                  f"{wanted} {player} owed; he takes it all", "M6/3",
-                                  player=player))
+        pay.effects.append(Effect("note", say("The pot held only %(chips)s of the %(n)s %(q)s "
+                                              "owed; he takes it all", chips=took, n=wanted,
+                                              q=player), "M6/3", player=player))
     return pay.effects
 
 
 def later_drop(player: str, pot: int) -> list[Effect]:
     """Situation 3, each later dropper who bet: one penalty chip from the pot, if any (M6/3)."""
     pay = Payout(pot)
-    if not pay.take(player, 1, "1 penalty chip for dropping after betting", "M6/3"):
-        pay.effects.append(Effect("note", f"The pot is empty: {player} takes no penalty chip",
-                                  "M6/3", player=player))
+    if not pay.take(player, 1, say("1 penalty chip for dropping after betting"), "M6/3"):
+        pay.effects.append(Effect("note", say("The pot is empty: %(p)s takes no penalty chip",
+                                              p=player), "M6/3", player=player))
     return pay.effects
 
 
 def expose(players: Sequence[str], throws: Mapping[str, Throw], rule: str) -> list[Effect]:
     """Show each player's dice."""
-    return [Effect("expose", f"{p}'s dice are shown: {throw_name(throws[p])}", rule,
-                   player=p, dice=throws[p]) for p in players]
+    return [Effect("expose", say("%(p)s's dice are shown: %(throw)s", p=p, throw=throws[p]),
+                   rule, player=p, dice=throws[p]) for p in players]
 
 
 def showdown(
@@ -94,35 +97,37 @@ def showdown(
     winner = order[best(dice, ranking)[0]]
     pay = Payout(pot)
     if len(losers) == 1 and losers[0] not in all_in:
-        pay.take(losers[0], pay.pot, "the worst throw at the showdown", "M6/1")
+        pay.take(losers[0], pay.pot, say("the worst throw at the showdown"), "M6/1")
     elif len(losers) == 1:
         loser = losers[0]
         s = stakes[loser]
         paid = {q: min(s, stakes[q]) for q in order if q != loser}
         pay.take(loser, s + sum(paid.values()),
-                 f"the worst throw, all in: his bet of {s} back and as much from each other "
-                 f"showdown player", "M6/5")
+                 say("the worst throw, all in: his bet of %(n)s back and as much from each "
+                     "other showdown player", n=s), "M6/5")
         for q in clockwise_from(seats, loser, [p for p in owed if p != loser]):
-            pay.take(q, owed[q] - paid.get(q, 0), "the rest of his bet, returned", "M6/5")
-        pay.remove_rest("nobody bet them any more", "M6/5")
+            pay.take(q, owed[q] - paid.get(q, 0), say("the rest of his bet, returned"), "M6/5")
+        pay.remove_rest(say("nobody bet them any more"), "M6/5")
     else:
         tied_all_in = [p for p in losers if p in all_in]
-        names = " and ".join(losers)
+        names = tuple(losers)
         if tied_all_in:
-            effects.append(Effect("note", f"{names} tie for the worst throw with a player all "
-                                  "in: he takes back his bet, the others all but one chip each",
-                                  "M6/6"))
+            effects.append(Effect("note", because(
+                say("%(names)s tie for the worst throw with a player all in", names=names),
+                say("he takes back his bet, the others all but one chip each")), "M6/6"))
             for p in tied_all_in:
-                pay.take(p, stakes[p], "his bet back after the tie", "M6/6")
+                pay.take(p, stakes[p], say("his bet back after the tie"), "M6/6")
             for q in order:
                 if q not in tied_all_in:
-                    pay.take(q, stakes[q] - 1, "his bet back but one chip after the tie", "M6/6")
+                    pay.take(q, stakes[q] - 1, say("his bet back but one chip after the tie"),
+                             "M6/6")
         else:
-            effects.append(Effect("note", f"{names} tie for the worst throw: each showdown "
-                                  "player takes back one chip", "M6/6"))
+            effects.append(Effect("note", because(
+                say("%(names)s tie for the worst throw", names=names),
+                say("each showdown player takes back one chip")), "M6/6"))
             for q in order:
-                pay.take(q, 1, "one chip back after the tie", "M6/6")
-        pay.remove_rest("the rest of the pot after a tie", "M6/6")
+                pay.take(q, 1, say("one chip back after the tie"), "M6/6")
+        pay.remove_rest(say("the rest of the pot after a tie"), "M6/6")
     return effects + pay.effects, winner
 
 
@@ -135,21 +140,22 @@ def last_player(player: str, lone_bettor: bool, pot: int, discard: bool,
     """
     pay = Payout(pot)
     if lone_bettor:
-        pay.take(player, pot, "nobody else bet, so his bet goes back to him", "M6/7")
-        pay.effects.append(Effect("move", f"{player} discards 1 chip: the only bettor of the "
-                                  "hand", "M6/7", player=player, chips=1, source=player,
-                                  dest=REMOVED))
+        pay.take(player, pot, say("nobody else bet, so his bet goes back to him"), "M6/7")
+        pay.effects.append(Effect("move", because(say("%(p)s discards 1 chip", p=player),
+                                                  say("the only bettor of the hand")),
+                                  "M6/7", player=player, chips=1, source=player, dest=REMOVED))
         return pay.effects
-    took = pay.take(player, pot, "the rest of the pot goes back to the raiser when all others "
-                    "drop", "M6/4")
+    took = pay.take(player, pot, say("the rest of the pot goes back to the raiser when all "
+                                     "others drop"), "M6/4")
     if discard:
         if held_after + took > 0:
-            pay.effects.append(Effect("move", f"{player} discards 1 chip: he bet and was not "
-                                      "called", "M8", player=player, chips=1, source=player,
-                                      dest=REMOVED))
+            pay.effects.append(Effect("move", because(say("%(p)s discards 1 chip", p=player),
+                                                      say("he bet and was not called")),
+                                      "M8", player=player, chips=1, source=player, dest=REMOVED))
         else:
-            pay.effects.append(Effect("note", f"{player} bet and was not called but has no chip "
-                                      "left to discard", "M8", player=player))
+            pay.effects.append(Effect("note", say("%(p)s bet and was not called but has no chip "
+                                                  "left to discard", p=player), "M8",
+                                      player=player))
     return pay.effects
 
 
@@ -159,14 +165,17 @@ def poor_fish(order: Sequence[str], throws: Mapping[str, Throw],
     effects = expose(order, throws, "P1")
     top = best([throws[p] for p in order], ranking)
     if len(top) > 1:
-        names = " and ".join(order[i] for i in top)
-        return effects + [Effect("note", f"{names} share the best throw: there is no poor fish",
-                                 "P1")]
+        names = tuple(order[i] for i in top)
+        return effects + [Effect("note", because(say("%(names)s share the best throw",
+                                                     names=names),
+                                                 say("there is no poor fish")), "P1")]
     fish = order[top[0]]
-    effects.append(Effect("note", f"{fish} has the best throw and is the poor fish", "P1",
-                          player=fish))
+    effects.append(Effect("note", say("%(p)s has the best throw and is the poor fish", p=fish),
+                          "P1", player=fish))
     for q in order:
         if q != fish:
-            effects.append(Effect("move", f"{fish} takes 1 chip from {q}: the poor fish", "P1",
+            effects.append(Effect("move", because(say("%(p)s takes %(chips)s from %(where)s",
+                                                      p=fish, chips=1, where=q),
+                                                  say("the poor fish")), "P1",
                                   player=fish, chips=1, source=q, dest=fish))
     return effects

@@ -17,8 +17,9 @@ from engine.actions import Action
 from engine.chips import CENTRE
 from engine.errors import NotYourTurn, RuleViolation
 from engine.game import Allowed, Effect
+from engine.messages import THE_CENTRE, Arg, Message, because, say, then
 from engine.phases import MAX_THROWS, ThrowingTurns
-from engine.ranking import compare, is_pending, throw_name
+from engine.ranking import compare, is_pending
 
 
 def chips_in_play(players: Sequence[str], holdings: Mapping[str, int]) -> int:
@@ -43,6 +44,12 @@ def open_throw_due(
             short = next(p for p in players if p != holder)
             return short, holder
     return None
+
+
+def open_throw_note(holder: str, chips: int, where: Arg, short: str) -> Message:
+    """What starts an open throw: who holds what, where the last chip is, who throws first."""
+    return say("Open throw: %(p)s holds %(chips)s and the last is with %(where)s; no betting, "
+               "%(q)s throws first, exposed", p=holder, chips=chips, where=where, q=short)
 
 
 @dataclass(frozen=True)
@@ -94,21 +101,18 @@ class OpenThrow:
         """Refuse anything but the thrower's throw or stand; there is no betting (T10)."""
         p = self.to_act
         if p is None:
-            raise RuleViolation("the open throw is over", self.rule)
+            raise RuleViolation(say("the open throw is over"), self.rule)
         if action.player != p:
-            raise NotYourTurn(
-                f"it is {p}'s turn to throw in the open throw, not {action.player}'s", self.rule
-            )
+            raise NotYourTurn(say("it is %(q)s's turn to throw in the open throw, not %(p)s's",
+                                  q=p, p=action.player), self.rule)
         if action.verb == "throw":
             self.turns.check_throw(p, action.numbers)
         elif action.verb == "stand":
             self.turns.check_stand(p)
         else:
-            raise RuleViolation(
-                f"there is no betting in an open throw; {p} throws"
-                + (" or stands" if self.turns.count(p) else ""),
-                self.rule,
-            )
+            throws = "%(p)s throws or stands" if self.turns.count(p) else "%(p)s throws"
+            raise RuleViolation(then(say("there is no betting in an open throw"),
+                                     say(throws, p=p)), self.rule)
 
     def perform(self, action: Action, holdings: MutableMapping[str, int]) -> list[Effect]:
         """Apply a checked throw or stand; settles into ``holdings`` when both have thrown."""
@@ -119,13 +123,14 @@ class OpenThrow:
             t = self.turns.last(p)
             assert t is not None
             n = self.turns.count(p)
-            said = "not read surely yet" if is_pending(t) else throw_name(t)
-            effects.append(Effect("expose", f"{p}'s open throw {n}: {said}", self.rule,
-                                  player=p, dice=t))
+            said = (say("%(p)s's open throw %(n)s: not read surely yet", p=p, n=n)
+                    if is_pending(t) else
+                    say("%(p)s's open throw %(n)s: %(throw)s", p=p, n=n, throw=t))
+            effects.append(Effect("expose", said, self.rule, player=p, dice=t))
         else:
             self.turns.stand(p)
-            effects.append(Effect("note", f"{p} stands after {self.turns.count(p)} "
-                                  f"throw{'s' if self.turns.count(p) != 1 else ''}",
+            effects.append(Effect("note", say("%(p)s stands after %(throws)s", p=p,
+                                              throws=self.turns.count(p)),
                                   self.rule, player=p))
         if self.turns.done and not self.unsettled:
             effects += self.settle(holdings)
@@ -146,21 +151,23 @@ class OpenThrow:
         if c == 0:
             self.replays += 1
             self.turns = ThrowingTurns([self.short, self.holder], rule=self.rule)
-            return [Effect("hand", f"The open throw is a tie ({throw_name(ts)}): it is "
-                           f"played again, {self.short} first", self.rule,
-                           player=self.short, detail="open throw")]
+            return [Effect("hand", say("The open throw is a tie (%(throw)s): it is played "
+                                       "again, %(p)s first", throw=ts, p=self.short),
+                           self.rule, player=self.short, detail="open throw")]
         if c > 0:  # the holder threw worse: he takes the last chip
             source = CENTRE if holdings.get(CENTRE, 0) > 0 else self.short
             holdings[source] -= 1
             holdings[self.holder] = holdings.get(self.holder, 0) + 1
-            where = "the centre" if source == CENTRE else self.short
+            where: Arg = THE_CENTRE if source == CENTRE else self.short
             self.outcome = OpenThrowOutcome("holder lost", self.holder, self.short)
-            return [Effect("move", f"{self.holder} takes the last chip from {where}: the "
-                           f"worse open throw", self.rule, player=self.holder, chips=1,
-                           source=source, dest=self.holder)]
+            return [Effect("move", because(say("%(p)s takes the last chip from %(where)s",
+                                               p=self.holder, where=where),
+                                           say("the worse open throw")), self.rule,
+                           player=self.holder, chips=1, source=source, dest=self.holder)]
         holdings[self.holder] -= 1
         holdings[self.short] = holdings.get(self.short, 0) + 1
         self.outcome = OpenThrowOutcome("short lost", self.short, self.holder)
-        return [Effect("move", f"{self.short} takes 1 chip from {self.holder}: the worse "
-                       f"open throw", self.rule, player=self.short, chips=1,
-                       source=self.holder, dest=self.short)]
+        return [Effect("move", because(say("%(p)s takes %(chips)s from %(where)s",
+                                           p=self.short, chips=1, where=self.holder),
+                                       say("the worse open throw")), self.rule,
+                       player=self.short, chips=1, source=self.holder, dest=self.short)]

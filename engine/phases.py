@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.errors import RuleViolation
-from engine.game import Allowed
+from engine.game import Allowed, not_your_turn
+from engine.messages import because, say, then
 from engine.ranking import PENDING, Throw, is_pending, normalise
 
 MAX_THROWS = 3
@@ -40,23 +41,22 @@ class CaptainRoll:
         for p in self.contenders:
             if p not in self.rolls:
                 return p
-        return None  # pragma: no cover - every pass ends in record()
+        return None  # the pass is complete and a die of it is pending (D-S3)
 
     def check(self, player: str, die: int) -> None:
         """Refuse a roll out of turn (the die itself is checked with the action, 1-6)."""
         if self.captain is not None:
-            raise RuleViolation("the captain is already decided; nobody rolls now", self.rule)
+            raise RuleViolation(say("the captain is already decided; nobody rolls now"),
+                                self.rule)
         if player != self.next_roller:
             if player not in self.contenders:
-                raise RuleViolation(
-                    f"{player} is not in this captain roll; only "
-                    f"{', '.join(self.contenders)} roll again after the tie",
-                    self.rule,
-                )
-            raise RuleViolation(
-                f"captain rolls go in seat order: {self.next_roller} rolls before {player}",
-                self.rule,
-            )
+                raise RuleViolation(then(
+                    say("%(p)s is not in this captain roll", p=player),
+                    say("only %(listed)s roll again after the tie",
+                        listed=tuple(self.contenders))), self.rule)
+            raise RuleViolation(because(
+                say("captain rolls go in seat order"),
+                say("%(p)s rolls before %(q)s", p=str(self.next_roller), q=player)), self.rule)
 
     @property
     def complete(self) -> bool:
@@ -149,13 +149,11 @@ class ThrowingTurns:
         """Refuse a throw out of turn or past the third."""
         if player != self.current:
             raise RuleViolation(
-                f"it is {self.current}'s turn to throw, not {player}'s"
-                if self.current
-                else "every player has thrown; the betting is open",
+                not_your_turn(self.current, "throw", player) if self.current
+                else then(say("every player has thrown"), say("the betting is open")),
                 self.rule,
             )
-        if self.count(player) >= MAX_THROWS:  # pragma: no cover - the turn ends at three
-            raise RuleViolation("a player throws at most three times", self.rule)
+        assert self.count(player) < MAX_THROWS, "the third throw ends the turn (throw())"
         if not is_pending(dice):
             normalise(dice)
 
@@ -181,14 +179,13 @@ class ThrowingTurns:
         """Refuse a stand out of turn or before the first throw."""
         if player != self.current:
             raise RuleViolation(
-                f"it is {self.current}'s turn to throw, not {player}'s"
-                if self.current
-                else "every player has thrown; there is nothing to stand on",
+                not_your_turn(self.current, "throw", player) if self.current
+                else then(say("every player has thrown"), say("there is nothing to stand on")),
                 self.rule,
             )
         if self.count(player) == 0:
             raise RuleViolation(
-                f"{player} must throw at least once before standing", self.rule
+                say("%(p)s must throw at least once before standing", p=player), self.rule
             )
 
     def stand(self, player: str) -> None:
@@ -210,11 +207,8 @@ def opener(seats: Sequence[str], captain: str, throws: dict[str, int]) -> str:
     With equal counts that is the captain himself; ``throws`` maps each player in the hand
     to his number of throws.
     """
-    fewest = min(throws.values())
-    for p in clockwise_from(seats, captain, list(throws)):
-        if throws[p] == fewest:
-            return p
-    raise ValueError("no player in the hand")  # pragma: no cover
+    fewest = min(throws.values())  # a ValueError for a hand of nobody
+    return next(p for p in clockwise_from(seats, captain, list(throws)) if throws[p] == fewest)
 
 
 def left_of(seats: Sequence[str], player: str, among: Sequence[str]) -> str:

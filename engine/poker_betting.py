@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 
 from engine.actions import Action
 from engine.errors import NotYourTurn, RuleViolation
-from engine.game import Allowed
+from engine.game import Allowed, not_your_turn
+from engine.messages import Arg, Message, because, cited, say, then
 from engine.phases import clockwise_from
 
 RULE = "V3"
@@ -85,10 +86,8 @@ class BettingRound:
         else:
             ring = clockwise_from(self.seats, self.last, self.seats)
             ring = ring[1:] + ring[:1]
-        for p in ring:
-            if self._needs(p):
-                return p
-        return None  # pragma: no cover - done covers it
+        # Not done: somebody in the hand still needs to act, and the ring holds every seat.
+        return next(p for p in ring if self._needs(p))
 
     @property
     def all_passed(self) -> bool:
@@ -133,106 +132,93 @@ class BettingRound:
         p, verb = action.player, action.verb
         if p != self.to_act:
             if p not in self.in_hand:
-                raise RuleViolation(f"{p} is not in this hand and cannot bet now", RULE)
-            raise NotYourTurn(
-                f"it is {self.to_act}'s turn to bet, not {p}'s: betting goes clockwise",
-                RULE,
-            )
+                raise RuleViolation(say("%(p)s is not in this hand and cannot bet now", p=p),
+                                    RULE)
+            raise NotYourTurn(because(not_your_turn(str(self.to_act), "bet", p),
+                                      say("betting goes clockwise")), RULE)
         stack = self.stacks[p]
         owed = self.to_call(p)
         if verb in ("throw", "stand", "roll"):
-            raise RuleViolation(
-                f"every player has thrown and the betting is open: {p} may not {verb} now",
-                RULE,
-            )
+            raise RuleViolation(because(say("every player has thrown and the betting is open"),
+                                        say("%(p)s may not %(verb)s now", p=p, verb=verb)),
+                                RULE)
         if not self.opened:
             if verb in ("call", "raise", "drop"):
-                raise RuleViolation(
-                    f"nobody has bet yet, so {p} cannot {verb}: pass, bet or bet the pot",
-                    RULE,
-                )
+                raise RuleViolation(because(
+                    say("nobody has bet yet, so %(p)s cannot %(verb)s", p=p, verb=verb),
+                    say("pass, bet or bet the pot")), RULE)
             if verb == "callpot":
-                raise RuleViolation(
-                    f"nobody has bet the pot, so {p} cannot call it", POT_RULE
-                )
+                raise RuleViolation(say("nobody has bet the pot, so %(p)s cannot call it", p=p),
+                                    POT_RULE)
             if verb == "bet":
                 self._check_chips(p, action.chips, stack, "bet")
             return
         # The betting is open: a bet or a pot bet has been made.
         if verb == "bet":
-            raise RuleViolation(
-                "the betting is already open: raise instead of betting again", RULE
-            )
+            raise RuleViolation(because(say("the betting is already open"),
+                                        say("raise instead of betting again")), RULE)
         if verb == "betpot":
-            raise RuleViolation(
-                "only the player opening the betting may bet the pot; it is open already",
-                POT_RULE,
-            )
+            raise RuleViolation(then(say("only the player opening the betting may bet the pot"),
+                                     say("it is open already")), POT_RULE)
         if verb == "callpot" and self.pot_bettor is None:
-            raise RuleViolation(
-                f"nobody has bet the pot, so {p} cannot call it: call {owed}, raise or drop",
-                POT_RULE,
-            )
+            raise RuleViolation(because(
+                say("nobody has bet the pot, so %(p)s cannot call it", p=p),
+                say("call %(n)s, raise or drop", n=owed)), POT_RULE)
         if verb == "callpot" and owed > 0:
-            raise RuleViolation(
-                f"{self._raiser()} has raised after the pot bet: {p} must call {owed}, "
-                "raise or drop",
-                POT_RULE,
-            )
+            raise RuleViolation(because(
+                say("%(p)s has raised after the pot bet", p=self._raiser()),
+                say("%(p)s must call %(n)s, raise or drop", p=p, n=owed)), POT_RULE)
         if verb == "call" and owed == 0:
-            raise RuleViolation(
-                f"nobody has bet chips after the pot bet: {p} may call the pot for nothing",
-                POT_RULE,
-            )
+            raise RuleViolation(because(say("nobody has bet chips after the pot bet"),
+                                        say("%(p)s may call the pot for nothing", p=p)),
+                                POT_RULE)
         if verb == "raise":
             if stack <= owed:
-                raise RuleViolation(
-                    f"{p} has {stack} chips, not more than the {owed} to call, "
-                    "so can only call all-in or drop",
-                    RULE,
-                )
+                raise RuleViolation(say("%(p)s has %(n)s chips, not more than the %(m)s to "
+                                        "call, so can only call all-in or drop", p=p, n=stack,
+                                        m=owed), RULE)
             if not self._someone_answers(p):
-                raise RuleViolation(
-                    f"every other player in the hand is all-in, so nobody could answer "
-                    f"a raise: {p} may call or drop",
-                    RULE,
-                )
+                raise RuleViolation(because(
+                    say("every other player in the hand is all-in, so nobody could answer a "
+                        "raise"),
+                    say("%(p)s may %(verbs)s", p=p, verbs=("call", "drop"))), RULE)
             self._check_chips(p, action.chips, stack - owed, "raise")
 
-    def _raiser(self) -> str:
-        return self.last_raiser or "a player"
+    def _raiser(self) -> Arg:
+        return self.last_raiser or say("a player")
 
     @staticmethod
     def _check_chips(p: str, chips: int | None, most: int, verb: str) -> None:
         if chips is None or not 1 <= chips <= most:
-            raise RuleViolation(
-                f"{p} may {verb} 1 to {most} chips in no-limit Montevideo, not {chips}",
-                RULE,
-            )
+            raise RuleViolation(say("%(p)s may %(verb)s %(n)s to %(m)s chips in no-limit "
+                                    "Montevideo, not %(k)s", p=p, verb=verb, n=1, m=most,
+                                    k=str(chips)), RULE)
 
     # --- doing it --------------------------------------------------------------------
-    def act(self, action: Action) -> tuple[int, str]:
-        """Apply a checked action. Returns the chips it puts in the pot and a sentence."""
+    def act(self, action: Action) -> tuple[int, Message]:
+        """Apply a checked action. Returns the chips it puts in the pot and what it says."""
         p, verb = action.player, action.verb
         self.last = p
         stack = self.stacks[p]
         if verb == "pass" and not self.opened:
             self.acted.add(p)
             self.passed.append(p)
-            return 0, f"{p} passes"
+            return 0, say("%(p)s passes", p=p)
         if verb in ("pass", "drop"):
             self.in_hand.remove(p)
             if verb == "pass":
-                return 0, f"{p} passes after the betting has begun, and so drops out (D-V13)"
-            return 0, f"{p} drops out of the hand"
+                return 0, cited(say("%(p)s passes after the betting has begun, and so drops out",
+                                    p=p), "D-V13")
+            return 0, say("%(p)s drops out of the hand", p=p)
         if verb == "betpot":
             self.opened = True
             self.pot_bettor = p
             self.acted = {p}
-            return 0, f"{p} bets the pot: stays in without putting up chips (V6)"
+            return 0, cited(because(say("%(p)s bets the pot", p=p),
+                                    say("stays in without putting up chips")), "V6")
         if verb == "callpot":
             self.acted.add(p)
-            return 0, f"{p} calls the pot for nothing (V6)"
+            return 0, cited(say("%(p)s calls the pot for nothing", p=p), "V6")
         if verb == "bet":
             n = action.chips or 0
             self._put(p, n)
@@ -240,8 +226,9 @@ class BettingRound:
             self.level = self.bets[p]
             self.last_raiser = p
             self.acted = {p}
-            allin = " and is all-in" if self.stacks[p] == 0 else ""
-            return n, f"{p} bets {n} chip{'s' if n != 1 else ''}{allin}"
+            bets = ("%(p)s bets %(chips)s and is all-in" if self.stacks[p] == 0
+                    else "%(p)s bets %(chips)s")
+            return n, say(bets, p=p, chips=n)
         if verb == "raise":
             n = action.chips or 0
             put = self.to_call(p) + n
@@ -249,19 +236,18 @@ class BettingRound:
             self.level = self.bets[p]
             self.last_raiser = p
             self.acted = {p}
-            allin = " and is all-in" if self.stacks[p] == 0 else ""
-            return put, (
-                f"{p} raises by {n} chip{'s' if n != 1 else ''} to {self.level}{allin}"
-            )
+            raises = ("%(p)s raises by %(chips)s to %(n)s and is all-in" if self.stacks[p] == 0
+                      else "%(p)s raises by %(chips)s to %(n)s")
+            return put, say(raises, p=p, chips=n, n=self.level)
         # call
         put = min(self.to_call(p), stack)
         self._put(p, put)
         self.acted.add(p)
         if self.stacks[p] == 0 and self.bets[p] < self.level:
-            return put, f"{p} calls all-in with {put} chip{'s' if put != 1 else ''} (V3)"
+            return put, cited(say("%(p)s calls all-in with %(chips)s", p=p, chips=put), "V3")
         if self.stacks[p] == 0:
-            return put, f"{p} calls {put} chip{'s' if put != 1 else ''} and is all-in"
-        return put, f"{p} calls {put} chip{'s' if put != 1 else ''}"
+            return put, say("%(p)s calls %(chips)s and is all-in", p=p, chips=put)
+        return put, say("%(p)s calls %(chips)s", p=p, chips=put)
 
     def _put(self, player: str, chips: int) -> None:
         self.stacks[player] -= chips

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from itertools import combinations_with_replacement
 from typing import Literal, cast
 
-from engine.actions import dice_fit
+from engine.dice import is_die
 
 Throw = tuple[int, int, int]
 """Three dice, highest first: ``(6, 5, 4)``."""
@@ -61,7 +61,7 @@ def normalise(dice: Sequence[int]) -> Throw:
     throw included: its values are settled before it is ever ranked (D-S2)."""
     if is_pending(dice):
         raise ValueError("a pending throw is never ranked: its values are settled first (D-S2)")
-    if not dice_fit("throw", dice):
+    if len(dice) != 3 or not all(is_die(v) for v in dice):
         raise ValueError(f"a throw is three dice from 1 to 6, not {list(dice)}")
     a, b, c = sorted(dice, reverse=True)
     return (a, b, c)

@@ -16,7 +16,8 @@ from collections.abc import Callable, Mapping, Sequence
 from engine.actions import Action
 from engine.errors import RuleViolation
 from engine.game import Allowed, Effect, Stage
-from engine.ranking import normalise, throw_name
+from engine.messages import Message, say, then
+from engine.ranking import normalise
 
 RULE = "D-S3"
 
@@ -34,7 +35,7 @@ class Settling(Stage):
     expects = "settle"
     rule = RULE
 
-    def __init__(self, behind: Stage, waiting: Sequence[str], *, dice: int, before: str,
+    def __init__(self, behind: Stage, waiting: Sequence[str], *, dice: int, before: Message,
                  record: Callable[[str, Sequence[int]], None],
                  then: Callable[[], list[Effect]],
                  shown: Mapping[str, tuple[int, ...]] | None = None) -> None:
@@ -49,10 +50,12 @@ class Settling(Stage):
 
     def pause(self) -> list[Effect]:
         """The effect that says the table waits, and for whom."""
-        names = " and ".join(self.waiting)
-        whose = "dice are" if self.dice == 3 else "die is"
-        return [Effect("note", f"{names}'s {whose} shown but not read surely: the table "
-                       f"settles the values before {self.before}", RULE)]
+        whose = ("%(names)s's dice are shown but not read surely: the table settles the "
+                 "values before %(before)s" if self.dice == 3 else
+                 "%(names)s's die is shown but not read surely: the table settles the values "
+                 "before %(before)s")
+        return [Effect("note", say(whose, names=tuple(self.waiting), before=self.before),
+                       RULE)]
 
     @property
     def to_act(self) -> str | None:
@@ -85,17 +88,20 @@ class Settling(Stage):
 
     def check(self, action: Action) -> None:
         p = action.player
-        names = " and ".join(self.waiting)
+        names = tuple(self.waiting)
         if action.verb != "settle":
-            raise RuleViolation(f"{names}'s exposed values are being settled before "
-                                f"{self.before}; nothing else is played until then", RULE)
+            raise RuleViolation(then(say("%(names)s's exposed values are being settled before "
+                                         "%(before)s", names=names, before=self.before),
+                                     say("nothing else is played until then")), RULE)
         if p not in self.waiting:
-            raise RuleViolation(f"{p} has no exposed values waiting; {names} "
-                                f"{'has' if len(self.waiting) == 1 else 'have'}", RULE)
+            has = "%(names)s has" if len(names) == 1 else "%(names)s have"
+            raise RuleViolation(then(say("%(p)s has no exposed values waiting", p=p),
+                                     say(has, names=names)), RULE)
         if len(action.numbers) != self.dice:
-            what = "a throw of three dice" if self.dice == 3 else "a captain roll of one die"
-            raise RuleViolation(f"{p}'s exposed values are {what}, not "
-                                f"{len(action.numbers)}", RULE)
+            what = ("%(p)s's exposed values are a throw of three dice, not %(n)s"
+                    if self.dice == 3 else
+                    "%(p)s's exposed values are a captain roll of one die, not %(n)s")
+            raise RuleViolation(say(what, p=p, n=len(action.numbers)), RULE)
 
     def perform(self, action: Action) -> list[Effect]:
         p, values = action.player, action.numbers
@@ -103,9 +109,11 @@ class Settling(Stage):
         self.waiting.remove(p)
         shown = normalise(values) if self.dice == 3 else tuple(values)
         self.known[p] = shown
-        said = throw_name(shown) if self.dice == 3 else str(values[0])
-        effects = [Effect("settle", f"{p}'s values are settled by {action.by}: {said}", RULE,
-                          player=p, dice=shown, detail=action.by)]
+        said = (say("%(p)s's values are settled by %(by)s: %(throw)s", p=p,
+                    by=str(action.by), throw=shown) if self.dice == 3 else
+                say("%(p)s's values are settled by %(by)s: %(n)s", p=p, by=str(action.by),
+                    n=values[0]))
+        effects = [Effect("settle", said, RULE, player=p, dice=shown, detail=action.by)]
         if self.waiting:
             return effects
         self.handover = self.behind

@@ -38,8 +38,8 @@ def build_pots(stakes: Mapping[str, int], live: Sequence[str], carried: int = 0)
     for level in levels:
         chips = sum(min(s, level) - min(s, below) for s in stakes.values())
         eligible = tuple(p for p in live if stakes.get(p, 0) >= level)
-        if chips > 0 or not pots:
-            pots.append(Pot(chips, eligible))
+        # Every level above the first holds chips: the live player staking it put them in.
+        pots.append(Pot(chips, eligible))
         below = level
     # Chips above the top live stake (possible only from a dropped player) join the top pot.
     excess = sum(s - min(s, below) for s in stakes.values())

@@ -14,9 +14,9 @@ from collections.abc import Callable, MutableMapping, Sequence
 from typing import Protocol
 
 from engine.actions import BETTING_VERBS, Action
-from engine.chips import plural
 from engine.errors import RuleViolation
 from engine.game import Allowed, Effect, Stage
+from engine.messages import Message, because, say, then
 from engine.open_throw import OpenThrow
 from engine.phases import CaptainRoll, ThrowingTurns
 from engine.ranking import Throw, is_pending, normalise
@@ -56,18 +56,20 @@ class Delegating(Stage):
 class Rolling(Stage):
     """The captain roll (T2, M2): one die each, the tied roll again; then ``then(captain)``.
 
-    ``starts`` is what the roll starts ("round" in two-hand, "game" in multi-hand).
+    ``starts`` says what the roll starts ("the round starts with the captain roll" in
+    two-hand, "the game ..." in multi-hand).
     """
 
     expects = "roll"
 
-    def __init__(self, roll: CaptainRoll, *, starts: str,
+    def __init__(self, roll: CaptainRoll, *, starts: Message,
                  then: Callable[[str], list[Effect]]) -> None:
         self.roll = roll
         self.rule = roll.rule
         self.starts = starts
         self.then = then
-        self.best = "the higher die" if len(roll.contenders) == 2 else "the highest die"
+        self.best = ("%(p)s is captain: the higher die" if len(roll.contenders) == 2
+                     else "%(p)s is captain: the highest die")
 
     @property
     def to_act(self) -> str | None:
@@ -79,24 +81,24 @@ class Rolling(Stage):
     def check(self, action: Action) -> None:
         p = action.player
         if action.verb != "roll":
-            raise RuleViolation(f"the {self.starts} starts with the captain roll: {p} rolls "
-                                "one die", self.rule)
+            raise RuleViolation(because(self.starts, say("%(p)s rolls one die", p=p)),
+                                self.rule)
         self.roll.check(p, action.numbers[0] if action.numbers else 0)
 
     def roll_note(self, player: str, die: int | None) -> Effect:
         """What a roll says (a pending one: its die is shown, not yet read surely)."""
         if die is None:
-            return Effect("note", f"{player} rolls for the captaincy; the die is not read "
-                          "surely yet", self.rule, player=player)
-        return Effect("note", f"{player} rolls {die} for the captaincy", self.rule,
-                      player=player, dice=(die,))
+            return Effect("note", say("%(p)s rolls for the captaincy; the die is not read "
+                                      "surely yet", p=player), self.rule, player=player)
+        return Effect("note", say("%(p)s rolls %(n)s for the captaincy", p=player, n=die),
+                      self.rule, player=player, dice=(die,))
 
     def tie_note(self, tied: list[str], die: int) -> Effect:
-        return Effect("note", f"{' and '.join(tied)} tie on {die} and roll again", self.rule)
+        return Effect("note", say("%(names)s tie on %(n)s and roll again", names=tuple(tied),
+                                  n=die), self.rule)
 
     def captain_note(self, captain: str) -> Effect:
-        return Effect("captain", f"{captain} is captain: {self.best}", self.rule,
-                      player=captain)
+        return Effect("captain", say(self.best, p=captain), self.rule, player=captain)
 
     def perform(self, action: Action) -> list[Effect]:
         p = action.player
@@ -105,7 +107,7 @@ class Rolling(Stage):
         top = max([*self.roll.rolls.values(), die or 0])  # the die tied on, if they tie
         tied = self.roll.record(p, die)
         if self.roll.complete and self.roll.unsettled:  # every die rolled, some not read
-            pause = Settling(self, self.roll.unsettled, dice=1, before="the captain is named",
+            pause = Settling(self, self.roll.unsettled, dice=1, before=say("the captain is named"),
                              record=self.roll.settle, then=self._decided,
                              shown={q: (d,) for q, d in self.roll.rolls.items() if d})
             self.handover = pause
@@ -133,7 +135,7 @@ class Throwing(Stage):
 
     expects = "throw"
 
-    def __init__(self, turns: ThrowingTurns, *, rule: str, all_thrown: str,
+    def __init__(self, turns: ThrowingTurns, *, rule: str, all_thrown: Message,
                  first_throw: Callable[[], None], then: Callable[[], list[Effect]]) -> None:
         self._turns: ThrowingTurns = turns
         self.rule = rule
@@ -155,9 +157,10 @@ class Throwing(Stage):
         elif action.verb == "stand":
             turns.check_stand(p)
         else:
-            first = "throws" if turns.count(p) == 0 else "throws again or stands"
-            raise RuleViolation(f"the betting begins when {self.all_thrown}; {p} {first}",
-                                self.rule)
+            first = ("%(p)s throws" if turns.count(p) == 0
+                     else "%(p)s throws again or stands")
+            raise RuleViolation(then(say("the betting begins when %(what)s",
+                                         what=self.all_thrown), say(first, p=p)), self.rule)
 
     def perform(self, action: Action) -> list[Effect]:
         p, turns = action.player, self._turns
@@ -165,12 +168,12 @@ class Throwing(Stage):
             if not turns.throws:
                 self.first_throw()
             turns.throw(p, action.numbers)
-            effects = [Effect("note", f"{p} throws ({turns.count(p)} of 3)", turns.rule,
-                              player=p)]
+            effects = [Effect("note", say("%(p)s throws (%(n)s of 3)", p=p, n=turns.count(p)),
+                              turns.rule, player=p)]
         else:
             turns.stand(p)
-            effects = [Effect("note", f"{p} stands after {plural(turns.count(p), 'throw')}",
-                              turns.rule, player=p)]
+            effects = [Effect("note", say("%(p)s stands after %(throws)s", p=p,
+                                          throws=turns.count(p)), turns.rule, player=p)]
         if turns.done:
             effects += self.then()
         return effects
@@ -178,12 +181,12 @@ class Throwing(Stage):
 
 class HeadsUp(Delegating):
     """The betting of a two-hand hand (T5-T8), also multi-hand's last two (M8, ``under``
-    "two-hand rules"); then ``then(betting)`` with its outcome settled."""
+    two-hand rules); then ``then(betting)`` with its outcome settled."""
 
     expects = "bet"
     rule = "T5"
 
-    def __init__(self, betting: HeadsUpBetting, turns: ThrowingTurns, *, under: str | None,
+    def __init__(self, betting: HeadsUpBetting, turns: ThrowingTurns, *, under: bool,
                  note_exposed: Callable[[list[Effect]], None],
                  then: Callable[[HeadsUpBetting], list[Effect]]) -> None:
         self.betting = self.inner = betting
@@ -201,16 +204,16 @@ class HeadsUp(Delegating):
 
     def check(self, action: Action) -> None:
         p, verb = action.player, action.verb
-        choices = " or ".join(a.verb for a in self.betting.allowed())
-        if self.under is not None and verb not in BETTING_VERBS:
-            raise RuleViolation(f"both players have thrown and the betting is open under "
-                                f"{self.under}; {p} may {choices}", self.rule)
+        may = say("%(p)s may %(verbs)s", p=p, verbs=tuple(a.verb for a in self.betting.allowed()))
+        if self.under and verb not in BETTING_VERBS:
+            raise RuleViolation(then(say("both players have thrown and the betting is open "
+                                         "under two-hand rules"), may), self.rule)
         if verb in ("throw", "stand", "roll"):
-            raise RuleViolation(f"both players have thrown and the betting is open; {p} may "
-                                f"{choices}", self.rule)
+            raise RuleViolation(then(say("both players have thrown and the betting is open"),
+                                     may), self.rule)
         if verb in ("betpot", "callpot"):
-            raise RuleViolation(f"{verb} belongs to Montevideo; in two-hand Bidou {p} may "
-                                f"{choices}", self.rule)
+            raise RuleViolation(then(say("%(verb)s belongs to Montevideo", verb=verb),
+                                     say("in two-hand Bidou %(what)s", what=may)), self.rule)
         self.betting.check(action)
 
     def perform(self, action: Action) -> list[Effect]:
@@ -218,7 +221,7 @@ class HeadsUp(Delegating):
         waiting = self.betting.unsettled
         if waiting:
             known = {q: t for q, t in self.betting.throws.items() if not is_pending(t)}
-            pause = Settling(self, waiting, dice=3, before="the showdown",
+            pause = Settling(self, waiting, dice=3, before=say("the showdown"),
                              record=self._settle, then=self._showdown, shown=known)
             self.handover = pause
             return effects + pause.pause()
@@ -266,7 +269,7 @@ class OpenThrowing(Delegating):
                 t = turns.last(q)
                 if t and q not in waiting:
                     known[q] = t
-            pause = Settling(self, waiting, dice=3, before="the open throw's outcome",
+            pause = Settling(self, waiting, dice=3, before=say("the open throw's outcome"),
                              record=self._settle, then=self._finish, shown=known)
             self.handover = pause
             return effects + pause.pause()
@@ -280,7 +283,7 @@ class OpenThrowing(Delegating):
     def _settle(self, player: str, dice: Sequence[int]) -> None:
         self.open.turns.settle(player, dice)
         t: Throw = normalise(dice)
-        self.note_exposed([Effect("expose", "", self.rule, player=player, dice=t)])
+        self.note_exposed([Effect("expose", say(""), self.rule, player=player, dice=t)])
 
     def _finish(self) -> list[Effect]:
         effects = self.open.settle(self.holdings)

@@ -22,7 +22,8 @@ from typing import Any
 
 from engine.chips import CENTRE
 from engine.game import Effect, Game, Over, PlayerView
-from engine.open_throw import OpenThrow, open_throw_due
+from engine.messages import THE_CENTRE, Arg, say, then
+from engine.open_throw import OpenThrow, open_throw_due, open_throw_note
 from engine.phases import CaptainRoll, ThrowingTurns, opener
 from engine.stages import HeadsUp, OpenThrowing, Rolling, Throwing
 from engine.two_hand_betting import HeadsUpBetting
@@ -88,21 +89,26 @@ class TwoHandGame(Game):
         self.holdings = {CENTRE: CHIPS, **{p: 0 for p in self.players}}
         self.hand, self.captain = 0, None
         self.exposed = {}
-        self.stage = Rolling(CaptainRoll(list(self.players), rule="T2"), starts="round",
+        self.stage = Rolling(CaptainRoll(list(self.players), rule="T2"),
+                             starts=say("the round starts with the captain roll"),
                              then=self._start_hand)
         how = ("a player may keep dice aside and rethrow the rest" if self.round == 2
                else "every throw rethrows all three dice")
-        return [Effect("note", f"Round {self.round} begins with {CHIPS} chips in the centre; "
-                       f"{how}; each player rolls one die for the captaincy", "T1")]
+        return [Effect("note", then(say("Round %(round)s begins with %(n)s chips in the centre",
+                                        round=self.round, n=CHIPS),
+                                    then(say(how),
+                                         say("each player rolls one die for the captaincy"))),
+                       "T1")]
 
     def _start_hand(self, captain: str) -> list[Effect]:
         self.captain = captain
         self.hand += 1
         self.stage = Throwing(ThrowingTurns([captain, self.other(captain)], rule="T3"),
-                              rule="T3", all_thrown="both players have thrown",
+                              rule="T3", all_thrown=say("both players have thrown"),
                               first_throw=self._clear_shown, then=self._open_betting)
-        return [Effect("hand", f"Hand {self.hand} of round {self.round}: {captain} is captain "
-                       f"and throws first", "T3", player=captain, detail="normal")]
+        return [Effect("hand", say("Hand %(hand)s of round %(round)s: %(p)s is captain and "
+                                   "throws first", hand=self.hand, round=self.round, p=captain),
+                       "T3", player=captain, detail="normal")]
 
     def _open_betting(self) -> list[Effect]:
         turns = self.stage.turns
@@ -111,17 +117,19 @@ class TwoHandGame(Game):
         first = opener(self.players, self.captain, counts)
         effects: list[Effect] = []
         if first != self.captain:
-            effects.append(Effect("captain", f"{self.captain} threw more times than {first}: "
-                                  f"{first} becomes captain and opens the betting", "T4",
+            effects.append(Effect("captain", say("%(p)s threw more times than %(q)s: %(r)s "
+                                                 "becomes captain and opens the betting",
+                                                 p=self.captain, q=first, r=first), "T4",
                                   player=first))
             self.captain = first
         else:
-            effects.append(Effect("note", f"{first} opens the betting", "T4", player=first))
+            effects.append(Effect("note", say("%(p)s opens the betting", p=first), "T4",
+                                  player=first))
         a, b = self.players  # two, as __init__ checks
         betting = HeadsUpBetting((a, b), first, self.captain,
                                  turns.last_throws(self.players), self.holdings,
                                  ranking=self.ranking)
-        self.stage = HeadsUp(betting, turns, under=None, note_exposed=self._note_exposed,
+        self.stage = HeadsUp(betting, turns, under=False, note_exposed=self._note_exposed,
                              then=self._end_betting)
         return effects
 
@@ -147,26 +155,27 @@ class TwoHandGame(Game):
                                       self.holdings, first_throw=self._clear_shown,
                                       note_exposed=self._note_exposed,
                                       then=self._after_open_throw)
-            where = "the centre" if self.centre else short
+            where: Arg = THE_CENTRE if self.centre else short
             return [
-                Effect("hand", f"Open throw: {holder} holds {self.holdings[holder]} chips and "
-                       f"the last is with {where}; no betting, {short} throws first, exposed",
+                Effect("hand", open_throw_note(holder, self.holdings[holder], where, short),
                        "T10", player=short, detail="open throw"),
-                Effect("captain", f"{short} throws first in the open throw", "T10",
+                Effect("captain", say("%(p)s throws first in the open throw", p=short), "T10",
                        player=short),
             ]
-        return [Effect("captain", f"{next_captain} is captain", rule, player=next_captain),
+        return [Effect("captain", say("%(p)s is captain", p=next_captain), rule,
+                       player=next_captain),
                 *self._start_hand(next_captain)]
 
     def _lose_round(self, p: str) -> list[Effect]:
         self.rounds_lost[p] += 1
-        effects = [Effect("round", f"{p} holds all {CHIPS} chips and loses round "
-                          f"{self.round}", "T9", player=p)]
+        effects = [Effect("round", say("%(p)s holds all %(n)s chips and loses round %(round)s",
+                                       p=p, n=CHIPS, round=self.round), "T9", player=p)]
         if self.rounds_lost[p] >= ROUNDS_TO_LOSE:
             self.loser, self.stage = p, Over()
             winner = self.other(p)
-            return effects + [Effect("game", f"{p} has lost {ROUNDS_TO_LOSE} rounds and loses "
-                                     f"the match to {winner}", "T1", player=p)]
+            return effects + [Effect("game", say("%(p)s has lost %(n)s rounds and loses the "
+                                                 "match to %(q)s", p=p, n=ROUNDS_TO_LOSE,
+                                                 q=winner), "T1", player=p)]
         return effects + self._start_round()
 
     # --- what the table shows ------------------------------------------------------------

@@ -20,10 +20,11 @@ from collections.abc import MutableMapping
 from dataclasses import dataclass, field
 
 from engine.actions import BETTING_VERBS, Action
-from engine.chips import CENTRE, POT, plural
+from engine.chips import CENTRE, POT
 from engine.errors import NotYourTurn, RuleViolation
-from engine.game import Allowed, Effect
-from engine.ranking import Throw, compare, is_pending, throw_name
+from engine.game import Allowed, Effect, not_your_turn
+from engine.messages import THE_CENTRE, Arg, Message, because, say, then
+from engine.ranking import Throw, compare, is_pending
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,6 @@ class HeadsUpBetting:
     throws: dict[str, Throw]
     holdings: MutableMapping[str, int]
     ranking: str = "three-digit"
-    label: str = "two-hand Bidou"
     stakes: dict[str, list[str]] = field(default_factory=dict)
     to_act: str | None = None
     passes: int = 0
@@ -131,52 +131,46 @@ class HeadsUpBetting:
     def check(self, action: Action) -> None:
         """Raise RuleViolation (naming the rule) unless ``action`` is allowed now."""
         if self.done:
-            raise RuleViolation("this hand's betting is over", "T5")
+            raise RuleViolation(say("this hand's betting is over"), "T5")
         p, verb = action.player, action.verb
         if p != self.to_act:
-            raise NotYourTurn(f"it is {self.to_act}'s turn to bet, not {p}'s", "T5")
+            raise NotYourTurn(not_your_turn(str(self.to_act), "bet", p), "T5")
         if verb not in BETTING_VERBS:
-            raise RuleViolation(
-                f"{verb} is not a betting action; {p} may {self._choices(p)}", "T5"
-            )
+            raise RuleViolation(then(say("%(verb)s is not a betting action", verb=verb),
+                                     self._choices(p)), "T5")
         if not self.betting_open:
             if verb in ("call", "raise", "drop"):
-                raise RuleViolation(
-                    f"nobody has bet yet, so there is nothing to {verb}; "
-                    f"{p} may {self._choices(p)}",
-                    "T5",
-                )
+                raise RuleViolation(then(say("nobody has bet yet, so there is nothing to "
+                                             "%(verb)s", verb=verb), self._choices(p)), "T5")
             if verb == "bet":
                 if action.chips != 1:
-                    raise RuleViolation(f"a bet is one chip in {self.label}", "T5")
+                    raise RuleViolation(say("a bet is one chip in two-hand Bidou"), "T5")
                 if self.available(p) < 1:
-                    raise RuleViolation(
-                        f"{p} has no chip to bet: the centre is empty and {p} holds none; "
-                        f"{p} may pass",
-                        "T6",
-                    )
+                    raise RuleViolation(then(because(
+                        say("%(p)s has no chip to bet", p=p),
+                        say("the centre is empty and %(p)s holds none", p=p)),
+                        say("%(p)s may %(verbs)s", p=p, verbs=("pass",))), "T6")
             return
         if verb == "bet":
-            raise RuleViolation(
-                f"the betting is already open; {p} may {self._choices(p)}", "T5"
-            )
+            raise RuleViolation(then(say("the betting is already open"), self._choices(p)),
+                                "T5")
         if verb == "raise":
             if action.chips != 1:
-                raise RuleViolation(f"a raise is one chip in {self.label}", "T5")
+                raise RuleViolation(say("a raise is one chip in two-hand Bidou"), "T5")
             need = self.to_call(p) + 1
             if self.available(p) < need:
-                raise RuleViolation(
-                    f"{p} cannot raise: calling and raising takes {plural(need)} and the "
-                    f"centre and {p}'s own chips hold {self.available(p)}; {p} may call "
-                    f"or drop",
-                    "T6",
-                )
+                raise RuleViolation(then(because(
+                    say("%(p)s cannot raise", p=p),
+                    say("calling and raising takes %(chips)s and the centre and %(p)s's own "
+                        "chips hold %(n)s", chips=need, p=p, n=self.available(p))),
+                    say("%(p)s may %(verbs)s", p=p, verbs=("call", "drop"))), "T6")
 
-    def _choices(self, p: str) -> str:
+    def _choices(self, p: str) -> Message:
         # After a bet, "pass" is only another word for "drop" (D-T2): name it once.
-        verbs = [a.verb for a in self.allowed()
-                 if not (self.betting_open and a.verb == "pass")]
-        return " or ".join(verbs) if verbs else "do nothing"
+        verbs = tuple(a.verb for a in self.allowed()
+                      if not (self.betting_open and a.verb == "pass"))
+        return (say("%(p)s may %(verbs)s", p=p, verbs=verbs) if verbs
+                else say("%(p)s may do nothing", p=p))
 
     # --- perform -----------------------------------------------------------------------
     def perform(self, action: Action) -> list[Effect]:
@@ -185,31 +179,34 @@ class HeadsUpBetting:
         o = self.other(p)
         effects: list[Effect] = []
         if verb == "pass" and self.betting_open:
-            note = Effect("note", f"{p} passes after a bet: that is a drop", "D-T2", player=p)
+            note = Effect("note", because(say("%(p)s passes after a bet", p=p),
+                                          say("that is a drop")), "D-T2", player=p)
             return [note, *self._drop(p)]
         if verb == "pass":
             self.passes += 1
-            effects.append(Effect("note", f"{p} passes", "T5", player=p))
+            effects.append(Effect("note", say("%(p)s passes", p=p), "T5", player=p))
             if self.passes == 2:
                 nxt = self.other(self.captain)
                 self.outcome = HandOutcome("passed", nxt)
                 self.to_act = None
                 effects.append(
-                    Effect("note", "Both players pass: the hand ends and nobody takes chips",
-                           "T5")
+                    Effect("note", because(say("Both players pass"),
+                                           say("the hand ends and nobody takes chips")), "T5")
                 )
             else:
                 self.to_act = o
             return effects
         if verb == "bet":
-            effects.append(Effect("note", f"{p} bets 1 chip", "T5", player=p, chips=1))
+            effects.append(Effect("note", say("%(p)s bets %(chips)s", p=p, chips=1), "T5",
+                                  player=p, chips=1))
             effects += self._stake(p, 1)
             self.to_act = o
             return effects
         if verb == "raise":
             total = self.stake(o) + 1
             effects.append(
-                Effect("note", f"{p} raises by 1 chip to {total}", "T5", player=p, chips=1)
+                Effect("note", say("%(p)s raises by %(chips)s to %(n)s", p=p, chips=1, n=total),
+                       "T5", player=p, chips=1)
             )
             effects += self._stake(p, self.to_call(p) + 1)
             self.to_act = o
@@ -222,24 +219,23 @@ class HeadsUpBetting:
         """Move ``n`` chips into ``p``'s stake, from the centre while it lasts (T6)."""
         from_centre = min(n, self.holdings.get(CENTRE, 0))
         from_own = n - from_centre
-        if from_own > self.holdings[p]:  # pragma: no cover - check() refuses this
-            raise RuleViolation(f"{p} has not {plural(n)} to stake", "T6")
+        assert from_own <= self.holdings[p], "check() refuses a stake beyond the chips (T6)"
         effects = []
         if from_centre:
             self.holdings[CENTRE] -= from_centre
             self.stakes[p] += [CENTRE] * from_centre
-            effects.append(Effect("move", f"{p} stakes {plural(from_centre)} from the centre",
-                                  "T6", player=p, chips=from_centre,
+            effects.append(Effect("move", say("%(p)s stakes %(chips)s from the centre", p=p,
+                                              chips=from_centre), "T6", player=p, chips=from_centre,
                                   source=CENTRE, dest=POT))
         if from_own:
             self.holdings[p] -= from_own
             self.stakes[p] += [p] * from_own
-            effects.append(Effect("move", f"{p} stakes {plural(from_own, 'own chip')}", "T6",
+            effects.append(Effect("move", say("%(p)s stakes %(own)s", p=p, own=from_own), "T6",
                                   player=p, chips=from_own, source=p, dest=POT))
         return effects
 
     def _return(
-        self, p: str, n: int | None = None, why: str = "", rule: str = "T8"
+        self, p: str, n: int | None = None, why: Message | None = None, rule: str = "T8"
     ) -> list[Effect]:
         """Send the last ``n`` (default all) of ``p``'s staked chips back where they came from."""
         stake = self.stakes[p]
@@ -251,10 +247,12 @@ class HeadsUpBetting:
             if not k:
                 continue
             self.holdings[origin] = self.holdings.get(origin, 0) + k
-            where = "the centre" if origin == CENTRE else p
-            verb = "goes" if k == 1 else "go"
-            effects.append(Effect("move", f"{plural(k)} of {p}'s stake {verb} back to {where}"
-                                  f"{why}", rule, player=p, chips=k, source=POT, dest=origin))
+            where: Arg = THE_CENTRE if origin == CENTRE else p
+            back_to = say("%(chips)s of %(p)s's stake goes back to %(where)s" if k == 1 else
+                          "%(chips)s of %(p)s's stake go back to %(where)s",
+                          chips=k, p=p, where=where)
+            effects.append(Effect("move", because(back_to, why) if why else back_to, rule,
+                                  player=p, chips=k, source=POT, dest=origin))
         return effects
 
     def _call(self, p: str) -> list[Effect]:
@@ -265,13 +263,14 @@ class HeadsUpBetting:
         put = need - short
         effects.append(Effect(
             "note",
-            f"{p} calls" if not short else f"{p} calls short, for {plural(put)}: all the chips "
-            f"available to {p}",
+            say("%(p)s calls", p=p) if not short else
+            because(say("%(p)s calls short, for %(chips)s", p=p, chips=put),
+                    say("all the chips available to %(q)s", q=p)),
             "T7" if not short else "T6", player=p, chips=put,
         ))
         effects += self._stake(p, put)
         if short:
-            effects += self._return(o, short, ": the part of the stake not called", "T6")
+            effects += self._return(o, short, say("the part of the stake not called"), "T6")
         self.called, self.to_act = p, None
         if self.unsettled:
             return effects  # the showdown waits for the values (D-S3)
@@ -284,12 +283,13 @@ class HeadsUpBetting:
         o = self.other(p)
         effects: list[Effect] = []
         for q in (p, o):
-            effects.append(Effect("expose", f"{q}'s dice are shown: {throw_name(self.throws[q])}",
+            effects.append(Effect("expose", say("%(p)s's dice are shown: %(throw)s", p=q,
+                                                throw=self.throws[q]),
                                   "T7", player=q, dice=self.throws[q]))
         c = compare(self.throws[p], self.throws[o], self.ranking)
         if c == 0:
-            effects.append(Effect("note", "The throws are equal: every chip bet goes back "
-                                  "where it came from", "T7"))
+            effects.append(Effect("note", say("The throws are equal: every chip bet goes back "
+                                              "where it came from"), "T7"))
             for q in (p, o):
                 effects += self._return(q, rule="T7")
             self.outcome = HandOutcome("called", self.captain)
@@ -299,29 +299,27 @@ class HeadsUpBetting:
         for q in self.players:
             self.stakes[q] = []
         self.holdings[loser] += pot
-        effects.append(Effect("move", f"{loser} takes {plural(pot)}: the worse throw at the "
-                              f"showdown", "T7", player=loser, chips=pot, source=POT,
-                              dest=loser))
+        effects.append(Effect("move", because(say("%(p)s takes %(chips)s", p=loser, chips=pot),
+                                              say("the worse throw at the showdown")),
+                              "T7", player=loser, chips=pot, source=POT, dest=loser))
         self.outcome = HandOutcome("called", winner, loser=loser)
         return effects
 
     def _drop(self, p: str) -> list[Effect]:
         o = self.other(p)
-        effects = [Effect("note", f"{p} drops", "T8", player=p)]
+        effects = [Effect("note", say("%(p)s drops", p=p), "T8", player=p)]
         for q in (p, o):
             effects += self._return(q, rule="T8")
-        if self.holdings.get(CENTRE, 0) > 0:
-            source = CENTRE
-        elif self.holdings[o] > 0:
-            source = o
-        else:  # pragma: no cover - a hand is never played when the dropper holds every chip
-            source = None
-        if source is not None:
-            self.holdings[source] -= 1
-            self.holdings[p] += 1
-            where = "the centre" if source == CENTRE else o
-            effects.append(Effect("move", f"{p} takes 1 penalty chip from {where}", "T8",
-                                  player=p, chips=1, source=source, dest=p))
+        # A hand is never played while the dropper holds every chip (T9 ends the round
+        # first; under M8 a player without chips is out), so a penalty chip is there (D-T10).
+        source = CENTRE if self.holdings.get(CENTRE, 0) > 0 else o
+        assert self.holdings[source] > 0, "no penalty chip: the dropper holds every chip"
+        self.holdings[source] -= 1
+        self.holdings[p] += 1
+        where: Arg = THE_CENTRE if source == CENTRE else o
+        effects.append(Effect("move", say("%(p)s takes 1 penalty chip from %(where)s", p=p,
+                                          where=where), "T8",
+                              player=p, chips=1, source=source, dest=p))
         self.to_act = None
         self.outcome = HandOutcome("dropped", o, dropper=p)
         return effects

@@ -18,7 +18,7 @@ from typing import Any
 import psycopg
 
 from firmware.gamelog.seating_entry import KIND, parse_seating
-from venue import store as venue_store
+from venue import table_logs as venue_table_logs
 from venue.messages import EntryMessage
 
 
@@ -42,7 +42,7 @@ def check_batch(db: psycopg.Connection[Any], messages: Sequence[EntryMessage]
     for m in messages:
         key = (m.venue, m.table)
         if key not in logs:
-            logs[key] = venue_store.enroll(db, m.venue, m.table, m.log_id)
+            logs[key] = venue_table_logs.enroll(db, m.venue, m.table, m.log_id)
         if logs[key] != m.log_id:
             out.append(replaced(m, logs[key]))
             continue

@@ -12,11 +12,11 @@ from typing import Any
 
 import psycopg
 
-from firmware.gamelog.log import Entry
+from firmware.gamelog.rows import Entry
 from firmware.gamelog.seating_entry import KIND, parse_seating
 from league import ratings
 from league.ranking import places
-from venue import store as venue_store
+from venue import derived as venue_derived
 from venue.messages import EntryMessage
 
 GameKey = tuple[str, str, int]
@@ -108,7 +108,7 @@ def mark_overlaps(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
 def rebuild_all(db: psycopg.Connection[Any], *, chunk: int = 500) -> int:
     """Games, results, players, seatings, rankings and ratings made again from ``events``
     (the venue's ``rebuild`` first); the number of games ranked."""
-    venue_store.rebuild(db)
+    venue_derived.rebuild(db)
     with db.transaction():
         db.execute("DELETE FROM seatings; DELETE FROM rankings; DELETE FROM ratings_dirty")
         for v, t, g, text, players in db.execute(

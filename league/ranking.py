@@ -15,8 +15,8 @@ from typing import Any
 
 from engine.errors import BidouError
 from engine.variants import new_game
-from firmware.gamelog.log import Entry
 from firmware.gamelog.rebuild import effective_actions
+from firmware.gamelog.rows import Entry
 
 
 def places(variant: str, players: tuple[str, ...], options: dict[str, Any],

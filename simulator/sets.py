@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 
 import cv2
 
-from simulator.render import DICE_COLOURS, SURFACES, TrueDie, random_scene, render_scene
+from simulator.random_scenes import random_scene
+from simulator.render import DICE_COLOURS, SURFACES, TrueDie, render_scene
 
 
 def yolo_labels(truth: Iterable[TrueDie], size: tuple[int, int]) -> str:

@@ -13,7 +13,8 @@ from typing import Protocol
 
 import numpy as np
 
-from simulator.render import DieSpec, SceneSpec, dice_colours, place_apart, render_scene
+from simulator.random_scenes import place_apart
+from simulator.render import DieSpec, SceneSpec, dice_colours, render_scene
 
 
 class _Zone(Protocol):

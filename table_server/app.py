@@ -51,10 +51,12 @@ _HTTP_SENTENCES = {
 def create_app(controller: TableController, settings: ServerSettings, *,
                tokens: SeatTokens | None = None,
                limiter: RateLimiter | None = None,
-               presses: PressLimiter | None = None, hold_refusals: int = 0) -> Flask:
+               presses: PressLimiter | None = None, hold_refusals: int = 0,
+               settles: PressLimiter | None = None) -> Flask:
     """The dashboard's Flask app, serving ``controller`` with ``settings`` (``tokens``,
-    ``limiter`` and ``presses`` given by tests that need their clocks; ``hold_refusals``:
-    how many presses past their rate may be held at once, ``table_server.access.press_gate``)."""
+    ``limiter``, ``presses`` and ``settles`` given by tests that need their clocks;
+    ``hold_refusals``: how many presses past their rate may be held at once,
+    ``table_server.access.press_gate``)."""
     app = Flask(__name__)
     app.config.update(
         SECRET_KEY=settings.secret_key,
@@ -73,6 +75,8 @@ def create_app(controller: TableController, settings: ServerSettings, *,
                                max_failures=settings.max_failures),
         presses=presses or PressLimiter(),
     )
+    if settles is not None:
+        app.extensions["bidou"].settles = settles
 
     context: Context = app.extensions["bidou"]
 

@@ -39,6 +39,7 @@ from firmware.table.controller import TableController
 from firmware.table.house import House, build_house
 from firmware.table.self_play import SelfPlay
 from firmware.teach.dice_teacher import DiceTeacher, simulated_throw
+from firmware.teach.self_teaching import SelfTeaching
 from table_server.console.dice_teach import Changes, install
 from table_server.server import Dashboard
 
@@ -176,12 +177,18 @@ def build(args: argparse.Namespace, simulate: bool) -> tuple[House, Dashboard]:
 
 def start_teacher(house: House, dashboard: Dashboard, args: argparse.Namespace) -> None:
     """The console's Dice page: known throws beside the log, and learning them in the
-    background (stopped before the dashboard and the log close)."""
+    background (stopped before the dashboard and the log close); and the table teaching
+    itself again when idle (``[learning]``, :mod:`firmware.teach.self_teaching`)."""
     changes = Changes()
     throw = simulated_throw(house.dice.camera, args.seed) if house.dice is not None else None
     teacher = DiceTeacher(house.log, house.watcher, args.config, throw=throw, changed=changes)
     install(dashboard.app, teacher, changes)
     house.add("dice teacher", teacher.stop)
+    learning = house.config.learning
+    if learning.on and teacher.files is not None:  # a log in memory has no known dice
+        itself = SelfTeaching(teacher, learning, note=_say)
+        itself.start()
+        house.add("self-teaching", itself.stop)  # stopped before the teacher ends its child
 
 
 def start_forwarder(house: House, dashboard: Dashboard, settings: VenueSettings) -> None:

@@ -44,6 +44,9 @@ class Context:
     #: the browsers the referee logged in from (their device cookies, ``devices``)
     devices: RefereeDevices
     presses: PressLimiter = field(default_factory=PressLimiter)
+    #: a player's words on shown dice (``POST /api/settle``), apart from the presses: two
+    #: phones settling two seats at once must not find the bucket spent by the other's word
+    settles: PressLimiter = field(default_factory=lambda: PressLimiter(rate=1.0, burst=4))
     referee_sessions: RefereeSessions = field(default_factory=lambda: RefereeSessions())
     #: links with which a logged-in console logs in another device (``referee_pass``)
     passes: OneTimePasses = field(default_factory=OneTimePasses)

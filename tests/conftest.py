@@ -1,10 +1,72 @@
 """The whole suite: a calibration fits the learned reader's head alone (teaching the table's
 own network takes minutes of PyTorch); tests/firmware/test_calibrate_network.py and
 tests/vision/test_teach_network.py teach it. Set here, before any test starts a process, so
-the referee console's calibration process is told too."""
+the referee console's calibration process is told too.
+
+Also the one PostgreSQL cluster of a test process (``pg_cluster``), shared by the venue's and
+the league's tests: making a cluster costs seconds of initdb, a database per test does not.
+"""
+
+from __future__ import annotations
 
 import os
+import shutil
+import socket
+import tempfile
+from collections.abc import Iterator
+
+import pytest
 
 from vision.calibrate.network import NO_TEACHING
 
 os.environ.setdefault(NO_TEACHING, "0")
+
+#: where the test cluster keeps its files: memory where the machine has it (the cluster is
+#: thrown away at the end, so its writes need never wait for a disk another job keeps busy)
+PG_TOP = "/dev/shm" if os.access("/dev/shm", os.W_OK) else None
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The modules holding a test marked slow first, each module's tests kept together and in
+    their order: `make test` gives its processes whole modules in this order, so the long
+    waits (servers, browsers, whole games) start at once and the quick modules fill the time
+    around them, rather than a long module starting last."""
+    slow = {item.path for item in items if item.get_closest_marker("slow")}
+    items.sort(key=lambda item: item.path not in slow)
+
+
+def need(what: str, error: Exception) -> None:
+    """Fail loudly in CI, skip with the reason on a developer's machine."""
+    text = f"{what} is absent ({error}); the venue tests need the real server"
+    if os.environ.get("CI"):
+        pytest.fail(f"{text}. CI must install it (.ci/run).")
+    pytest.skip(f"{text}. Install it to run them (docs/venue.md).")
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def pg_cluster() -> Iterator[object]:
+    """A real PostgreSQL cluster on loopback for this test process (each test takes a fresh
+    database of it); the NATS server's binary is checked here too. A server that is not
+    installed fails the tests in CI (``CI`` set) and skips them elsewhere (``need``)."""
+    try:
+        from venue.hub import nats_server_binary  # lazy: the venue extra's
+        from venue.pgcluster import PgCluster  # lazy: psycopg is the venue extra's
+
+        nats_server_binary()
+        folder = tempfile.mkdtemp(prefix="bidou-venue-pg-", dir=PG_TOP)
+        cluster = PgCluster(folder, _free_port())
+    except (FileNotFoundError, ImportError) as e:
+        need("PostgreSQL or the NATS server", e)
+    cluster.init()
+    cluster.start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop("immediate")
+        shutil.rmtree(folder, ignore_errors=True)

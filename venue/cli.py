@@ -19,6 +19,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
                    "password of its own, and print each one's [venue] section"),
     "roster": ("venue.roster_keeper", "keep the pub's copy of the league's roster and hand it "
                "to the tables"),
+    "db-logins": ("venue.cmd_db_logins", "give the ingester and the screen PostgreSQL logins "
+                  "with passwords of their own, in the venue config"),
     "accept-log": ("venue.cmd_accept_log", "take a table's replaced log as genuine, keeping "
                    "the old one's games"),
 }

@@ -6,7 +6,7 @@ waits until enrolled, here (or by ``[tables.NAME] log_id`` in the venue config).
 whose SD card was replaced starts a new log (game ids from 1 again); the venue refuses it,
 since storing it over the old one would mix two tables' games under one id. When the
 operator knows the log is genuine (its table's referee console names it), this enrolls it: a
-replaced log's old rows are kept under an archived name (``store.accept_log``), the new log
+replaced log's old rows are kept under an archived name (``table_logs.accept_log``), the new log
 becomes the table's, and what the table has sent from it so far is stored: those messages
 were refused, not lost (the entry stream keeps every message by limits; a refused one was
 terminated, not deleted), so they are read again from the stream, and each is stored once,
@@ -30,7 +30,7 @@ import nats
 import psycopg
 from nats.js.api import ConsumerConfig, DeliverPolicy
 
-from venue import store
+from venue import store, table_logs
 from venue.ingester import ingested_subject, notices
 from venue.messages import ENTRY_STREAM, BadMessage, EntryMessage, entry_subject, parse_entry
 from venue.settings import VenueConfig, add_config_argument, config_for
@@ -129,11 +129,11 @@ async def accept(config: VenueConfig, table: str,
                 return 1, why, sys.stdout
             archived = None
             if row is None:
-                store.enroll(db, config.name, table, new_log)
+                table_logs.enroll(db, config.name, table, new_log)
             else:
                 try:
-                    archived = store.accept_log(db, config.name, table, new_log)
-                except store.Refused as e:
+                    archived = table_logs.accept_log(db, config.name, table, new_log)
+                except table_logs.Refused as e:
                     return 1, f"Table {table}: {e}", sys.stdout
             # read again now that the new log is the table's (see the module's docstring)
             new = [m for m in await sent_by(nc, config.name, table) if m.log_id == new_log]

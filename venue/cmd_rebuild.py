@@ -10,7 +10,7 @@ from typing import Any
 
 import psycopg
 
-from venue import store
+from venue import derived, store
 from venue.settings import add_config_argument, config_for
 
 
@@ -36,5 +36,5 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_config_argument(parser)
 
 
-run = rebuild_command(config_for, store.connect, store.rebuild,
+run = rebuild_command(config_for, store.connect, derived.rebuild,
                       "Rebuilt {} games from the events.")

@@ -36,7 +36,7 @@ from typing import Any
 import nats
 import psycopg
 
-from venue import store
+from venue import store, table_logs
 from venue.hub import ensure_streams
 from venue.messages import ENTRY_STREAM, BadMessage, EntryMessage, parse_entry
 from venue.part_command import part_command
@@ -149,7 +149,7 @@ class Ingester:
         it has none for that table yet (blocking)."""
         db = self.database(0)
         for table, log_id in self.config.logs.items():
-            held = store.enroll(db, self.config.name, table, log_id)
+            held = table_logs.enroll(db, self.config.name, table, log_id)
             if held != log_id:
                 say(f"table {table}: the config enrolls log {log_id}, the store holds log "
                     f"{held}; the store's stays. To take the config's: bidou-venue "

@@ -19,7 +19,7 @@ from dataclasses import dataclass, fields
 from typing import Any
 
 from firmware.gamelog.concealment import SHOWN_STATUSES, entry_dice
-from firmware.gamelog.log import KINDS, Entry, GameRow
+from firmware.gamelog.rows import KINDS, Entry, GameRow
 
 FORMAT = "bidou-venue/1"
 ENTRY_STREAM = "BIDOU_ENTRIES"

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from firmware.gamelog.concealment import entry_is_public
-from firmware.gamelog.log import Entry, GameLog, GameRow
+from firmware.gamelog.log import GameLog
+from firmware.gamelog.rows import Entry, GameRow
 
 POSITION = "venue"  # the name of the forwarder's position in the log's positions table
 

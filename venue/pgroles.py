@@ -27,7 +27,7 @@ INGESTER = "bidou_ingest"
 SCREEN = "bidou_screen"
 #: what the ingester may insert and update (never delete)
 INGESTER_RECORDS = ("events", "tables", "problems")
-#: what the ingester derives from the events, and so may rewrite (``store.derive_many``,
+#: what the ingester derives from the events, and so may rewrite (``derived.derive_many``,
 #: ``bidou-venue rebuild``)
 INGESTER_DERIVES = ("games", "results", "players")
 #: where the ingester keeps a table's entries that wait for earlier ones, deleting each once

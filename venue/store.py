@@ -2,13 +2,13 @@
 
 ``events`` holds every entry once, keyed (venue, table, game, seq): a repeat is a no-op
 (``ON CONFLICT DO NOTHING``). ``games``, ``results`` and ``players`` are derived from the
-events alone and rebuilt by ``rebuild``; each message changes them in the same transaction
-as its event, so they never disagree. ``tables`` keeps each table's enrolled log id
-(``enroll``: by the venue config or ``bidou-venue accept-log``, never by a message; another
-log is refused), ``held`` the entries that came before one they follow (stored, in order,
-the moment it comes), and ``problems`` the venue's sentences about what it refused or waits
-for. The venue name is in every key, so a league can hold many venues in the same tables.
-"""
+events alone (``venue.derived``, which rebuilds them too); each message changes them in the
+same transaction as its event, so they never disagree. ``tables`` keeps each table's
+enrolled log id (``venue.table_logs``: by the venue config or ``bidou-venue accept-log``,
+never by a message; another log is refused), ``held`` the entries that came before one they
+follow (stored, in order, the moment it comes), and ``problems`` the venue's sentences about
+what it refused or waits for. The venue name is in every key, so a league can hold many
+venues in the same tables."""
 
 from __future__ import annotations
 
@@ -19,7 +19,9 @@ from typing import Any, NamedTuple
 
 import psycopg
 
+from venue.derived import columns, derive_many
 from venue.messages import EntryMessage
+from venue.table_logs import Refused, check_log_ids
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS events (
@@ -77,10 +79,6 @@ def connect(dsn: str) -> psycopg.Connection[Any]:
     return db
 
 
-class Refused(Exception):
-    """The message is valid but the venue will not store it; the sentence says why."""
-
-
 #: entries a table may have waiting in ``held`` for missing ones: ten times what its
 #: forwarder has in flight at once (``venue.forwarder.IN_FLIGHT``), the most a lost publish
 #: can leave waiting; past it a table's entries are refused, not kept without end
@@ -126,7 +124,9 @@ def record_many(db: psycopg.Connection[Any], messages: Sequence[EntryMessage],
     NOTHING`` stays the last word)."""
     outcomes: list[Outcome | None] = [None] * len(messages)
     with db.transaction():
-        accepted = _check_log_ids(db, messages, outcomes)
+        accepted, refused = check_log_ids(db, messages)
+        for i, sentence in refused.items():
+            outcomes[i] = Outcome("refused", sentence)
         games: dict[tuple[str, str, int], list[int]] = {}
         for i in accepted:
             m = messages[i]
@@ -190,7 +190,7 @@ def _hold(db: psycopg.Connection[Any], messages: Sequence[EntryMessage], early: 
     counts = {(v, t): n for v, t, n in db.execute(
         "SELECT venue, table_name, count(*) FROM held WHERE (venue, table_name) IN "
         "(SELECT * FROM unnest(%s::text[], %s::text[])) GROUP BY venue, table_name",
-        _columns(tables)).fetchall()}
+        columns(tables)).fetchall()}
     keep = []
     for i in early:
         m = messages[i]
@@ -225,7 +225,7 @@ def _release_held(db: psycopg.Connection[Any], before: dict[tuple[str, str, int]
         "SELECT h.venue, h.table_name, h.game, h.seq, h.message FROM held h JOIN "
         "unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g) ON h.venue = k.v AND "
         "h.table_name = k.t AND h.game = k.g ORDER BY h.venue, h.table_name, h.game, h.seq",
-        _columns(list(before))).fetchall()
+        columns(list(before))).fetchall()
     if not rows:
         return [], set()
     gapped = {(v, t, g) for v, t, g, _, _ in rows}
@@ -238,7 +238,7 @@ def _release_held(db: psycopg.Connection[Any], before: dict[tuple[str, str, int]
     inserted = _insert_events(db, chain)
     db.execute("DELETE FROM held h USING unnest(%s::text[], %s::text[], %s::int[], %s::int[]) "
                "AS k(v, t, g, top) WHERE h.venue = k.v AND h.table_name = k.t AND h.game = "
-               "k.g AND h.seq <= k.top", _columns([(*k, top) for k, top in tops.items()]))
+               "k.g AND h.seq <= k.top", columns([(*k, top) for k, top in tops.items()]))
     return [m for m in chain if (m.venue, m.table, m.game, m.seq) in inserted], gapped
 
 
@@ -254,7 +254,7 @@ def _note_gaps(db: psycopg.Connection[Any], keys: list[tuple[str, str, int]]) ->
     once nothing waits."""
     if not keys:
         return
-    cols = _columns(keys)
+    cols = columns(keys)
     db.execute("DELETE FROM problems p USING unnest(%s::text[], %s::text[], %s::int[]) AS "
                "k(v, t, g) WHERE p.venue = k.v AND p.table_name = k.t AND starts_with("
                "p.sentence, 'table ' || k.t || ' game ' || k.g || ': entry ')", cols)
@@ -267,60 +267,6 @@ def _note_gaps(db: psycopg.Connection[Any], keys: list[tuple[str, str, int]]) ->
     for v, t, g, n, top in waiting:
         db.execute("INSERT INTO problems (venue, table_name, sentence, count) VALUES "
                    "(%s, %s, %s, %s)", (v, t, gap_sentence(t, g, top + 1, n), n))
-
-
-def _columns(rows: Sequence[Sequence[Any]]) -> list[list[Any]]:
-    """Rows as one list per column: the arrays an ``unnest(...)`` statement takes."""
-    return [list(c) for c in zip(*rows, strict=True)]
-
-
-def _not_enrolled(m: EntryMessage) -> str:
-    return (f"table {m.table} sends from log {m.log_id}, which the venue has not enrolled: "
-            f"a table's log is enrolled at the venue, never taken from a message. Nothing of "
-            f"it is stored; it waits in the hub. If log {m.log_id} is table {m.table}'s (its "
-            f"referee console's Venue section names its log): bidou-venue accept-log "
-            f"--config FILE {m.table} --log {m.log_id}; else check who has its password.")
-
-
-def enroll(db: psycopg.Connection[Any], venue: str, table: str, log_id: str) -> str:
-    """Make ``log_id`` the table's log if the venue has none for it yet (its own
-    transaction); the log the venue holds for the table afterwards (another one already
-    enrolled stays: replacing it is ``accept_log``'s)."""
-    with db.transaction():
-        db.execute("INSERT INTO tables (venue, table_name, log_id) VALUES (%s, %s, %s) "
-                   "ON CONFLICT DO NOTHING", (venue, table, log_id))
-        (held,) = db.execute("SELECT log_id FROM tables WHERE venue = %s AND table_name = %s",
-                             (venue, table)).fetchone()
-    return str(held)
-
-
-def _replaced(m: EntryMessage, held: str) -> str:
-    return (f"table {m.table} sends from a new log (id {m.log_id}, the venue holds log "
-            f"{held}): its log was replaced and its game ids start again. Nothing of it is "
-            f"stored. If the new log is genuine (a new SD card): bidou-venue accept-log "
-            f"--config FILE {m.table}; else put its old log back.")
-
-
-def _check_log_ids(db: psycopg.Connection[Any], messages: Sequence[EntryMessage],
-                   outcomes: list[Outcome | None]) -> list[int]:
-    """The indexes of the messages whose table's log id is the one the venue enrolled; the
-    others' outcomes are set to refused (a table with no enrolled log too: a message never
-    enrolls its own log). One read, locking the tables' rows, for every table of the
-    batch."""
-    keys = sorted({(m.venue, m.table) for m in messages})
-    ids = {(v, t): log_id for v, t, log_id in db.execute(
-        "SELECT venue, table_name, log_id FROM tables WHERE (venue, table_name) IN "
-        "(SELECT * FROM unnest(%s::text[], %s::text[])) FOR UPDATE",
-        ([v for v, _ in keys], [t for _, t in keys])).fetchall()}
-    accepted = []
-    for i, m in enumerate(messages):
-        held = ids.get((m.venue, m.table))
-        if held == m.log_id:
-            accepted.append(i)
-        else:
-            outcomes[i] = Outcome("refused", _not_enrolled(m) if held is None
-                                  else _replaced(m, held))
-    return accepted
 
 
 def _highest_seqs(db: psycopg.Connection[Any], keys: list[tuple[str, str, int]]
@@ -336,7 +282,7 @@ def _highest_seqs(db: psycopg.Connection[Any], keys: list[tuple[str, str, int]]
         "AND e.table_name = k.t AND e.game = k.g), 0), EXISTS (SELECT 1 FROM held h WHERE "
         "h.venue = k.v AND h.table_name = k.t AND h.game = k.g) "
         "FROM unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g)",
-        _columns(keys)).fetchall()
+        columns(keys)).fetchall()
     return {(v, t, g): top for v, t, g, top, _ in rows}, {
         (v, t, g) for v, t, g, _, waiting in rows if waiting}
 
@@ -367,89 +313,6 @@ def game_row(m: EntryMessage) -> dict[str, Any]:
             "result": m.result}
 
 
-Derived = tuple[str, str, int, dict[str, Any], int]  # venue, table, game, its row, entries
-
-
-def derive_many(db: psycopg.Connection[Any], games: Sequence[Derived]) -> None:
-    """Bring games, results and players up to date with the newest event of each game (one
-    per game), in a few statements for all of them; results and players only for the games
-    whose status or result changed (the entries of a finished game mostly arrive together,
-    all saying "over": one recount, not one each)."""
-    if not games:
-        return
-    keys = _columns([(v, t, g) for v, t, g, *_ in games])
-    before = {(v, t, g): (status, result) for v, t, g, status, result in db.execute(
-        "SELECT venue, table_name, game, status, result FROM games WHERE "
-        "(venue, table_name, game) IN (SELECT * FROM unnest(%s::text[], %s::text[], "
-        "%s::int[]))", keys).fetchall()}
-    db.execute(  # one JSON parameter, as _insert_events; a null result stays SQL NULL
-        "INSERT INTO games (venue, table_name, game, variant, players, options, started, "
-        "finished, status, result, entries) SELECT e->>0, e->>1, (e->>2)::int, e->>3, "
-        "(e->4)::jsonb, (e->5)::jsonb, e->>6, e->>7, e->>8, "
-        "NULLIF((e->9)::jsonb, 'null'::jsonb), (e->>10)::int "
-        "FROM json_array_elements(%s::json) AS u(e) "
-        "ON CONFLICT (venue, table_name, game) DO UPDATE SET finished = excluded.finished, "
-        "status = excluded.status, result = excluded.result, entries = excluded.entries",
-        (json.dumps([[v, t, g, r["variant"], r["players"], r["options"], r["started"],
-                      r["finished"], r["status"], r["result"], n] for v, t, g, r, n in games]),))
-    changed = [(v, t, g, row) for v, t, g, row, _ in games
-               if before.get((v, t, g)) != (row["status"], row["result"])]
-    if changed:
-        _recount(db, changed)
-
-
-def _recount(db: psycopg.Connection[Any], games: list[tuple[str, str, int, dict[str, Any]]]
-             ) -> None:
-    """The results of these games made again from their rows, then the players of them
-    summed again over all their results (in name order, so two partitions recounting the
-    same players lock their rows in the same order and never deadlock)."""
-    db.execute("DELETE FROM results WHERE (venue, table_name, game) IN "
-               "(SELECT * FROM unnest(%s::text[], %s::text[], %s::int[]))",
-               _columns([(v, t, g) for v, t, g, _ in games]))
-    results = []
-    for venue, table, game, row in games:
-        if row["status"] != "over":
-            continue
-        result = row["result"] or {}
-        loser, winner = result.get("loser"), result.get("winner")
-        chips = result.get("chips") or {}
-        for player in row["players"]:
-            won = player == winner if winner else bool(loser) and player != loser
-            results.append((venue, table, game, player, int(chips.get(player, 0)), won,
-                            player == loser))
-    if results:
-        db.execute("INSERT INTO results SELECT * FROM unnest(%s::text[], %s::text[], "
-                   "%s::int[], %s::text[], %s::int[], %s::bool[], %s::bool[])",
-                   _columns(results))
-    players = sorted({(v, p) for v, _, _, row in games for p in row["players"]})
-    db.execute(
-        "INSERT INTO players (venue, player, played, won, lost, chips) "
-        "SELECT k.v, k.p, COUNT(r.player), COUNT(*) FILTER (WHERE r.won), "
-        "COUNT(*) FILTER (WHERE r.lost), COALESCE(SUM(r.chips), 0) "
-        "FROM unnest(%s::text[], %s::text[]) AS k(v, p) "
-        "LEFT JOIN results r ON r.venue = k.v AND r.player = k.p "
-        "GROUP BY k.v, k.p ORDER BY k.v, k.p "
-        "ON CONFLICT (venue, player) DO UPDATE SET played = excluded.played, "
-        "won = excluded.won, lost = excluded.lost, chips = excluded.chips",
-        [[v for v, _ in players], [p for _, p in players]])
-
-
-REBUILD_CHUNK = 500  # games derived per statement group by ``rebuild``
-
-
-def rebuild(db: psycopg.Connection[Any]) -> int:
-    """Throw games, results and players away and make them again from the events (one
-    transaction): they are derived, the events are the truth. The number of games."""
-    with db.transaction():
-        db.execute("DELETE FROM games; DELETE FROM results; DELETE FROM players")
-        rows = db.execute(
-            "SELECT DISTINCT ON (venue, table_name, game) venue, table_name, game, game_row, "
-            "seq FROM events ORDER BY venue, table_name, game, seq DESC").fetchall()
-        for start in range(0, len(rows), REBUILD_CHUNK):
-            derive_many(db, [tuple(r) for r in rows[start:start + REBUILD_CHUNK]])
-    return len(rows)
-
-
 def note_problem(db: psycopg.Connection[Any], venue: str, table: str, sentence: str,
                  times: int = 1) -> None:
     """Keep a refusal's sentence for the screen's table status (its own transaction); the
@@ -462,39 +325,3 @@ def note_problem(db: psycopg.Connection[Any], venue: str, table: str, sentence: 
                    (venue, table, sentence, times))
 
 
-#: an archived log's table name is the table's with this and a number: a character no
-#: configured table name may hold (firmware.settings.venue_settings.NAME), so it never meets one
-ARCHIVED = "~"
-
-
-def archived_of(name: str) -> str | None:
-    """The table whose archived log ``name`` is (``t1~1`` -> ``t1``); None for a table's own
-    name."""
-    return name.split(ARCHIVED, 1)[0] if ARCHIVED in name else None
-
-
-def accept_log(db: psycopg.Connection[Any], venue: str, table: str, new_log: str) -> str:
-    """Make ``new_log`` the table's log, in one transaction: every row of the log the venue
-    held (events, games, results, problems) moves to an archived name (``t1~1``, then
-    ``t1~2``...), kept and shown as that table's games; players' records, by player, keep
-    them. The archived name, or Refused with a sentence when there is nothing to accept."""
-    with db.transaction():
-        row = db.execute("SELECT log_id FROM tables WHERE venue = %s AND table_name = %s "
-                         "FOR UPDATE", (venue, table)).fetchone()
-        if row is None:
-            raise Refused(f"the venue holds no log of table {table} yet: enroll its first "
-                          "log instead (store.enroll), nothing to archive.")
-        if row[0] == new_log:
-            raise Refused(f"log {new_log} is table {table}'s already: nothing to accept.")
-        (archives,) = db.execute(  # not LIKE: a name may hold "_", which LIKE takes as any
-            "SELECT count(*) FROM tables WHERE venue = %s AND starts_with(table_name, %s)",
-            (venue, f"{table}{ARCHIVED}")).fetchone()
-        archived = f"{table}{ARCHIVED}{archives + 1}"
-        for name in ("events", "games", "results", "problems", "held"):
-            db.execute(f"UPDATE {name} SET table_name = %s "  # noqa: S608 -- our own names
-                       "WHERE venue = %s AND table_name = %s", (archived, venue, table))
-        db.execute("INSERT INTO tables (venue, table_name, log_id) VALUES (%s, %s, %s)",
-                   (venue, archived, row[0]))
-        db.execute("UPDATE tables SET log_id = %s, first_seen = now() "
-                   "WHERE venue = %s AND table_name = %s", (new_log, venue, table))
-    return archived

@@ -8,7 +8,6 @@ table), so the screen can show no concealed die even by mistake.
 
 from __future__ import annotations
 
-import json
 import queue
 import threading
 import time
@@ -16,14 +15,15 @@ from datetime import UTC, datetime
 from typing import Any
 
 import psycopg
-from flask import Flask, Response, jsonify, render_template, request, stream_with_context
+from flask import Flask, jsonify, render_template, request, stream_with_context
 from werkzeug.exceptions import HTTPException
 
 from venue.settings import VenueConfig
-from venue.store import archived_of
+from venue.table_logs import archived_of
 from venue_screen import data
 from venue_screen.live import CLOSING, Live
 from venue_screen.wall import shape, wall_tables
+from web import sse
 from web.guard import guard
 from web.hosts import AllowedHosts
 
@@ -128,13 +128,13 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
 
         def stream() -> Any:
             try:
-                yield "retry: 2000\n\n"
+                yield sse.RETRY
                 end = time.monotonic() + STREAM_LIFE
                 while time.monotonic() < end and not live.stopping:
                     try:
                         events = q.get(timeout=KEEPALIVE)
                     except queue.Empty:
-                        yield ": keepalive\n\n"
+                        yield sse.KEEP_ALIVE
                         continue
                     # a finished game's burst: the events waiting go in one write, not one
                     # write (and one trip through the server's thread) each
@@ -145,7 +145,7 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
                             if kind == CLOSING:
                                 closing = True
                                 break
-                            chunk.append(f"event: {kind}\ndata: {json.dumps(body)}\n\n")
+                            chunk.append(sse.message(body, kind))
                         if closing or len(chunk) >= EVENTS_PER_WRITE:
                             break
                         try:
@@ -160,8 +160,7 @@ def create_app(config: VenueConfig, live: Live) -> Flask:
                 live.unlisten(q)
                 streams.release()
 
-        return Response(stream_with_context(stream()), mimetype="text/event-stream",
-                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+        return sse.response(stream_with_context(stream()))
 
     @app.get("/")
     def wall() -> Any:

@@ -10,7 +10,7 @@ reading with rules never loads onnxruntime.
 
 ``[vision] head`` is a file name relative to the config's folder (``calibrate`` writes
 ``NAME.head.npz`` beside ``NAME.toml``); its thresholds are ``NAME.reader.json`` beside it
-(:func:`vision.learned.face_reader.thresholds_path`). The config's own thresholds win over both.
+(:func:`vision.learned.table_files.thresholds_path`). The config's own thresholds win over both.
 """
 
 from __future__ import annotations

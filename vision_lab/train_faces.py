@@ -15,8 +15,8 @@ the model folder:
   was not trained (:func:`vision_lab.refit_head.fit_temperature`; the head and its temperature
   are fitted again on the reader's own proposals after, :mod:`vision_lab.refit_head`).
 
-The crops are the corpus's classifier stream (:func:`vision_lab.corpus.class_sample`) at
-64 px, turned at most 45 degrees either way (:data:`vision_lab.corpus.TURN`) so that the
+The crops are the corpus's classifier stream (:func:`vision_lab.face_samples.class_sample`) at
+64 px, turned at most 45 degrees either way (:data:`vision_lab.face_samples.TURN`) so that the
 picture's up stays up: a side face, below its top face in the crop, is taught as "not a die".
 Valid never enters training or the temperature.
 """
@@ -39,7 +39,7 @@ except ImportError:  # pragma: no cover - the table never trains
 
 from vision.learned.crops import Pyramid, die_crop
 from vision.learned.face_model import CLASSES, FACE_INPUT, Head
-from vision_lab import corpus
+from vision_lab import face_samples
 from vision_lab.backbone import FEATURES, MEAN, STD, Backbone, load_pretrained
 from vision_lab.labels import (
     LabelledPicture,
@@ -121,10 +121,10 @@ class Crops(torch.utils.data.IterableDataset):
         rng = np.random.default_rng(self.seed)
         patches = []
         for p in self.pictures:
-            patches += corpus.real_patches(p, p.load())
-        patches += [corpus.rendered_patch(rng) for _ in range(self.rendered)]
+            patches += face_samples.real_patches(p, p.load())
+        patches += [face_samples.rendered_patch(rng) for _ in range(self.rendered)]
         while True:
-            crop, value = corpus.class_sample(patches, rng, side=FACE_INPUT)
+            crop, value = face_samples.class_sample(patches, rng, side=FACE_INPUT)
             yield to_input(crop), value
 
 
@@ -151,9 +151,9 @@ def calibration_crops(pictures: list[LabelledPicture], seed: int = 7, per_die: i
             for mirror in (False, True):
                 crops.append(die_crop(pyramid, die.centre, die.size, 0.0, mirror, FACE_INPUT))
                 labels.append(die.value)
-        patches += corpus.real_patches(p, image)
+        patches += face_samples.real_patches(p, image)
     for _ in range(per_die * len(patches)):
-        crop, value = corpus.class_sample(patches, rng, side=FACE_INPUT)
+        crop, value = face_samples.class_sample(patches, rng, side=FACE_INPUT)
         crops.append(crop)
         labels.append(value)
     return np.stack(crops), np.array(labels)

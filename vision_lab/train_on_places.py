@@ -12,7 +12,7 @@ features it reads. So the network itself is trained further on exactly those cro
   (:data:`MINED_SIZES`), taught as the die they lie on when they are placed and
   sized like it, as "not a die" when they are far from every die, and left out in between;
 - beside them, half of each batch from the first stage's own stream
-  (:func:`vision_lab.corpus.class_sample`), so that what it learned there stays.
+  (:func:`vision_lab.face_samples.class_sample`), so that what it learned there stays.
 
 Its input is the first stage's ``faces.onnx`` and ``head.npz`` (so this stage reads only what
 the recipe wrote, and can be run again alone); ``onnx2torch`` turns the network back into a
@@ -42,7 +42,7 @@ except ImportError:  # pragma: no cover - the table never trains
 from vision.learned.crops import Pyramid, die_crop
 from vision.learned.face_model import FACE_INPUT, Head, face_network, load_head
 from vision.learned.face_reader import Model, Settings, propose
-from vision_lab import corpus
+from vision_lab import corpus, face_samples
 from vision_lab.labels import (
     LabelledPicture,
     add_set_arguments,
@@ -107,7 +107,7 @@ class Network(torch.nn.Module):
         return self.fc(self.trunk(bgr))
 
 
-def batches(crops: np.ndarray, classes: np.ndarray, patches: list[corpus.Patch],
+def batches(crops: np.ndarray, classes: np.ndarray, patches: list[face_samples.Patch],
             rng: np.random.Generator):  # noqa: ANN201 - a generator of (x, y)
     """Endless batches: a quarter the mined dice, a quarter the mined places that are none,
     half the first stage's stream; mined crops mirrored half the time and lightly changed.
@@ -124,7 +124,7 @@ def batches(crops: np.ndarray, classes: np.ndarray, patches: list[corpus.Patch],
                                                   strong=False)))
             ys.append(int(classes[i]))
         for _ in range(BATCH - len(picks)):
-            crop, value = corpus.class_sample(patches, rng, side=FACE_INPUT)
+            crop, value = face_samples.class_sample(patches, rng, side=FACE_INPUT)
             xs.append(to_input(crop))
             ys.append(value)
         yield torch.from_numpy(np.stack(xs)), torch.tensor(ys)
@@ -136,8 +136,8 @@ def train(folder: pathlib.Path, fit: list[LabelledPicture], steps: int, seed: in
     torch.manual_seed(seed)
     rng = np.random.default_rng(seed)
     crops, classes = mine(Model(folder), fit, log=log)
-    patches = [q for p in fit for q in corpus.real_patches(p, p.load())]
-    patches += [corpus.rendered_patch(rng) for _ in range(800)]
+    patches = [q for p in fit for q in face_samples.real_patches(p, p.load())]
+    patches += [face_samples.rendered_patch(rng) for _ in range(800)]
     net = Network(folder)
     return train_classifier(net, batches(crops, classes, patches, rng), steps, LR, WARMUP,
                             "places", log)

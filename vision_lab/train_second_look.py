@@ -26,7 +26,8 @@ import sys
 import cv2
 import numpy as np
 
-from simulator.render import random_scene, render_scene
+from simulator.random_scenes import random_scene
+from simulator.render import render_scene
 from vision.rules.reader import ReaderSettings, read_faces
 from vision.rules.second_look import CLASSES, MODEL_PATH, PATCH, FaceModel, face_side, patch
 from vision_lab.evaluate import Label, load_labels

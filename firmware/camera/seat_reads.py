@@ -24,7 +24,7 @@ import numpy as np
 
 from engine.actions import Action, dice_count
 from firmware.camera.throws import DiceWatcher, SeatRead, same_dice_same_places
-from firmware.gamelog.log import Picture
+from firmware.gamelog.rows import Picture
 from firmware.table.publishing import MAX_EVENTS
 
 

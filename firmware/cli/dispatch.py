@@ -28,6 +28,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "calibrate": ("firmware.cli.cmd_calibrate",
                   "find the seat zones (or adapt the dice reader to the table) and save them"),
     "export": ("firmware.cli.cmd_export", "write finished games from the log as game records"),
+    "doctor": ("firmware.cli.cmd_doctor", "check the installed table's parts, one sentence each: "
+               "config, log, camera, pins, zones, reader files, venue link"),
 }
 
 

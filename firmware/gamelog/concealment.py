@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import astuple, fields
 
 from engine.actions import DICE_VERBS
-from firmware.gamelog.log import Entry
+from firmware.gamelog.rows import Entry
 
 #: a game whose entries the table's own history shows whole, dice and all
 #: (table_server.pages.history lists only these): its record holds no concealed throw any more

@@ -19,11 +19,16 @@ Schema (docs/controller.md):
   ``seating`` (who plays in each seat for the league, ``firmware.table.roster_seating``).
 - ``keys(name, value)`` -- secrets made on first use (``GameLog.key``): ``seat-tokens``, from
   which the seat tokens are derived so they survive a restart.
-- ``pictures(game, seq, seat, seen, image)`` -- made on first use, apart from the games'
-  schema like ``keys``: the camera's picture of a seat's zone (PNG) kept with the entry
-  ``(game, seq)`` that corrected its dice, and the values the camera should have seen there
-  (``seen``, e.g. ``"2 4 6"``: the top faces, 7 - v of the corrected values under a glass
-  table). ``bidou-table calibrate --from-log`` learns the table's dice from them.
+- ``pictures(game, seq, seat, seen, image)`` -- the camera's picture of a seat's zone (PNG)
+  kept with the entry ``(game, seq)`` that corrected its dice, and the values the camera
+  should have seen there (``seen``, e.g. ``"2 4 6"``: the top faces, 7 - v of the corrected
+  values under a glass table). ``bidou-table calibrate --from-log`` learns the table's dice
+  from them.
+- ``positions(name, position)`` -- how far a reader of the log has got: ``venue``, the row id
+  of the last entry the venue hub acknowledged.
+
+Every table is made when the log opens (a log written when the last three were made on first
+use gets them then, with the same columns: the schema version does not change).
 """
 
 from __future__ import annotations
@@ -33,8 +38,8 @@ import os
 import secrets
 import sqlite3
 import threading
-from collections.abc import Callable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from firmware.gamelog.log_guard import (
@@ -46,6 +51,7 @@ from firmware.gamelog.log_guard import (
     check_files_writable,
     check_writable,
 )
+from firmware.gamelog.rows import KINDS, Entry, GameRow, LoggedPicture, Picture
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -69,67 +75,13 @@ CREATE TABLE IF NOT EXISTS entries (
     at TEXT NOT NULL,
     UNIQUE (game, seq)
 );
+CREATE TABLE IF NOT EXISTS keys (name TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS pictures (game INTEGER NOT NULL, seq INTEGER NOT NULL,
+    seat TEXT NOT NULL, seen TEXT NOT NULL, image BLOB NOT NULL, PRIMARY KEY (game, seq));
+CREATE TABLE IF NOT EXISTS positions (name TEXT PRIMARY KEY, position INTEGER NOT NULL);
 """
-
-#: made on first use, apart from the games' schema (like ``keys``): readers' positions
-POSITIONS = ("CREATE TABLE IF NOT EXISTS positions "
-             "(name TEXT PRIMARY KEY, position INTEGER NOT NULL)")
-
-KINDS = ("action", "undo", "fix-dice", "void-hand", "new-game", "seating")
-
-
-@dataclass(frozen=True)
-class GameRow:
-    """One game as the log holds it."""
-
-    id: int
-    variant: str
-    players: tuple[str, ...]
-    options: dict[str, Any]
-    started: str
-    finished: str | None
-    status: str
-    result: dict[str, Any] | None
-
-
-@dataclass(frozen=True)
-class Picture:
-    """The camera's picture of a seat's zone (PNG bytes) and the values it shows."""
-
-    seat: str
-    seen: tuple[int, ...]
-    image: bytes
-
-
-@dataclass(frozen=True)
-class LoggedPicture:
-    """A picture kept with a correction: the entry it belongs to (its ``kind`` and ``text``,
-    e.g. ``fix-dice`` and ``3 Ann throw 6 5 4``) and the picture."""
-
-    game: int
-    seq: int
-    kind: str
-    text: str
-    picture: Picture
-
-
-PICTURES = ("CREATE TABLE IF NOT EXISTS pictures (game INTEGER NOT NULL, seq INTEGER NOT NULL, "
-            "seat TEXT NOT NULL, seen TEXT NOT NULL, image BLOB NOT NULL, "
-            "PRIMARY KEY (game, seq))")
-
-
-@dataclass(frozen=True)
-class Entry:
-    """One log entry: an accepted action or a correction, who made it, why, and when."""
-
-    game: int
-    seq: int
-    kind: str
-    text: str
-    by: str
-    why: str
-    at: str
-
+#: The tables :data:`SCHEMA` makes.
+TABLES = frozenset({"games", "entries", "keys", "pictures", "positions"})
 
 class GameLog:
     """The SQLite log. Thread-safe: one connection behind a lock (the controller writes from
@@ -173,7 +125,10 @@ class GameLog:
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
-            if new or db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:
+            made = {name for (name,) in db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            version = db.execute("PRAGMA user_version").fetchone()[0]
+            if new or version != SCHEMA_VERSION or TABLES - made:
                 db.executescript(SCHEMA)
                 db.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
         except LogError:
@@ -187,21 +142,27 @@ class GameLog:
             ) from None
         return db
 
-    # --- writing -----------------------------------------------------------------------
-    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> int | None:
-        """Run ``statements`` in one committed transaction; the last row id."""
+    @contextmanager
+    def _held(self) -> Iterator[sqlite3.Connection]:
+        """The connection, held by this thread alone; LogError once the log is closed."""
         with self._lock:
             if self._closed:
                 raise LogError("The game log is closed; the table is shutting down.")
+            yield self._db
+
+    # --- writing -----------------------------------------------------------------------
+    def _write(self, statements: list[tuple[str, tuple[Any, ...]]]) -> int | None:
+        """Run ``statements`` in one committed transaction; the last row id."""
+        with self._held() as db:
             try:
-                self._db.execute("BEGIN IMMEDIATE")
+                db.execute("BEGIN IMMEDIATE")
                 last = None
                 for sql, params in statements:
-                    last = self._db.execute(sql, params).lastrowid
-                self._db.execute("COMMIT")
+                    last = db.execute(sql, params).lastrowid
+                db.execute("COMMIT")
             except sqlite3.Error as e:
-                if self._db.in_transaction:
-                    self._db.execute("ROLLBACK")
+                if db.in_transaction:
+                    db.execute("ROLLBACK")
                 raise LogError(
                     f"Cannot write to the game log {self.path}: {e}. Nothing was played; "
                     f"free disk space or check the file, then press again."
@@ -235,10 +196,10 @@ class GameLog:
                                          None if status == "playing" else at))
         statements.append(_entry(game, kind, text, by, at, why))
         if picture is not None:
-            statements += [(PICTURES, ()), (
+            statements.append((
                 "INSERT INTO pictures (game, seq, seat, seen, image) SELECT game, seq, ?, ?, ? "
                 "FROM entries WHERE id = last_insert_rowid()",
-                (picture.seat, " ".join(map(str, picture.seen)), sqlite3.Binary(picture.image)))]
+                (picture.seat, " ".join(map(str, picture.seen)), sqlite3.Binary(picture.image))))
         row = self._write(statements)  # the last statement's row: the entry's, or its picture's
         table = "entries WHERE id" if picture is None else "pictures WHERE rowid"
         (seq,), = self._rows(f"SELECT seq FROM {table} = ?", (row,))
@@ -269,10 +230,8 @@ class GameLog:
 
     # --- reading -----------------------------------------------------------------------
     def _rows(self, sql: str, params: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
-        with self._lock:
-            if self._closed:
-                raise LogError("The game log is closed; the table is shutting down.")
-            return list(self._db.execute(sql, params))
+        with self._held() as db:
+            return list(db.execute(sql, params))
 
     def next_seq(self, game: int) -> int:
         (n,), = self._rows("SELECT COALESCE(MAX(seq), 0) FROM entries WHERE game = ?", (game,))
@@ -316,17 +275,9 @@ class GameLog:
 
     def pictures(self) -> list[LoggedPicture]:
         """Every picture kept with a correction, oldest first (none before the first)."""
-        with self._lock:
-            if self._closed:
-                raise LogError("The game log is closed; the table is shutting down.")
-            found = self._db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND "
-                                     "name = 'pictures'").fetchone()
-            if found is None:
-                return []
-            rows = self._db.execute(
-                "SELECT p.game, p.seq, e.kind, e.text, p.seat, p.seen, p.image FROM pictures p "
-                "JOIN entries e ON e.game = p.game AND e.seq = p.seq ORDER BY p.game, p.seq"
-            ).fetchall()
+        rows = self._rows(
+            "SELECT p.game, p.seq, e.kind, e.text, p.seat, p.seen, p.image FROM pictures p "
+            "JOIN entries e ON e.game = p.game AND e.seq = p.seq ORDER BY p.game, p.seq")
         return [LoggedPicture(game, seq, kind, text,
                               Picture(seat, tuple(int(v) for v in seen.split()), bytes(image)))
                 for game, seq, kind, text, seat, seen, image in rows]
@@ -346,49 +297,32 @@ class GameLog:
     def position(self, name: str) -> int:
         """The row id a reader of the log named ``name`` has finished with (0 at first): the
         forwarder's last entry the hub acknowledged, kept here so a restart goes on from it."""
-        with self._lock:
-            if self._closed:
-                raise LogError("The game log is closed; the table is shutting down.")
-            self._db.execute(POSITIONS)
-            row = self._db.execute("SELECT position FROM positions WHERE name = ?",
-                                   (name,)).fetchone()
-            return int(row[0]) if row else 0
+        rows = self._rows("SELECT position FROM positions WHERE name = ?", (name,))
+        return int(rows[0][0]) if rows else 0
 
     def set_position(self, name: str, position: int) -> None:
         """Remember ``position`` for ``name`` (one small committed transaction)."""
-        with self._lock:
-            if self._closed:
-                raise LogError("The game log is closed; the table is shutting down.")
-            self._db.execute(POSITIONS)
-            self._db.execute("INSERT INTO positions (name, position) VALUES (?, ?) "
-                             "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
-                             (name, position))
+        with self._held() as db:
+            db.execute("INSERT INTO positions (name, position) VALUES (?, ?) "
+                       "ON CONFLICT (name) DO UPDATE SET position = excluded.position",
+                       (name, position))
 
     def key(self, name: str, make: Callable[[], str] | None = None) -> str:
         """A secret kept in the log under ``name``, made on first use (by ``make``, else
         ``secrets.token_urlsafe``): the seat tokens are derived from one, so an open seat page
         still works after the table restarts on the same log, and the referee PIN of a table
-        whose config sets none is one. Its table ``keys(name, value)`` is made here, apart from
-        the games' schema, as it holds no game."""
-        with self._lock:
-            self._keys()
-            self._db.execute("INSERT OR IGNORE INTO keys (name, value) VALUES (?, ?)",
-                             (name, make() if make is not None else secrets.token_urlsafe(32)))
-            row = self._db.execute("SELECT value FROM keys WHERE name = ?", (name,)).fetchone()
+        whose config sets none is one."""
+        with self._held() as db:
+            db.execute("INSERT OR IGNORE INTO keys (name, value) VALUES (?, ?)",
+                       (name, make() if make is not None else secrets.token_urlsafe(32)))
+            row = db.execute("SELECT value FROM keys WHERE name = ?", (name,)).fetchone()
             return str(row[0])
 
     def set_key(self, name: str, value: str) -> None:
         """Keep ``value`` as the secret ``name`` from now on (the referee changed the PIN)."""
-        with self._lock:
-            self._keys()
-            self._db.execute("INSERT INTO keys (name, value) VALUES (?, ?) ON CONFLICT (name) "
-                             "DO UPDATE SET value = excluded.value", (name, value))
-
-    def _keys(self) -> None:
-        if self._closed:
-            raise LogError("The game log is closed; the table is shutting down.")
-        self._db.execute("CREATE TABLE IF NOT EXISTS keys "
-                         "(name TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        with self._held() as db:
+            db.execute("INSERT INTO keys (name, value) VALUES (?, ?) ON CONFLICT (name) "
+                       "DO UPDATE SET value = excluded.value", (name, value))
 
     def close(self) -> None:
         """Checkpoint and close; idempotent."""

@@ -17,7 +17,7 @@ from engine.errors import RecordError, ReplayError, RuleViolation
 from engine.game import Effect, Game
 from engine.record import Record
 from engine.variants import new_game
-from firmware.gamelog.log import Entry, GameRow
+from firmware.gamelog.rows import Entry, GameRow
 
 
 def effective_actions(entries: Iterable[Entry]) -> list[Action]:

@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from firmware.gamelog.log import Entry
+from firmware.gamelog.rows import Entry
 
 KIND = "seating"
 GUEST = "guest"

@@ -20,6 +20,7 @@ from typing import Any
 
 from engine.errors import ConfigError, RecordError, reject_unknown_keys
 from engine.variants import OPTIONS, VARIANTS, check_setup
+from firmware.settings.learning_settings import LearningSettings, parse_learning
 from firmware.settings.server_settings import ServerSettings, parse_server_settings
 from firmware.settings.venue_settings import VenueSettings, parse_venue_settings
 from firmware.table.seating import seating_problem
@@ -28,7 +29,8 @@ from hardware.pinmap import PinMap, parse_pin_map
 from vision.settings import VisionSettings, parse_vision
 from vision.zones import Zone, parse_zones
 
-SECTIONS = ("table", "pins", "camera", "zones", "vision", "referee", "server", "venue")
+SECTIONS = ("table", "pins", "camera", "zones", "vision", "referee", "server", "venue",
+            "learning")
 TABLE_KEYS = ("variant", "players", "options", "language")
 #: The pub screen's languages ([table] language; table_server.words.i18n has the catalogues).
 LANGUAGES = ("en", "fr", "es")
@@ -55,6 +57,8 @@ class TableConfig:
     raw: dict[str, Any] = field(default_factory=dict, repr=False)
     vision: VisionSettings = field(default_factory=VisionSettings)
     venue: VenueSettings | None = None  # [venue]: the forwarder to the venue hub (docs/venue.md)
+    #: [learning]: when the table teaches itself its dice again (docs/table-adaptation.md)
+    learning: LearningSettings = field(default_factory=LearningSettings)
 
 
 def _table(data: Mapping[str, Any], key: str) -> dict[str, Any]:
@@ -138,8 +142,9 @@ def build_config(data: Mapping[str, Any], *, simulate: bool = True, path: str | 
                                    simulate=simulate)
     server = dataclasses.replace(server, language=language)
     venue = parse_venue_settings(_table(data, "venue"))
+    learning = parse_learning(_table(data, "learning"))
     return TableConfig(variant, players, options, pins, camera, zones, server, simulate, path,
-                       dict(data), vision, venue)
+                       dict(data), vision, venue, learning)
 
 
 def load_config(path: str, *, simulate: bool = True,

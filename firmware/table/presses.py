@@ -21,17 +21,14 @@ import dataclasses
 from dataclasses import dataclass
 
 from engine.actions import Action
-from engine.errors import RuleViolation
+from engine.errors import RuleViolation, Said
 from engine.game import Allowed, Game
 from firmware.table.commands import Refusal
-from firmware.words import event_words
+from firmware.words import engine_words
 from firmware.words.phrases import N_, NN_, Phrase
-from firmware.words.wording import as_sentence
+from firmware.words.verbs import verb_name
 from hardware.panel import BUTTONS
 
-#: What the game expects, as the end of "it is time to ...".
-EXPECTS = {"roll": N_("roll for captain"), "throw": N_("throw"), "bet": N_("bet"),
-           "settle": N_("settle the shown dice"), "call": N_("call"), "pass": N_("pass")}
 #: Said to a player in any language whose catalogue lacks the engine's own sentence.
 RULES_SAY_NO = N_("The rules do not allow that now.")
 GAME_OVER = N_("The game is over; the referee starts a new game.")
@@ -55,14 +52,16 @@ def _refuse(sentence: str | Phrase, rule: str | None = None) -> Decision:
 
 def expects(game: Game) -> Phrase:
     """What the game waits for, said for people ("throw", "roll for captain")."""
-    return EXPECTS.get(str(game.expects), Phrase(str(game.expects)))
+    said = verb_name(str(game.expects))
+    return said if isinstance(said, Phrase) else Phrase(said)
 
 
-def rule_refusal(sentence: str, rule: str | None) -> Refusal:
-    """The engine's refusal for players: its sentence made for people (English word for
-    word; a language without it says :data:`RULES_SAY_NO`)."""
-    phrase = as_sentence(sentence)
-    if event_words.recognise(sentence) is None:
+def rule_refusal(said: Said | str, rule: str | None) -> Refusal:
+    """The engine's refusal for players: its message made a sentence for people (a refusal
+    with no phrase is said in English word for word, and :data:`RULES_SAY_NO` in the other
+    languages)."""
+    phrase = engine_words.sentence(said)
+    if not engine_words.known(said):
         phrase = dataclasses.replace(phrase, otherwise=RULES_SAY_NO)
     return Refusal.said(phrase, rule)
 
@@ -76,7 +75,7 @@ def _engine_refusal(game: Game, action: Action) -> Decision | None:
     try:
         game.verify(action)
     except RuleViolation as e:
-        return Decision(refusal=rule_refusal(e.sentence, e.rule))
+        return Decision(refusal=rule_refusal(e.said, e.rule))
     return None
 
 
@@ -87,7 +86,7 @@ def _not_now(game: Game, seat: str, what: str) -> Decision:
         return _refuse(N_("It is %(q)s's turn to %(what)s, not yours.", q=str(game.to_act),
                           what=expects(game)))
     return _refuse(N_("You cannot %(what)s now: it is time to %(expects)s.",
-                      what=EXPECTS.get(what, Phrase(what)), expects=expects(game)))
+                      what=verb_name(what), expects=expects(game)))
 
 
 def decide(game: Game, seat: str, button: str, long: bool, offered: int) -> Decision:

@@ -11,19 +11,20 @@ adds everything. Tests check the boundary by looking for dice values in the JSON
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import asdict
 from typing import Any
 
 from engine.game import Effect, Game
-from engine.ranking import rank_words, spoken_name
 from firmware.camera.throws import DiceWatcher, SeatRead
-from firmware.gamelog.log import Entry
+from firmware.gamelog.rows import Entry
 from firmware.table.commands import Refusal
-from firmware.words import press_labels
+from firmware.words import engine_words, press_labels
 from firmware.words.phrases import Phrase
-from firmware.words.throw_words import rank_phrase, throw_phrase
-from firmware.words.wording import as_sentence
+from firmware.words.throw_words import throw_words
+
+#: The public state's format: each text a phrase, sent once (docs/dashboard.md, "Seats").
+STATE_FORMAT = "bidou-state/2"
 
 
 def public_state(game: Game, *, game_id: int, status: str, version: int,
@@ -55,14 +56,14 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         if a.verb not in allowed[a.player]:
             allowed[a.player].append(a.verb)
     state.update(
+        format=STATE_FORMAT,
         game_id=game_id,
         variant=game.variant,
         players=list(game.players),
         options=dict(game.options),
         seats=seats,
         allowed=allowed,
-        events=[str(e) for e in events],
-        events_said=[e.to_json() for e in events],  # for each screen to say in its language
+        events=[e.to_json() for e in events],  # for each screen to say in its language
         settled=[settled_fields(e) for e in settled],
         opening=[settled_fields(e) for e in opening if e.kind != "expose"],
         hand=game.hand,
@@ -77,11 +78,11 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
 
 
 def settled_fields(effect: Effect) -> dict[str, Any]:
-    """An effect as JSON: who took what, from where, why (never its ``dice`` field)."""
+    """An effect as JSON: who took what, from where, why (never its ``dice`` field); its
+    ``text`` a phrase for people, which each screen says in its language."""
     return {"kind": effect.kind, "player": effect.player, "chips": effect.chips,
             "source": effect.source, "dest": effect.dest, "rule": effect.rule,
-            "detail": effect.detail, "text": effect.text,
-            "said": as_sentence(effect.text).to_json()}  # for people, in their language
+            "detail": effect.detail, "text": engine_words.sentence(effect.said).to_json()}
 
 
 def last_actions(game: Game, hand_actions: int) -> dict[str, dict[str, Any]]:
@@ -106,6 +107,29 @@ def camera_status(watcher: DiceWatcher | None) -> dict[str, Any]:
         return {"name": None, "ok": False, "error": "no camera: the referee enters dice"}
     return {"name": watcher.camera.name,
             "ok": watcher.camera_error is None, "error": watcher.camera_error}
+
+
+def settling(game: Game, last_reads: Mapping[str, SeatRead], pictured: Collection[str],
+             claims: Mapping[str, Mapping[str, tuple[int, ...]]],
+             disputes: Mapping[str, Phrase]) -> list[dict[str, Any]]:
+    """The public settle prompt (``firmware.table.exposure``): only exposed seats whose values
+    are pending, each with the players who settle it, the camera's sure values (None for an
+    unsure die, from ``last_reads``), what each player has said (``claims``), whether it went
+    to the referee (``disputes``) and whether there is a picture of it (``pictured``)."""
+    out = []
+    count = game.settle_dice()
+    for seat in game.unsettled():
+        read = last_reads.get(seat)
+        sure = [d.value for d in read.dice] if read is not None else []
+        guess: list[int | None] = [*sure[:count], *[None] * max(0, count - len(sure))]
+        dispute = disputes.get(seat)
+        out.append({"seat": seat, "dice": count,
+                    "witnesses": list(game.settle_witnesses(seat)),
+                    "guess": guess,
+                    "said": {q: list(v) for q, v in claims.get(seat, {}).items()},
+                    "referee": _json(dispute),
+                    "picture": seat in pictured})
+    return out
 
 
 def seat_dice(game: Game, seat: str) -> list[int] | None:
@@ -151,21 +175,18 @@ def add_seat(state: dict[str, Any], game: Game, seat: str,
     out["dice"] = seat_dice(game, seat)
     out["dice_pending"] = game.values_pending(seat)
     out["captain_roll"] = captain_roll(game, seat, state.get("hand_actions", 0))
-    whole = out["dice"] is not None and len(out["dice"]) == 3
-    ranking = game.options.get("ranking", "three-digit")
-    out["dice_name"] = spoken_name(out["dice"]) if whole else None
-    out["dice_rank"] = rank_words(out["dice"], ranking) if whole else None
-    out["dice_name_said"] = throw_phrase(out["dice"]).to_json() if whole else None
-    out["dice_rank_said"] = rank_phrase(out["dice"], ranking).to_json() if whole else None
+    name, rank = throw_words(out["dice"], game.options.get("ranking", "three-digit"))
+    out["dice_name"], out["dice_rank"] = _json(name), _json(rank)
     offered = next((s["offered"] for s in state.get("seats", []) if s["name"] == seat), 0)
     buttons = press_labels.labels(game, seat, offered)
-    out["buttons"] = {k: str(v) if v is not None else None for k, v in buttons.items()}
-    out["buttons_said"] = {k: v.to_json() if v is not None else None
-                           for k, v in buttons.items()}
-    out["refusal"] = refusal.sentence if refusal else None
-    out["refusal_said"] = (refusal.phrase or Phrase(refusal.sentence)).to_json() \
-        if refusal else None
+    out["buttons"] = {k: _json(v) for k, v in buttons.items()}
+    out["refusal"] = _json(refusal.phrase or Phrase(refusal.sentence)) if refusal else None
     return out
+
+
+def _json(phrase: Phrase | None) -> dict[str, Any] | None:
+    """A phrase as a state carries it (``Phrase.to_json``), or None."""
+    return phrase.to_json() if phrase is not None else None
 
 
 def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
@@ -178,8 +199,7 @@ def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str]
     waiting = set(game.unsettled())
     out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()
                          if game.values_pending(s) or s in waiting]
-    out["disputes"] = [{"seat": s, "sentence": str(d), "said": d.to_json()}
-                       for s, d in (disputes or {}).items()]
+    out["disputes"] = [{"seat": s, "sentence": d.to_json()} for s, d in (disputes or {}).items()]
     out["flags"] = list(flags)
     out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
                       for e in entries]

@@ -53,6 +53,14 @@ from dataclasses import dataclass, field
 
 from engine.errors import ConfigError, VisionError
 from firmware.gamelog.log_guard import LogError
+from firmware.teach.calibration_report import (
+    CHOICE_RULE,
+    NAMES,
+    RULE,
+    report_choice,
+    report_head,
+    report_teaching,
+)
 from firmware.teach.correction_pictures import known_from_log
 from firmware.words.phrases import N_
 from hardware.config_edit import read_config, save_vision
@@ -66,15 +74,6 @@ from vision.settings import VisionSettings
 ZONE_OPTIONS = (("image", "--image"), ("camera", "--camera"), ("device", "--device"),
                 ("seats", "--seats"), ("annotate", "--annotate"),
                 ("default_if_not_found", "--default-if-not-found"))
-#: pictures not read exactly that are named, at most
-NAMED = 10
-RULE = "more dice right with no more wrong, or as many right with fewer wrong"
-#: the readers as a sentence names them
-NAMES = {reader_choice.RULES: "rule", reader_choice.LEARNED: "learned"}
-#: how the reader's choice and the taught network's keeping judge
-#: (:func:`vision.calibrate.known.worth`)
-CHOICE_RULE = (f"dice right less {reader_choice.CHOICE_COST} for each wrong or extra die, "
-               "more is better; reading none right is worst")
 
 
 #: what a calibration is told as it goes: (stage in words, step, steps)
@@ -199,11 +198,11 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
     learned = result.after if isinstance(result, folds.Teaching) and result.kept else result.now
     choice = reader_choice.choose(rules, learned, vision.reader)
     done.result, done.choice = result, choice
-    _report_choice(result, settings, choice, say)
+    report_choice(result, settings, choice, say)
     if isinstance(result, folds.Teaching):
-        _report_teaching(result, say)
+        report_teaching(result, say)
     else:
-        _report(result, settings, say)
+        report_head(result, settings, say)
     done.status = _judge(done, request, say)
     if request.mode != "hold" and isinstance(result, folds.Teaching):
         folds.discard(result)  # saved, it was moved already; else a dry run's or not kept
@@ -262,81 +261,6 @@ def _settings_now(vision: VisionSettings, config: pathlib.Path | None,
         settings = face_settings(dataclasses.replace(vision, head=None), config)
         check(settings)
         return settings
-
-
-def _report_choice(result: adapt.Adaptation | folds.Teaching, settings: face_reader.Settings,
-                   choice: reader_choice.Choice, say: Callable[[str], None]) -> None:
-    """Both readers on every known throw and which the table reads with, in sentences."""
-    if result.left_out:
-        shown = ", ".join(result.left_out[:NAMED]) + (", ..." if len(result.left_out) > NAMED
-                                                      else "")
-        say(f"Left out {len(result.left_out)} pictures kept with corrections that cannot hold "
-            f"dice (blank or covered): {shown}.")
-    own = (f"the table's own head {settings.head.name}" if settings.head
-           else "the model's head")
-    if isinstance(result, folds.Teaching) and result.kept:
-        own = "the table's own network, each throw read by one taught without it"
-    say(f"Every known throw ({choice.rules.dice} dice), by the rule reader: "
-        f"{_reads(choice.rules)}.")
-    say(f"... by the learned reader ({own}): {_reads(choice.learned)}.")
-    chosen = NAMES[choice.chosen]
-    if choice.changed:
-        say(f"The {chosen} reader reads them better ({CHOICE_RULE}): the table reads with it "
-            "from now on.")
-    elif choice.reads_better:
-        say(f"The {chosen} reader, the table's now, reads them better ({CHOICE_RULE}): it "
-            "stays.")
-    else:
-        say(f"Neither reader reads them better ({CHOICE_RULE}): the table keeps the "
-            f"{chosen} reader.")
-
-
-def _report_teaching(result: folds.Teaching, say: Callable[[str], None]) -> None:
-    """The known throws as the table reads them now, and as its taught network read each of
-    them taught without it; in sentences, and what it cost."""
-    say(f"The table's own network, taught {folds.FOLDS} times, each time on the known throws "
-        f"but one fold of them ({result.examples_dice} dice and {result.examples_not_dice} "
-        "places that are no die in all), and read on the fold held out:")
-    if result.finder:
-        say(f"Its die finder was taught too, on the {result.finder} pictures whose every die "
-            "is boxed.")
-    say(f"Untaught, as the table reads now: {_reads(result.untaught)}.")
-    say(f"Taught, each throw read by a network that never saw it: {_reads(result.taught)}.")
-    say("(At the table a throw with anything unsure in its zone goes to the referee.)")
-    _failures(result.taught, say)
-    if result.more_throws:
-        say(f"So few known dice cannot show that fewer than 1 die in 500 is read wrong, so the "
-            f"table stays careful: about {result.more_throws} more known throws would show "
-            "it, or let the table be less careful.")
-    say(f"The calibration took {result.seconds:.0f} seconds on this machine, reading the "
-        "pictures and teaching the network included.")
-
-
-def _failures(tally: Tally, say: Callable[[str], None]) -> None:
-    if tally.failures:
-        say("Not read exactly:")
-        for line in tally.failures[:NAMED]:
-            say(f"  {line}")
-        if len(tally.failures) > NAMED:
-            say(f"  and {len(tally.failures) - NAMED} more.")
-
-
-def _report(result: adapt.Adaptation, settings: face_reader.Settings,
-            say: Callable[[str], None]) -> None:
-    """The held-back throws before and after the head's adaptation; in sentences, and what
-    it cost."""
-    own = (f"the table's own head {settings.head.name}" if settings.head
-           else "the model's head")
-    fitted, held = len(result.fitted), len(result.held_back)
-    say(f"The learned reader's head, fitted on {fitted} of the pictures "
-        f"({result.examples_dice} dice matched, and {result.examples_not_dice} places that "
-        f"are no die), checked on the {held} held back ({result.before.dice} dice):")
-    say(f"Before, with {own}: {_reads(result.before)}.")
-    say(f"Adapted to this table: {_reads(result.after)}.")
-    say("(At the table a throw with anything unsure in its zone goes to the referee.)")
-    _failures(result.after, say)
-    say(f"The calibration took {result.seconds:.1f} seconds on this machine, reading the "
-        "pictures with both readers included.")
 
 
 def _judge(done: Calibration, request: Request, say: Callable[[str], None]) -> int:
@@ -409,10 +333,3 @@ def save_calibration(done: Calibration, config: pathlib.Path | None,
 def _stop(sentence: str, status: int) -> int:
     print(f"bidou-table calibrate: {sentence.rstrip('.')}.", file=sys.stderr)
     return status
-
-
-def _reads(s: Tally) -> str:
-    """One sentence's worth of figures: what a pub needs to judge the reader here."""
-    share = f" ({100 * s.right / s.dice:.0f}%)" if s.dice else ""
-    return (f"{s.right} of {s.dice} dice read right{share}, {s.wrong} wrong, {s.unsure} unsure, "
-            f"{s.missed} missed, {s.extra} extra; {s.exact} of {s.pictures} pictures exact")

@@ -15,7 +15,8 @@ import os
 
 import numpy as np
 
-from firmware.gamelog.log import GameLog, LoggedPicture
+from firmware.gamelog.log import GameLog
+from firmware.gamelog.rows import LoggedPicture
 from vision.calibrate.adapt import Known
 from vision.calibrate.known import KnownThrowsError, decode_picture
 

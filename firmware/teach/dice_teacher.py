@@ -22,6 +22,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
 from typing import Any
 
 import cv2
@@ -30,13 +31,15 @@ import numpy as np
 from engine.errors import CameraError, ConfigError, VisionError
 from firmware.camera.throws import DiceWatcher
 from firmware.gamelog.log import GameLog
-from firmware.teach.calibrate_reader import Request
+from firmware.teach.calibrate_reader import Calibration, Request
 from firmware.teach.correction_pictures import from_pictures
 from firmware.teach.known_folder import FOLDER, KnownFolder, Marked, TallyOfDice
-from firmware.teach.learning import Learning
+from firmware.teach.learning import REFEREE, Finished, Learning
 from firmware.teach.photo_upload import checked_photo
 from firmware.teach.reader_keeping import ReaderFiles
+from firmware.teach.teachings import Teaching, Teachings, record_path
 from firmware.words.phrases import N_, Phrase
+from vision.calibrate import folds
 from vision.reader import Reader, rule_reader
 from vision.reading import Reading
 from vision.zones import Zone
@@ -83,6 +86,9 @@ class DiceTeacher:
         own = (where or pathlib.Path.cwd()) / f"{pathlib.Path(log.path).stem}-kept.toml"
         self.files = ReaderFiles(pathlib.Path(config) if config else None, own) \
             if where is not None else None
+        #: every teaching, the referee's and the table's own, beside the reader's config
+        self.teachings = (Teachings(record_path(self.files.config))
+                          if self.files is not None else None)
         self.learning = Learning(changed)
         self._drafts: dict[str, Draft] = {}
         self._lock = threading.Lock()
@@ -189,17 +195,62 @@ class DiceTeacher:
         return folder.tally(corrections)
 
     # --- learning -----------------------------------------------------------------------
-    def learn(self, seed: int = 0) -> str | None:
-        """Start the calibration on every known throw; None, or why not (a sentence)."""
+    def learn(self, seed: int = 0, *, by: str = REFEREE,
+              finished: Finished | None = None) -> str | None:
+        """Start the calibration on every known throw; None, or why not (a sentence).
+        ``by`` the referee (the page's Learn, recorded when it ends and kept only by the
+        referee's Keep) or the table itself (``finished`` decides,
+        :mod:`firmware.teach.self_teaching`)."""
         folder = self._folder()
         assert self.files is not None
         tally = self.tally()
         if tally.total < 30:
             return (f"The table knows {tally.total} dice; it needs at least 30 to learn them: "
                     f"take about {math.ceil((30 - tally.total) / 3)} more throws first.")
+        if finished is None:
+            def finished(outcome: Calibration | None, failure: str | None,
+                         dice: int = tally.total) -> bool:
+                self._referee_learned(outcome, dice)
+                return True  # held until the referee keeps it or goes back
         return self.learning.start(Request(
             self.files.config, folder.path if tally.throws else None,
-            self.log.path if tally.corrections else None, seed, "hold"))
+            self.log.path if tally.corrections else None, seed, "hold"), by=by,
+            finished=finished)
+
+    def _referee_learned(self, outcome: Calibration | None, dice: int) -> None:
+        """Record the referee's Learn once it has ended (the referee keeps it or not)."""
+        if outcome is None or outcome.result is None:
+            return
+        result = outcome.result
+        last = self.teachings.last() if self.teachings else None
+        self.record(Teaching(
+            at=datetime.now(UTC).isoformat(timespec="seconds"), by=REFEREE, dice=dice,
+            new_dice=max(0, dice - (last.dice if last else 0)), kept=None,
+            why=N_("the referee's Learn: kept only by pressing Keep").to_json(),
+            before=result.before.figures(), after=result.after.figures(),
+            seconds=round(result.seconds, 1), network=isinstance(result, folds.Teaching)))
+
+    def record(self, teaching: Teaching) -> None:
+        """Add ``teaching`` to the table's record (said, not raised, when it cannot be
+        written: it stays listed until the table stops)."""
+        if self.teachings is None:
+            return
+        try:
+            self.teachings.add(teaching)
+        except OSError as exc:
+            print(f"The table's teaching could not be recorded in {self.teachings.path} "
+                  f"({exc}); it is listed on the Dice page until the table stops.")
+
+    def keep_outcome(self, outcome: Calibration) -> None:
+        """Save ``outcome`` as the table's reader and read with it from the next throw;
+        TeachError, the reader unchanged, when it cannot be."""
+        assert self.files is not None
+        try:
+            self.files.keep(outcome)
+            self._swap()
+        except (ConfigError, OSError, VisionError) as exc:
+            raise TeachError(f"The calibration could not be kept ({exc}); the table reads as "
+                             "before.") from None
 
     def keep(self) -> str:
         """Keep the calibration's outcome: saved, and read with from the next throw."""
@@ -209,13 +260,7 @@ class DiceTeacher:
         if not outcome.changes:
             raise TeachError("This calibration changes nothing (the table reads as well "
                              "without it), so there is nothing to keep.")
-        assert self.files is not None
-        try:
-            self.files.keep(outcome)
-            self._swap()
-        except (ConfigError, OSError, VisionError) as exc:
-            raise TeachError(f"The calibration could not be kept ({exc}); the table reads as "
-                             "before.") from None
+        self.keep_outcome(outcome)
         self.learning.drop()
         return ("Kept: the table reads with the new reader from its next throw; the previous "
                 "one stays on disk (Go back to the previous reader).")

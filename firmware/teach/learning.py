@@ -11,16 +11,24 @@ progress and its result back through a pipe; the referee then keeps it or not
 nothing is written until "Keep", and the child dies with the table (``PR_SET_PDEATHSIG``, and
 the pipe it writes to closes).
 
-At most one runs at a time; a second request gets a sentence (:meth:`Learning.start`).
+At most one runs at a time; a second request gets a sentence (:meth:`Learning.start`). Who
+started it is kept (``by``: the referee's Learn, or the table teaching itself when idle,
+:mod:`firmware.teach.self_teaching`, which decides by itself through ``finished``).
+
+The calibration's stages are English words (:mod:`vision.calibrate`'s, and
+:mod:`firmware.teach.calibrate_reader`'s); :data:`STAGES` marks them for the catalogues, and
+:func:`stage_parts` splits "fold 2 of 3: ..." so that the page says each part in its language.
 """
 
 from __future__ import annotations
 
 import contextlib
 import ctypes
+import importlib.util
 import os
 import pathlib
 import pickle
+import re
 import signal
 import subprocess
 import sys
@@ -32,6 +40,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from firmware.teach.calibrate_reader import Calibration, Request, calibrate
+from firmware.words.phrases import N_
 from vision.calibrate import folds
 
 #: how much lower than the table the child runs (nice)
@@ -41,6 +50,40 @@ TELL_EVERY = 0.25
 PR_SET_PDEATHSIG = 1
 #: the folder the package is in: the child imports it from there, as the table did
 ROOT = pathlib.Path(__file__).resolve().parents[2]
+#: who started a calibration
+REFEREE, TABLE = "referee", "table"
+#: the stages the teaching of the table's own network says (vision.calibrate's words), for the
+#: catalogues: the page says them in its language
+STAGES = (N_("reading the known throws as the table reads now"),
+          N_("fitting the head to the table's dice"),
+          N_("teaching the network the table's dice"),
+          N_("teaching the finder where the table's dice lie"))
+FOLD = re.compile(r"^fold (\d+) of (\d+): (.+)$")
+FINAL = "the table's network: "
+
+#: told when a calibration has ended (its outcome, or None and the sentence saying why);
+#: returns whether the outcome is held for the referee's Keep
+Finished = Callable[[Calibration | None, str | None], bool]
+
+
+def learn_extra_here() -> bool:
+    """Whether the learn extra (PyTorch, onnx, onnx2torch) is installed for this interpreter,
+    the one the calibration's process runs: looked up, not imported (PyTorch would cost the
+    table hundreds of megabytes for nothing)."""
+    return all(importlib.util.find_spec(name) is not None
+               for name in ("torch", "onnx", "onnx2torch"))
+
+
+def stage_parts(stage: str) -> dict[str, Any]:
+    """A stage as the page says it: the stage's own words, and the fold it is in (``fold``
+    of ``folds``) or ``final`` (the network taught once more on every known throw)."""
+    found = FOLD.match(stage)
+    if found is not None:
+        return {"stage": found.group(3), "fold": int(found.group(1)),
+                "folds": int(found.group(2)), "final": False}
+    if stage.startswith(FINAL):
+        return {"stage": stage[len(FINAL):], "fold": None, "folds": None, "final": True}
+    return {"stage": stage, "fold": None, "folds": None, "final": False}
 
 
 @dataclass
@@ -55,6 +98,7 @@ class Progress:
     stage_started: float = 0.0
     finished: float = 0.0
     lines: list[str] = field(default_factory=list)
+    by: str = REFEREE
 
     def to_json(self, now: float) -> dict[str, Any]:
         """The figures the page shows: stage, step of steps, seconds so far and left."""
@@ -64,8 +108,8 @@ class Progress:
         if self.running and self.steps and self.step:
             in_stage = now - self.stage_started
             left = round(in_stage / self.step * (self.steps - self.step), 1)
-        return {"running": self.running, "stage": self.stage, "step": self.step,
-                "steps": self.steps, "elapsed": round(elapsed, 1), "left": left}
+        return {"running": self.running, **stage_parts(self.stage), "step": self.step,
+                "steps": self.steps, "elapsed": round(elapsed, 1), "left": left, "by": self.by}
 
 
 class Learning:
@@ -85,23 +129,31 @@ class Learning:
         with self._lock:
             return self.progress.running
 
-    def start(self, request: Request) -> str | None:
+    def start(self, request: Request, *, by: str = REFEREE,
+              finished: Finished | None = None) -> str | None:
         """Start calibrating on ``request`` in the background; None, or the sentence saying
-        why not (one is already running)."""
+        why not (one is already running). ``finished`` is told the outcome at the end (from
+        the watching thread)."""
         with self._lock:
             if self.progress.running:
                 return ("The table is already learning its dice; wait until it has finished "
                         "(the progress bar shows how long is left), then try again.")
             now = time.monotonic()
-            self.progress = Progress(True, "starting", 0, 1, now, now)
+            self.progress = Progress(True, "starting", 0, 1, now, now, by=by)
             _forget(self.outcome)
             self.outcome, self.failure = None, None
-        threading.Thread(target=self._run, args=(request,), name="learn-dice",
+        threading.Thread(target=self._run, args=(request, finished), name="learn-dice",
                          daemon=True).start()
         self.changed()
         return None
 
-    def _run(self, request: Request) -> None:
+    @property
+    def by(self) -> str:
+        """Who started the calibration running or last run."""
+        with self._lock:
+            return self.progress.by
+
+    def _run(self, request: Request, finished: Finished | None = None) -> None:
         outcome: Calibration | None = None
         failure: str | None = None
         receive = None
@@ -141,6 +193,15 @@ class Learning:
         finally:
             if receive is not None:
                 receive.close()
+        # told before the end is: whoever waits for the end sees what it decided
+        if finished is not None:
+            try:
+                held = finished(outcome, failure)
+            except Exception as exc:  # said on the page; the calibration still ends
+                failure, held = f"The calibration's outcome could not be used ({exc}).", False
+            if not held:
+                _forget(outcome)  # decided already: nothing is held for Keep
+                outcome = None
         with self._lock:
             self.outcome, self.failure = outcome, failure
             self.progress.running = False

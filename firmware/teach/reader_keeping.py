@@ -25,7 +25,7 @@ import shutil
 from firmware.teach.calibrate_reader import Calibration, save_calibration
 from hardware.config_edit import save_vision
 from vision.calibrate import adapt
-from vision.learned import face_reader
+from vision.learned import face_reader, table_files
 from vision.reader import Reader, config_vision, head_file, open_reader
 from vision.settings import VisionSettings
 
@@ -102,7 +102,7 @@ def _pairs(head: pathlib.Path) -> list[tuple[pathlib.Path, pathlib.Path]]:
     """(the copy put aside, the file in force) for a head, the table's own networks a
     calibration saves beside it (``NAME.faces.onnx``, ``NAME.detector.onnx``,
     :func:`vision.calibrate.folds.save`) and its thresholds file, which names them, last."""
-    own = face_reader.thresholds_path(head)
+    own = table_files.thresholds_path(head)
     pairs = [(head.with_name(head.name.replace(".head.npz", ".previous.head.npz")), head)]
     if head.name.endswith(".head.npz"):
         name = head.name[: -len(".head.npz")]

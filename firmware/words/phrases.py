@@ -77,7 +77,7 @@ class Phrase:
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Phrase:
-        """The phrase whose :meth:`to_json` is ``data`` (a state's ``*_said`` field), for the
+        """The phrase whose :meth:`to_json` is ``data`` (a state's text field), for the
         server to say a state's words in a request's language as the page's script does."""
         args = {k: cls.from_json(v) if isinstance(v, dict) and "t" in v else v
                 for k, v in data.get("a", {}).items()}
@@ -95,6 +95,10 @@ def NN_(singular: str, plural: str, n: int, **args: Any) -> Phrase:  # noqa: N80
     """Mark a plural for the catalogues: ``NN_("%(n)s chip", "%(n)s chips", 3)``."""
     return Phrase(singular, args, plural, n)
 
-#: How a verb without numbers reads after a name ("Ann stands.").
-_VERB_WORDS = {"stand": "stands", "call": "calls", "pass": "passes", "drop": "drops",
-               "betpot": "bets the pot", "callpot": "calls the pot"}
+
+def english(text: dict[str, Any] | str | None) -> str | None:
+    """The English of a state's text (a phrase as :meth:`Phrase.to_json` gives it), as a client
+    that reads only English says it; a plain string as it is."""
+    if text is None or isinstance(text, str):
+        return text
+    return str(Phrase.from_json(text))

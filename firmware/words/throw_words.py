@@ -52,6 +52,15 @@ def ordinal(n: int) -> Phrase:
     return {1: N_("%(n)sst", n=n), 2: N_("%(n)snd", n=n), 3: N_("%(n)srd", n=n)}[n % 10]
 
 
+def throw_words(dice: Sequence[int] | None,
+                ranking: str = "three-digit") -> tuple[Phrase | None, Phrase | None]:
+    """A shown or own throw's name and its place in Table 1 (None and None for no throw, or a
+    captain roll's one die): what a seat card and a seat page say beside the dice."""
+    if not dice or len(dice) != 3:
+        return None, None
+    return throw_phrase(dice), rank_phrase(dice, ranking)
+
+
 def rank_phrase(dice: Sequence[int], ranking: str = "three-digit") -> Phrase:
     """Where a throw stands in Table 1 (``engine.ranking.rank_words``' facts)."""
     place = position(dice, ranking) + 1

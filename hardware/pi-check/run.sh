@@ -19,6 +19,7 @@
 # translates every instruction): they say nothing about a Pi's speed.
 #
 # Needs root and: apt-get install debootstrap qemu-user-static binfmt-support
+# `run.sh --root-only` builds (or finds) the cached root and stops there: make pi-boot boots it.
 # Mirror: debootstrap's default (Debian's); PI_CHECK_MIRROR=URL chooses another.
 set -euo pipefail
 
@@ -41,6 +42,12 @@ STEP_LIMIT="${PI_CHECK_STEP_LIMIT:-5400}"
 # Pi 5's, max every feature qemu has.
 export QEMU_CPU="${PI_CHECK_CPU:-cortex-a72}"
 
+ROOT_ONLY=0
+if [[ "${1:-}" == --root-only ]]; then
+    ROOT_ONLY=1
+    REPORT="$CACHE/root-only.txt"  # the last check's summary stays
+fi
+
 say() { echo "pi-check: $*"; }
 die() { echo "pi-check: $*" >&2; exit 1; }
 
@@ -56,7 +63,7 @@ command -v git >/dev/null || missing+=(git)
 if ((${#missing[@]})); then
     die "missing ${missing[*]}: apt-get install debootstrap qemu-user-static binfmt-support"
 fi
-[[ -x "$REPO/.venv/bin/bidou-table" ]] || die "no $REPO/.venv: run it as make pi-check" \
+((ROOT_ONLY)) || [[ -x "$REPO/.venv/bin/bidou-table" ]] || die "no $REPO/.venv: run it as make pi-check" \
     "(which makes the venv whose dice readings the arm64 ones are compared with)"
 
 # --- binfmt_misc: the kernel hands aarch64 programs to qemu -----------------------------
@@ -222,6 +229,11 @@ if ! chroot "$ROOT" dpkg -s "${PI_OS_PACKAGES[@]}" >/dev/null 2>&1; then
           --no-install-recommends "${PI_OS_PACKAGES[@]}"; } >"$CACHE/apt.log" 2>&1 \
         || die "apt-get install ${PI_OS_PACKAGES[*]} failed in the root: see $CACHE/apt.log"
     report "apt-get install ${PI_OS_PACKAGES[*]}: $(( $(clock) - t )) s (kept in the root)"
+fi
+
+if ((ROOT_ONLY)); then
+    report "pi-check: the root is ready in $ROOT"
+    exit 0
 fi
 
 # --- a fresh clone, and the checks inside -----------------------------------------------

@@ -16,9 +16,10 @@ import math
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+
+from table_server.access.sliding_window import SlidingWindow
 
 REFEREE = "referee"
 _ALL = "\x00every address"  # the key of the PIN attempts across addresses (never an address)
@@ -80,20 +81,6 @@ def same_secret(given: str | None, secret: str) -> bool:
     return hmac.compare_digest(given.encode("utf-8", "surrogateescape"), secret.encode())
 
 
-def recent(attempts: dict[str, deque[float]], key: str, now: float,
-           window: float) -> deque[float]:
-    """``key``'s attempt times within ``window`` seconds of ``now``; a key with none left is
-    forgotten, so the table of addresses (or devices) stays small all evening."""
-    times = attempts.get(key)
-    if times is None:
-        return deque()
-    while times and now - times[0] >= window:
-        times.popleft()
-    if not times:
-        del attempts[key]
-    return times
-
-
 @dataclass(frozen=True)
 class Wait:
     """A refused attempt: the sentence, and the whole seconds to put in ``Retry-After``."""
@@ -130,7 +117,7 @@ class RateLimiter:
         self.window = window
         self.clock = clock
         self._lock = threading.Lock()
-        self._failures: dict[str, deque[float]] = {}
+        self._attempts = SlidingWindow(window)
         self._turns: dict[str, float] = {}  # address -> the time of the turn kept for it
         self._next_turn = float("-inf")  # the first time no turn is kept for
 
@@ -139,24 +126,15 @@ class RateLimiter:
         """Seconds between two PIN comparisons once the table has had its window's share."""
         return self.window / max(1, self.max_pin_attempts)
 
-    def _recent(self, key: str, now: float) -> deque[float]:
-        return recent(self._failures, key, now, self.window)
-
     def retry_after(self, address: str) -> float:
         """Seconds until ``address`` may send a token again; 0 when it is not blocked."""
         with self._lock:
-            now = self.clock()
-            times = self._recent(_TOKEN + address, now)
-            if len(times) < self.max_failures:
-                return 0.0
-            return max(0.0, self.window - (now - times[0]))
+            return self._attempts.wait(_TOKEN + address, self.max_failures, self.clock())
 
     def fail(self, address: str) -> None:
         """Record one wrong token from ``address``."""
         with self._lock:
-            now = self.clock()
-            self._recent(_TOKEN + address, now)
-            self._failures.setdefault(_TOKEN + address, deque()).append(now)
+            self._attempts.add(_TOKEN + address, self.clock())
 
     def attempt_pin(self, address: str) -> Wait | None:
         """Count a PIN attempt from ``address`` BEFORE the PIN is compared: None when it may
@@ -165,21 +143,20 @@ class RateLimiter:
         right PIN then calls :meth:`forgive`."""
         with self._lock:
             now = self.clock()
-            mine = self._recent(_PIN + address, now)
-            if len(mine) >= self.max_failures:
-                wait = self.window - (now - mine[0])
+            wait = self._attempts.wait(_PIN + address, self.max_failures, now)
+            if wait > 0:
                 return Wait(f"Too many wrong PINs from this address; wait {int(wait) + 1} "
                             "seconds and try again.", int(wait) + 1)
-            every = self._recent(_ALL, now)
-            if len(every) >= self.max_pin_attempts:
-                turn = self._turn(address, now, every[-1])
+            last = self._attempts.latest(_ALL)
+            if self._attempts.count(_ALL, now) >= self.max_pin_attempts and last is not None:
+                turn = self._turn(address, now, last)
                 if turn > now:
                     wait = math.ceil(turn - now)
                     return Wait(f"Many wrong PINs have been tried at this table in the last "
                                 f"minute, so a PIN is checked every {self.pace:g} seconds; "
                                 f"wait {wait} seconds and try again.", wait)
-            self._failures.setdefault(_PIN + address, deque()).append(now)
-            self._failures.setdefault(_ALL, deque()).append(now)
+            self._attempts.add(_PIN + address, now)
+            self._attempts.add(_ALL, now)
             return None
 
     def _turn(self, address: str, now: float, last: float) -> float:
@@ -205,19 +182,12 @@ class RateLimiter:
         """Take back the attempt :meth:`attempt_pin` counted: the PIN was right."""
         with self._lock:
             for key in (_PIN + address, _ALL):
-                times = self._failures.get(key)
-                if times:
-                    times.pop()
-                    if not times:
-                        del self._failures[key]
+                self._attempts.forgive(key)
 
     def tracked(self) -> int:
         """How many addresses have failures within the window."""
         with self._lock:
-            now = self.clock()
-            for key in list(self._failures):
-                self._recent(key, now)
-            return len({key[1:] for key in self._failures if key != _ALL})
+            return len({key[1:] for key in self._attempts.keys(self.clock()) if key != _ALL})
 
     def blocked_message(self, address: str) -> str | None:
         """The sentence to answer a token from a blocked address with, or None if it may

@@ -22,12 +22,12 @@ import hmac
 import secrets
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 
 from itsdangerous import BadSignature, URLSafeSerializer
 
-from table_server.access.auth import Wait, recent
+from table_server.access.auth import Wait
+from table_server.access.sliding_window import SlidingWindow
 
 #: The cookie's name and its life (400 days: the longest a browser keeps a cookie).
 COOKIE = "bidou_device"
@@ -48,7 +48,7 @@ class RefereeDevices:
         self._signer = URLSafeSerializer(key, salt="bidou-referee-device")
         self.max_failures, self.window, self.clock = max_failures, window, clock
         self._lock = threading.Lock()
-        self._wrong: dict[str, deque[float]] = {}
+        self._wrong = SlidingWindow(window)
 
     def cookie(self, device: str | None = None) -> tuple[str, str]:
         """(the device's id, its cookie's value): ``device`` again, or a new device."""
@@ -71,22 +71,14 @@ class RefereeDevices:
         device (the caller then treats it as one)."""
         with self._lock:
             now = self.clock()
-            times = self._recent(device, now)
-            if len(times) >= self.max_failures:
-                wait = int(self.window - (now - times[0])) + 1
-                return Wait(f"Too many wrong PINs from this device; wait {wait} seconds and "
-                            "try again.", wait)
-            self._wrong.setdefault(device, deque()).append(now)
+            wait = self._wrong.wait(device, self.max_failures, now)
+            if wait > 0:
+                return Wait(f"Too many wrong PINs from this device; wait {int(wait) + 1} "
+                            "seconds and try again.", int(wait) + 1)
+            self._wrong.add(device, now)
             return None
 
     def forgive(self, device: str) -> None:
         """Take back the attempt :meth:`attempt` counted: the PIN was right."""
         with self._lock:
-            times = self._wrong.get(device)
-            if times:
-                times.pop()
-                if not times:
-                    del self._wrong[device]
-
-    def _recent(self, device: str, now: float) -> deque[float]:
-        return recent(self._wrong, device, now, self.window)
+            self._wrong.forgive(device)

@@ -35,11 +35,13 @@ from flask import (
 
 from firmware.teach.dice_teacher import DiceTeacher, TeachError
 from firmware.teach.known_folder import NOT_A_DIE
+from firmware.teach.learning import REFEREE, learn_extra_here
 from firmware.teach.photo_upload import MAX_BYTES, PhotoError
 from table_server.access.guards import csrf_protected, csrf_token, referee_required
 from table_server.context import ctx, error_page
-from table_server.streams.sse import KEEP_ALIVE, RETRY, format_event
 from table_server.words.i18n import gettext as _
+from vision.calibrate import folds
+from web import sse
 
 bp = Blueprint("dice", __name__, url_prefix="/referee/dice")
 #: the upload's address, whose body may be as large as a phone's photo (``table_server.app``)
@@ -82,11 +84,13 @@ def teacher() -> DiceTeacher:
 
 
 def new_game_refusal(kind: object) -> str | None:
-    """Why a new game is refused now (the table is learning its dice), or None. Why refused
+    """Why a new game is refused now (the referee's Learn is running), or None. Why refused
     and not queued: the first throws of a game are read by the reader the referee keeps, not
-    by the one the calibration is about to replace; and play is answered meanwhile."""
+    by the one the calibration is about to replace; and play is answered meanwhile. The
+    table's own teaching, when idle, refuses nothing: nobody waits to keep it."""
     found = current_app.config.get("DICE_TEACHER")
-    if kind == "new-game" and found is not None and found.learning.running:
+    if (kind == "new-game" and found is not None and found.learning.running
+            and found.learning.by == REFEREE):
         return _("The table is learning its dice; a new game can start once it has finished "
                  "(the Dice page shows how long is left), and the game in hand plays on.")
     return None
@@ -109,7 +113,8 @@ def page() -> Any:
                            throws=t.folder.throws() if t.folder else [],
                            folder=t.folder.path.name if t.folder else None,
                            log_name=pathlib.Path(t.log.path).name,
-                           status=status_of(t), upload_mb=MAX_BYTES // (1024 * 1024))
+                           status=status_of(t), upload_mb=MAX_BYTES // (1024 * 1024),
+                           learn_extra=learn_extra_here(), teachings=teachings_of(t))
 
 
 @bp.post("/take")
@@ -267,19 +272,36 @@ def progress() -> Any:
     keepalive = ctx().settings.keepalive
 
     def events() -> Iterator[str]:
-        yield RETRY
+        yield sse.RETRY
         seen, said = -1, time.monotonic()
         while not stopping.is_set():  # looked at every second: a stopping table ends it
             if changes.version != seen or t.learning.running:  # its seconds move on their own
                 seen, said = changes.version, time.monotonic()
-                yield format_event(status_of(t), "progress")
+                yield sse.message(status_of(t), "progress")
             elif time.monotonic() - said >= keepalive:
                 said = time.monotonic()
-                yield KEEP_ALIVE
+                yield sse.KEEP_ALIVE
             changes.wait(seen, 1.0)
 
-    return Response(stream_with_context(events()), mimetype="text/event-stream",
-                    headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})
+    return sse.response(stream_with_context(events()))
+
+
+def teachings_of(t: DiceTeacher) -> list[dict[str, Any]]:
+    """The table's teachings, newest first, as the page's list shows them (its script
+    redraws the list when one ends)."""
+    rows = []
+    for item in reversed(t.teachings.all() if t.teachings else []):
+        rows.append({"at": item.at[:16].replace("T", " "), "by": item.by, "dice": item.dice,
+                     "new_dice": item.new_dice, "kept": item.kept, "why": item.why,
+                     "before": _right_wrong(item.before), "after": _right_wrong(item.after)})
+    return rows
+
+
+def _right_wrong(figures: dict[str, Any] | None) -> str:
+    """Held-out figures as "right / wrong" (dice read where none lay count as wrong)."""
+    if figures is None:
+        return "–"
+    return f"{figures['right']} / {figures['wrong'] + figures['extra']}"
 
 
 def status_of(t: DiceTeacher) -> dict[str, Any]:
@@ -289,7 +311,9 @@ def status_of(t: DiceTeacher) -> dict[str, Any]:
     out: dict[str, Any] = {"progress": learning.progress.to_json(time.monotonic()),
                            "failure": learning.failure, "outcome": None,
                            "reader": str(reader), "reader_said": reader.to_json(),
-                           "previous": bool(t.files is not None and t.files.has_previous())}
+                           "previous": bool(t.files is not None and t.files.has_previous()),
+                           # the list, once no calibration runs (not each second of one)
+                           "teachings": None if learning.running else teachings_of(t)}
     done = learning.outcome
     if done is not None:
         result, choice = done.result, done.choice
@@ -299,6 +323,7 @@ def status_of(t: DiceTeacher) -> dict[str, Any]:
             "before": result.before.figures() if result else None,
             "after": result.after.figures() if result else None,
             "head_kept": bool(result and result.kept),
+            "network": isinstance(result, folds.Teaching),
             "reader": choice.chosen if choice else None,
             "reader_changed": bool(choice and choice.changed),
             "rules": choice.rules.figures() if choice else None,

@@ -50,12 +50,12 @@ from table_server.validation import (
 )
 from table_server.words import i18n
 from table_server.words.present import decorate
+from web import sse
 from web.wsgi_server import HAND_OVER
 
 bp = Blueprint("api", __name__, url_prefix="/api")
 
 #: An event stream's headers: never cached, never buffered by a proxy.
-STREAM_HEADERS = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
 ACT_EXAMPLE = '{"seat": "Ann", "action": "bet", "chips": 1}'
 
 
@@ -117,15 +117,14 @@ def events() -> Response:
         hand_over.take = lambda sock, chunked: broadcaster.add(sock, chunked=chunked,
                                                                release=release)
         hand_over.abandon = release
-        return Response(iter(()), mimetype="text/event-stream", headers=STREAM_HEADERS)
+        return sse.response(iter(()))
     # off the real server (the test client): the stream written by the request's own thread
     subscription = c.streams.open(c.controller)
     if subscription is None:
         raise _too_many_streams(c.streams.limit)
     stream = event_stream(c.controller, keepalive=c.settings.keepalive, stopping=c.stopping,
                           transform=decorate, streams=c.streams, subscription=subscription)
-    response = Response(stream_with_context(stream), mimetype="text/event-stream",
-                        headers=STREAM_HEADERS)
+    response = sse.response(stream_with_context(stream))
     # a client gone before the first chunk never starts the generator: close here too
     response.call_on_close(lambda: c.streams.close(subscription))
     return response
@@ -216,7 +215,11 @@ def settle() -> Any:
     player = existing_seat(data.get("player", who.seat or seat))
     values = dice_values(data.get("values"))
     check_may_act(who, player)
-    check_press_rate(who, player)
+    if not who.referee:  # one word per player and seat: its own bucket, not the presses'
+        wait = ctx().settles.take(f"{player}\x00{seat}")
+        if wait > 0:
+            raise Refused(429, f"Too many words from {player} on {seat}'s dice; wait a "
+                               "moment and say them again.", retry_after=math.ceil(wait))
     if who.referee:
         return answer(ask(EnterDice(seat, values, "referee")))
     return answer(ask(Settle(seat, values, player, "web")))

@@ -106,8 +106,8 @@ const Bidou = (() => {
     return fill(text, { n, ...(args || {}) });
   }
 
-  /** A phrase the server sent (firmware/words/wording.py's Phrase.to_json), or a plain string,
-      in the page's language. */
+  /** A phrase the server sent (firmware/words/phrases.py's Phrase.to_json: every text of a
+      state is one), or a plain string, in the page's language. */
   function say(phrase) {
     if (phrase === null || phrase === undefined) return "";
     if (typeof phrase !== "object") return String(phrase);

@@ -12,6 +12,24 @@
     FIGURES.forEach((k, i) => { cells[i].textContent = figures ? String(figures[k]) : "–"; });
   }
 
+  // the table's teachings, newest first, redrawn when one has ended
+  function teachings(rows) {
+    const body = $("teachings-rows");
+    body.textContent = "";
+    for (const r of rows) {
+      const tr = document.createElement("tr");
+      tr.className = "teaching";
+      tr.dataset.kept = String(r.kept);
+      for (const text of [r.at, r.by === "table" ? t("the table") : t("the referee"),
+        `${r.dice} (${r.new_dice})`, r.before, r.after, say(r.why)]) {
+        const td = document.createElement("td");
+        td.textContent = text;
+        tr.appendChild(td);
+      }
+      body.appendChild(tr);
+    }
+  }
+
   function show(s) {
     const p = s.progress;
     $("reader-now").textContent = say(s.reader_said || s.reader);
@@ -20,7 +38,11 @@
     const bar = $("learn-bar");
     bar.max = Math.max(1, p.steps);
     bar.value = p.running ? p.step : bar.max;
-    const args = { stage: t(p.stage), step: p.step, steps: p.steps, s: Math.round(p.elapsed) };
+    // "fold 2 of 3: teaching the network ...": each part in the page's language
+    let stage = p.fold ? t("fold %(fold)s of %(folds)s: %(stage)s", { fold: p.fold, folds: p.folds, stage: t(p.stage) })
+      : (p.final ? t("the table's network: %(stage)s", { stage: t(p.stage) }) : t(p.stage));
+    if (p.by === "table") stage = t("The table teaches itself while idle: %(stage)s", { stage });
+    const args = { stage, step: p.step, steps: p.steps, s: Math.round(p.elapsed) };
     $("learn-stage").textContent = p.running
       ? (p.left === null || p.left === undefined
         ? t("%(stage)s: step %(step)s of %(steps)s, %(s)s s so far", args)
@@ -46,8 +68,13 @@
           ? t("The learned reader reads the known throws better than the table's reader now.")
           : t("The rule reader reads the known throws better than the table's reader now."));
       }
-      said.push(out.head_kept ? t("Adapted to these dice, the learned reader reads the throws held back from its fit better.")
-                              : t("Adapting the learned reader to these dice does not read the throws held back from its fit better."));
+      if (out.network) {
+        said.push(out.head_kept ? t("Taught these dice, the table's own network reads the throws held out of its teaching better.")
+                                : t("Taught these dice, the table's own network does not read the throws held out of its teaching better."));
+      } else {
+        said.push(out.head_kept ? t("Adapted to these dice, the learned reader reads the throws held back from its fit better.")
+                                : t("Adapting the learned reader to these dice does not read the throws held back from its fit better."));
+      }
       said.push(out.changes ? t("Keep it to read with it from the next throw.")
                             : t("Nothing to keep: the table reads as well without it."));
       $("learn-verdict").textContent = said.join(" ");
@@ -59,6 +86,7 @@
         lines.appendChild(li);
       }
     }
+    if (s.teachings && s.teachings.length) teachings(s.teachings);
     $("keep-form").hidden = !(out && out.changes) || p.running;
     $("back-form").hidden = !(out || s.previous) || p.running;
   }

@@ -20,7 +20,7 @@
     const r = await fetch("/api/referee/state", { credentials: "same-origin" });
     if (!r.ok) return;
     const s = await r.json();
-    list("needs-look", [...(s.disputes || []).map((d) => say(d.said || d.sentence)),
+    list("needs-look", [...(s.disputes || []).map((d) => say(d.sentence)),
                         ...(s.needs_look || []).map((n) => `${n.seat}: ${n.reason}`)],
          t("Nothing waiting."));
     list("flags", s.flags || [], t("None."));
@@ -47,7 +47,7 @@
   // the table's prompt comes with its public state ("Bob to throw."), said in the page's language
   Bidou.listen((state) => {
     if (state && state.prompt) {
-      document.getElementById("ref-prompt").textContent = say(state.prompt_said || state.prompt);
+      document.getElementById("ref-prompt").textContent = say(state.prompt);
     }
     refresh();
   });

@@ -47,8 +47,7 @@
     for (const id of IDS) {
       const b = document.getElementById(`btn-${id}`);
       if (!b) continue;
-      const said = state.buttons_said || {};
-      const label = token && labels[id] ? say(said[id] || labels[id]) : null;
+      const label = token && labels[id] ? say(labels[id]) : null;
       b.disabled = !label;
       b.classList.toggle("lit", Boolean(label));
       b.dataset.base = b.dataset.base || b.textContent;
@@ -65,20 +64,20 @@
       const item = el("li", { "data-seat": s.name });
       item.appendChild(el("strong", {}, s.name === seat ? t("You") : s.name));
       item.appendChild(dice(s.exposed));
-      const words = [say(s.exposed_name_said || s.exposed_name),
-                     say(s.exposed_rank_said || s.exposed_rank)].filter(Boolean).join(", ");
+      const words = [say(s.exposed_name),
+                     say(s.exposed_rank)].filter(Boolean).join(", ");
       const mark = { worse: t("WORSE THROW"), best: t("BEST THROW") }[s.mark];
       item.appendChild(el("span", {}, words + (mark ? ` · ${mark}` : "")));
       shown.appendChild(item);
     }
     // what the showdown cost: the table's sentence, then each chip move that concerns me
     const cost = clear(document.getElementById("cost"));
-    const showdownLine = say(state.showdown_said || state.showdown);
+    const showdownLine = say(state.showdown);
     if (showdownLine) cost.appendChild(el("li", {}, showdownLine));
     const mine = (state.settled || []).filter(
       (e) => e.kind === "move" && (e.player === seat || e.dest === seat || e.source === seat));
     for (const e of mine) {
-      const line = say(e.said || e.text);
+      const line = say(e.text);
       if (line !== showdownLine) cost.appendChild(el("li", {}, line));
     }
     if (shownSeats.length && !mine.length) {
@@ -127,7 +126,7 @@
       send.disabled = Boolean(s.referee || said);
       send.addEventListener("click", () => sendSettle(s.seat, pickers.map((p) => Number(p.value))));
       row.appendChild(send);
-      if (s.referee) row.appendChild(el("p", { class: "refusal small" }, say(s.referee_said || s.referee)));
+      if (s.referee) row.appendChild(el("p", { class: "refusal small" }, say(s.referee)));
       else if (s.seat !== seat && !ownerSaid) {
         row.appendChild(el("p", { class: "muted small" }, t("Waiting for %(p)s to say them.", { p: s.seat })));
       }
@@ -156,10 +155,10 @@
     if (!state) return;
     const me = (state.seats || []).find((s) => s.name === seat);
     // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt)
-    const choices = state.prompt_said && state.prompt_said.a && state.prompt_said.a.choices;
+    const choices = state.prompt && state.prompt.a && state.prompt.a.choices;
     document.getElementById("seat-status").textContent = me && me.to_act && !state.over
       ? t("Your turn: %(prompt)s", { prompt: say(choices || state.prompt) })
-      : say(state.prompt_said || state.prompt);
+      : say(state.prompt);
     if (me) {
       document.getElementById("my-chips").textContent = me.chips;
       document.getElementById("my-stake").textContent = me.stake;
@@ -167,7 +166,7 @@
     }
     // this seat's own state carries why its last press was refused, until its situation
     // changes (its turn, a new hand, a new game: the table clears it); never the pub's screen
-    if (state.seat === seat) refusal.textContent = state.refusal ? say(state.refusal_said || state.refusal) : "";
+    if (state.seat === seat) refusal.textContent = state.refusal ? say(state.refusal) : "";
     buttons(state);
     if (Array.isArray(state.dice) || state.dice === null) {
       const box = clear(document.getElementById("my-dice"));
@@ -179,8 +178,8 @@
         box.appendChild(el("p", { id: "my-captain-roll" },
           t("Your captain roll: %(die)s", { die: state.captain_roll })));
       } else box.appendChild(el("p", { class: "muted" }, t("No dice under your cup yet.")));
-      document.getElementById("my-throw").textContent = say(state.dice_name_said || state.dice_name);
-      document.getElementById("my-rank").textContent = say(state.dice_rank_said || state.dice_rank);
+      document.getElementById("my-throw").textContent = say(state.dice_name);
+      document.getElementById("my-rank").textContent = say(state.dice_rank);
     }
     showdown(state);
     settle(state);
@@ -189,7 +188,7 @@
       const bits = [`${s.name}: ${Bidou.tn("%(n)s chip", "%(n)s chips", s.chips)}`,
                     t("throws %(n)s", { n: s.throws })];
       if (s.stake) bits.push(t("stake %(n)s", { n: s.stake }));
-      if (s.last_words) bits.push(say(s.last_words_said || s.last_words));
+      if (s.last_words) bits.push(say(s.last_words));
       if (s.is_captain) bits.push(t("captain"));
       if (s.to_act) bits.push(t("to act"));
       others.appendChild(el("li", {}, bits.join(" · ")));

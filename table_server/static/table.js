@@ -45,14 +45,14 @@
     }
     if (seat.unsettled) badges.appendChild(el("span", { class: "badge look" }, t("values pending")));
     if (seat.out) badges.appendChild(el("span", { class: "badge" }, t("out")));
-    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, say(seat.last_words_said || seat.last_words)));
+    if (seat.last_words && !state.over) badges.appendChild(el("span", { class: "badge action" }, say(seat.last_words)));
     // the smaller facts share one wrapping row: badges, rounds lost, throws, stake
     const meta = el("div", { class: "meta" });
     meta.appendChild(badges);
     if (state.variant === "two-hand") {
       const score = el("span", { class: "seatscore", "data-score": seat.score });
       score.appendChild(el("span", { class: "num" }, seat.score));
-      score.appendChild(el("span", { class: "unit" }, " " + say(seat.score_label_said || seat.score_label)));
+      score.appendChild(el("span", { class: "unit" }, " " + say(seat.score_label)));
       meta.appendChild(score);
     }
     const throws = Number(seat.throws) || 0;
@@ -68,9 +68,9 @@
       // non-breaking hyphens: a line may break between words, never inside "6-5-4"
       const named = el("p", { class: "thrown" });  // the name and the place share a row
       if (seat.exposed_name) named.appendChild(el("span", { class: "throwname" },
-        say(seat.exposed_name_said || seat.exposed_name).replace(/-/g, "\u2011")));
+        say(seat.exposed_name).replace(/-/g, "\u2011")));
       if (seat.exposed_rank) named.appendChild(el("span", { class: "throwrank" },
-                                                  say(seat.exposed_rank_said || seat.exposed_rank)));
+                                                  say(seat.exposed_rank)));
       if (seat.mark) named.appendChild(el("span", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
       card.appendChild(named);
     }
@@ -98,7 +98,7 @@
                    settling.witnesses.length,
                    { p: settling.seat, others: settling.witnesses.join(" " + t("and") + " ") });
     box.appendChild(el("p", { class: "settleask" }, settling.referee
-      ? say(settling.referee_said || settling.referee)
+      ? say(settling.referee)
       : ask + (waiting.length ? " " + t("(waiting for %(names)s)", { names: waiting.join(", ") }) : "")));
     return box;
   }
@@ -143,15 +143,15 @@
     };
     document.getElementById("title").textContent =
       `Bidou · ${VARIANTS[state.variant] || state.variant || ""}`;
-    text("progress", say(state.progress_said || state.progress));
-    text("prompt", say(state.prompt_said || state.prompt));
-    text("reminder", say(state.reminder_said || state.reminder));
-    text("showdown", say(state.showdown_said || state.showdown));
-    text("hint", say(state.hint_said || state.hint));
-    text("standing", say(state.standing_said || state.standing));
+    text("progress", say(state.progress));
+    text("prompt", say(state.prompt));
+    text("reminder", say(state.reminder));
+    text("showdown", say(state.showdown));
+    text("hint", say(state.hint));
+    text("standing", say(state.standing));
     document.body.classList.toggle("over", Boolean(state.over));
     const announce = clear(document.getElementById("announce"));
-    for (const sentence of state.announce_said || state.announce || []) {
+    for (const sentence of state.announce || []) {
       announce.appendChild(el("li", {}, say(sentence)));
     }
     announce.hidden = !(state.announce || []).length;
@@ -164,7 +164,7 @@
     box.hidden = !state.over;
     if (!state.over) return;
     document.getElementById("gameover-result").textContent =
-      say(state.result_said || state.result) || say(state.prompt_said || state.prompt) || "";
+      say(state.result) || say(state.prompt) || "";
     const list = clear(document.getElementById("gameover-chips"));
     for (const seat of state.seats || []) {
       const lost = (state.rounds_lost || {})[seat.name];
@@ -208,7 +208,7 @@
       felt.appendChild(card);
     });
     const events = clear(document.getElementById("events"));
-    for (const sentence of (state.events_said || state.events || []).slice(-8).reverse()) {
+    for (const sentence of (state.events || []).slice(-8).reverse()) {
       events.appendChild(el("li", {}, say(sentence).replace(/(\d)-(?=\d)/g, "$1\u2011")));
     }
     document.body.dataset.version = state.version;

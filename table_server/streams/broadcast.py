@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from table_server.streams.held_send import send_holding_lock
-from table_server.streams.sse import KEEP_ALIVE, RETRY, format_event
+from table_server.streams.sse import format_event
+from web.sse import KEEP_ALIVE, RETRY
 
 log = logging.getLogger(__name__)
 

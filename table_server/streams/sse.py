@@ -1,32 +1,24 @@
-"""Server-Sent Events: one ``state`` event per state change, carrying the public state.
+"""The table's event streams: one ``state`` event per state change, carrying the public state.
 
 A client first gets the current state (so a page that connects mid-hand is right at once),
 then every change: both come from ``controller.subscribe()``. When nothing happens for ``keepalive``
 seconds a comment line is sent: it keeps proxies from closing the stream and is how a
-vanished client is noticed (the write fails), so its subscription is always closed.
+vanished client is noticed (the write fails), so its subscription is always closed. The
+messages are framed by ``web.sse``, as every stream's are.
 """
 
 from __future__ import annotations
 
-import json
 import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-#: The first thing each stream sends: how long a browser waits before reconnecting.
-RETRY = "retry: 2000\n\n"
-#: Sent when nothing happens for the keep-alive time (keeps proxies from closing the stream).
-KEEP_ALIVE = ": keep-alive\n\n"
+from web.sse import KEEP_ALIVE, RETRY, message
 
 
 def format_event(state: dict[str, Any], event: str = "state") -> str:
     """One SSE message: ``id`` is the state's version, ``data`` the state as one JSON line."""
-    lines = []
-    if "version" in state:
-        lines.append(f"id: {state['version']}")
-    lines.append(f"event: {event}")
-    lines.append("data: " + json.dumps(state, ensure_ascii=False, separators=(",", ":")))
-    return "\n".join(lines) + "\n\n"
+    return message(state, event, state.get("version"))
 
 
 class Streams:

@@ -11,7 +11,6 @@ from __future__ import annotations
 from typing import Any
 
 from firmware.words.phrases import N_, Phrase
-from firmware.words.wording import as_sentence
 
 #: One line a newcomer needs: in Bidou chips are bad; in Montevideo they are good.
 REMINDERS = {
@@ -58,7 +57,7 @@ def announcements(state: dict[str, Any]) -> list[Phrase]:
     """The sentences the banner carries for this hand (none once the game is over)."""
     if state.get("over"):
         return []
-    return [as_sentence(e["text"]) for e in state.get("opening", []) if is_announced(e)]
+    return [Phrase.from_json(e["text"]) for e in state.get("opening", []) if is_announced(e)]
 
 
 def _json(phrase: Phrase | None) -> dict[str, Any] | None:
@@ -66,14 +65,10 @@ def _json(phrase: Phrase | None) -> dict[str, Any] | None:
 
 
 def banner(state: dict[str, Any]) -> dict[str, Any]:
-    """The banner's fields: ``reminder``, ``progress``, ``announce`` and ``hint`` in English,
-    and each as a phrase (``*_said``) for the page to say in its language."""
-    reminder = REMINDERS.get(state.get("variant", ""))
-    said = progress_phrase(state)
-    announce = announcements(state)
+    """The banner's fields: ``reminder``, ``progress``, ``announce`` and ``hint``, each a
+    phrase (``Phrase.to_json``) for the page to say in its language."""
     hint = NEW_GAME_HINT if state.get("over") else None
-    return {"reminder": str(reminder) if reminder else "", "reminder_said": _json(reminder),
-            "progress": str(said) if said else "", "progress_said": _json(said),
-            "announce": [str(a) for a in announce],
-            "announce_said": [a.to_json() for a in announce],
-            "hint": str(hint) if hint else None, "hint_said": _json(hint)}
+    return {"reminder": _json(REMINDERS.get(state.get("variant", ""))),
+            "progress": _json(progress_phrase(state)),
+            "announce": [a.to_json() for a in announcements(state)],
+            "hint": _json(hint)}

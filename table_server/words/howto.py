@@ -17,6 +17,7 @@ from flask import Blueprint, render_template
 from engine.ranking import RANKINGS, TABLE, position, throw_class
 from firmware.words.phrases import N_, Phrase
 from firmware.words.throw_words import throw_phrase
+from firmware.words.variant_names import VARIANT_WORDS, variant_title
 from table_server.context import ctx
 from table_server.words.i18n import say
 
@@ -59,8 +60,8 @@ RULES: dict[str, list[Phrase]] = {
     ],
 }
 
-TITLES = {"two-hand": N_("Two-hand Bidou"), "multi-hand": N_("Multi-hand Bidou"),
-          "montevideo": N_("Montevideo")}
+#: Each variant's title, from the one table of variant names.
+TITLES = {variant: variant_title(variant) for variant in VARIANT_WORDS}
 
 POOR_FISH = N_("Poor Fish: if everyone passes, every last throw is shown, and the best "
                "throw (the poor fish) takes one chip from each other player.")

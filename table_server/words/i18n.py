@@ -34,7 +34,7 @@ from babel.support import Translations
 from flask import Flask, g, has_request_context, request
 
 from firmware.words.phrases import Phrase
-from firmware.words.wording import variant_phrase
+from firmware.words.variant_names import variant_phrase
 
 #: The languages the dashboard speaks; the first is the source language of every msgid.
 LANGUAGES = ("en", "fr", "es")

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from firmware.words.event_words import VERBS, list_phrase, or_list
+from firmware.words.lists import list_phrase, or_list
 from firmware.words.phrases import N_, Phrase
-from firmware.words.wording import as_sentence
+from firmware.words.verbs import verb_name
 from table_server.words.banner import banner
 from table_server.words.seat_words import seat_words
 from table_server.words.standing import result, standing
@@ -22,19 +22,15 @@ def decorate(state: dict[str, Any]) -> dict[str, Any]:
     """A copy of ``state`` with the words of each seat (``table_server.words.seat_words``), the
     banner's (``table_server.words.banner``), a ``prompt`` sentence, the ``standing`` and the
     game's ``result`` (``table_server.words.standing``) and, while dice are shown, the ``showdown``
-    sentence saying who takes the chips: each in English, and as a phrase (``*_said``) for
-    the page to say in its reader's language."""
+    sentence saying who takes the chips: each once, as a phrase (``Phrase.to_json``) that the
+    page says in its reader's language."""
     out = dict(state)
     out["seats"] = seat_words(state)
     out.update(banner(state))
-    said = prompt_phrase(state)
-    out["prompt"], out["prompt_said"] = str(said), said.to_json()
-    shown = showdown_phrase(state)
-    out["showdown"] = str(shown) if shown else None
-    out["showdown_said"] = shown.to_json() if shown else None
-    for key, line in (("standing", standing(state)), ("result", result(state))):
-        out[key] = str(line) if line else None
-        out[f"{key}_said"] = line.to_json() if line else None
+    out["prompt"] = prompt_phrase(state).to_json()
+    for key, line in (("showdown", showdown_phrase(state)), ("standing", standing(state)),
+                      ("result", result(state))):
+        out[key] = line.to_json() if line else None
     return out
 
 
@@ -55,7 +51,7 @@ def showdown_phrase(state: dict[str, Any]) -> Phrase | None:
         taken = effect["kind"] == "move" and effect["dest"] in players and effect["chips"]
         won = effect["kind"] == "game" and effect["player"] == state.get("winner")
         if taken or won:
-            return as_sentence(effect["text"])
+            return Phrase.from_json(effect["text"])
     return None
 
 
@@ -66,7 +62,7 @@ def prompt(state: dict[str, Any]) -> str:
 
 def _choices(verbs: list[str]) -> Phrase | str:
     """"throw or stand", "call, raise or drop": what a player may do now."""
-    return or_list([VERBS.get(v, v) for v in verbs if v != "settle"])
+    return or_list([verb_name(v) for v in verbs if v != "settle"])
 
 
 def prompt_phrase(state: dict[str, Any]) -> Phrase:

@@ -11,22 +11,17 @@ from __future__ import annotations
 from typing import Any
 
 from engine.ranking import best as best_of  # "best" is also a mark here
-from engine.ranking import rank_words, spoken_name, worst
+from engine.ranking import worst
 from firmware.words.phrases import N_, NN_, Phrase
-from firmware.words.throw_words import rank_phrase, throw_phrase
-
-#: What a seat's latest action is called on its card (the panel's words, in capitals).
-_ACTION_WORDS = {"roll": N_("ROLLED"), "throw": N_("THREW"), "stand": N_("STANDS"),
-                 "bet": N_("BET"), "raise": N_("RAISE"), "call": N_("CALL"),
-                 "pass": N_("PASS"), "drop": N_("DROP"), "betpot": N_("BET THE POT"),
-                 "callpot": N_("CALL THE POT"), "settle": N_("DICE SETTLED")}
+from firmware.words.throw_words import throw_words
+from firmware.words.verbs import verb_badge
 
 
 def action_phrase(last: dict[str, Any] | None) -> Phrase | None:
     """``{"verb": "bet", "chips": 2}`` -> ``BET 2``; ``None`` before the seat acted this hand."""
     if not last:
         return None
-    words = _ACTION_WORDS.get(last["verb"], Phrase(last["verb"].upper()))
+    words = verb_badge(last["verb"])
     return N_("%(what)s %(n)s", what=words, n=last["chips"]) if last.get("chips") else words
 
 
@@ -79,18 +74,14 @@ def seat_words(state: dict[str, Any]) -> list[dict[str, Any]]:
     out = []
     for seat in seats:
         s = dict(seat)
-        exposed = s.get("exposed")
-        whole = bool(exposed) and len(exposed) == 3
-        s["exposed_name"] = spoken_name(exposed) if whole else None
-        s["exposed_rank"] = rank_words(exposed, ranking) if whole else None
-        s["exposed_name_said"] = throw_phrase(exposed).to_json() if whole else None
-        s["exposed_rank_said"] = rank_phrase(exposed, ranking).to_json() if whole else None
+        name, rank = throw_words(s.get("exposed"), ranking)
+        s["exposed_name"] = name.to_json() if name else None
+        s["exposed_rank"] = rank.to_json() if rank else None
         s["mark"] = marks.get(s["name"])
         last = action_phrase(s.get("last_action"))
-        s["last_words"] = str(last) if last else None
-        s["last_words_said"] = last.to_json() if last else None
+        s["last_words"] = last.to_json() if last else None
         s["score"], label = score(state, s["name"])
-        s["score_label"], s["score_label_said"] = str(label), label.to_json()
+        s["score_label"] = label.to_json()
         s["result"] = result(state, s["name"])
         out.append(s)
     return out

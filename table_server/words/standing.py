@@ -12,14 +12,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from firmware.words.lists import list_phrase
 from firmware.words.phrases import N_, NN_, Phrase
-
-
-def _names(names: list[str]) -> Phrase | str:
-    if len(names) == 1:
-        return names[0]
-    first = ", ".join(names[:-1])
-    return N_("%(first)s and %(last)s", first=first, last=names[-1])
 
 
 def standing(state: dict[str, Any]) -> Phrase | None:
@@ -50,7 +44,7 @@ def standing(state: dict[str, Any]) -> Phrase | None:
     if len(closest) == len(seats):
         return N_("All level: %(held)s each.", held=held)
     if len(closest) > 1:
-        return N_("%(names)s are closest to losing: %(held)s each.", names=_names(closest),
+        return N_("%(names)s are closest to losing: %(held)s each.", names=list_phrase(closest),
                  held=held)
     return N_("%(name)s is closest to losing: %(held)s.", name=closest[0], held=held)
 

@@ -21,6 +21,7 @@ def verbs(g) -> list[str]:
 
 
 def test_D_V1_any_player_opening_the_betting_may_bet_the_pot(montevideo):
+    """S-V10: betting the pot: staying in for nothing."""
     g = montevideo(*THROWN, "Ann pass")
     assert (g.to_act, verbs(g)) == ("Bob", ["pass", "bet", "betpot"])
     g.apply(Action.parse("Bob betpot"))
@@ -58,6 +59,7 @@ def test_D_V3_a_pot_bet_everyone_drops_goes_to_the_pot_bettor_unshown(montevideo
 
 
 def test_D_V4_a_raise_after_a_pot_bet_binds_the_pot_bettor_and_the_pot_callers(montevideo, refused):
+    """S-V12: a pot bet may be raised."""
     g = montevideo(*THROWN, "Ann betpot", "Bob callpot", "Cy raise 2")
     assert (g.to_act, verbs(g)) == ("Ann", ["call", "raise", "drop", "pass"])
     assert [(a.min_chips, a.max_chips) for a in g.allowed() if a.verb == "raise"] == [(1, 3)]

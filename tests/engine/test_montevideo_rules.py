@@ -23,12 +23,14 @@ def texts(effects) -> list[str]:
 
 
 def test_source_three_or_more_players_can_take_part():
+    """S-V3: three or more players."""
     with pytest.raises(RecordError, match="montevideo takes 3 or more players, not 2"):
         new_game("montevideo", ["Ann", "Bob"])
     assert new_game("montevideo", [f"P{i}" for i in range(8)]).state()["pot"] == 8
 
 
 def test_source_at_the_start_each_player_has_six_chips_and_antes_one_before_throwing(montevideo):
+    """S-V4: six chips each; an ante of one each hand."""
     g = montevideo()
     s = g.state()
     assert s["chips"] == {"Ann": 5, "Bob": 5, "Cy": 5}
@@ -38,6 +40,7 @@ def test_source_at_the_start_each_player_has_six_chips_and_antes_one_before_thro
 
 def test_source_betting_proceeds_as_in_poker_after_the_dice_have_been_thrown(
         montevideo, refusal, once):
+    """S-V5: betting as in poker, after the throws."""
     g = montevideo(*ANN_CAPTAIN, "Ann throw 6 5 4")
     assert refusal(g, "Ann bet 1").rule == "V2"
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "6 5 4"), ("Bob", "6 5 3"), ("Cy", "6 5 2")))
@@ -45,6 +48,7 @@ def test_source_betting_proceeds_as_in_poker_after_the_dice_have_been_thrown(
 
 
 def test_source_at_showdown_the_highest_combination_wins_the_pot(montevideo, once):
+    """S-V7: the best throw wins the pot."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "6 5 4"), ("Bob", "2 1 1"), ("Cy", "6 6 6")),
              "Ann bet 2", "Bob call", "Cy call")
     # Pot: 3 antes + 6 bets = 9, all to Bob's bidou; then the next hand's antes.
@@ -52,6 +56,7 @@ def test_source_at_showdown_the_highest_combination_wins_the_pot(montevideo, onc
 
 
 def test_source_objective_is_to_win_chips_the_winner_taking_all(montevideo, once):
+    """S-V2: the winner takes all."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "4 2 1"), ("Bob", "6 5 4"), ("Cy", "3 3 6")),
              "Ann bet 5", "Bob call", "Cy call")
     s = g.state()
@@ -64,6 +69,7 @@ def test_source_objective_is_to_win_chips_the_winner_taking_all(montevideo, once
 
 
 def test_V1_the_last_player_with_chips_wins_and_nothing_more_is_played(montevideo, once):
+    """S-V2: the winner takes all."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "4 2 1"), ("Bob", "6 5 4"), ("Cy", "3 3 6")),
              "Ann bet 5", "Bob call", "Cy call")
     assert g.allowed() == []
@@ -87,6 +93,7 @@ def test_V2_captain_roll_ties_among_the_highest_roll_again_in_seat_order(montevi
 
 
 def test_V2_every_hand_each_player_with_chips_antes_one_as_the_hand_begins(montevideo, once):
+    """S-V4: six chips each; an ante of one each hand."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "6 5 4"), ("Bob", "6 5 3"), ("Cy", "6 5 2")),
              "Ann bet 1", "Bob call", "Cy drop")
     # Ann wins 3 antes + 2 bets; the next hand's antes are already in.
@@ -118,6 +125,7 @@ def test_V2_throwing_goes_clockwise_from_the_captain_one_to_three_throws(montevi
 
 
 def test_V2_every_throw_is_three_dice(montevideo):
+    """S-V1: three dice a throw."""
     g = montevideo(*ANN_CAPTAIN)
     with pytest.raises(RuleViolation) as info:
         g.apply(Action("Ann", "throw", (7, 1, 1)))
@@ -180,6 +188,7 @@ def test_M4_V2_a_captain_among_the_fewest_throws_keeps_the_captaincy(montevideo)
 
 
 def test_V3_a_bet_is_one_chip_up_to_the_players_stack(montevideo, once, refusal):
+    """S-V5: betting as in poker, after the throws."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "6 5 4"), ("Bob", "6 5 3"), ("Cy", "6 5 2")))
     bets = [a for a in g.allowed() if a.verb == "bet"]
     assert [(a.player, a.min_chips, a.max_chips) for a in bets] == [("Ann", 1, 5)]
@@ -267,6 +276,7 @@ def test_V3_side_pots_with_three_all_in_players(montevideo, once):
 
 
 def test_V4_the_best_throw_by_R1_wins_triple_aces_beat_bidou(montevideo, once):
+    """S-V6: Bidou's ranking of throws."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "2 1 1"), ("Bob", "1 1 1"), ("Cy", "6 5 2")),
              "Ann bet 1", "Bob call", "Cy call")
     assert g.state()["captain"] == "Bob"
@@ -274,6 +284,7 @@ def test_V4_the_best_throw_by_R1_wins_triple_aces_beat_bidou(montevideo, once):
 
 
 def test_V4_equal_best_throws_split_and_the_odd_chip_stays_for_the_next_hand(montevideo, once):
+    """S-V7: the best throw wins the pot."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "4 2 1"), ("Bob", "4 2 1"), ("Cy", "6 5 2")),
              "Ann bet 1", "Bob call", "Cy call")
     # Pot 3 + 3 = 6: 3 each, nothing left.
@@ -339,6 +350,7 @@ def tie_and_pass(play, once):
 
 
 def test_V5_with_two_players_left_the_ante_rises_each_hand_to_at_most_six(two_left, tie_and_pass):
+    """S-V8: two players left: the ante rises to at most six."""
     g = two_left
     antes = [g.ante]
     # All pass and tie: the captaincy goes left (M9) -- except in hand 5, where Cy is
@@ -370,6 +382,7 @@ def test_V5_a_player_who_cannot_cover_the_ante_antes_all_he_has_and_is_all_in(tw
 
 def test_V5_with_six_or_more_starting_players_the_ante_rises_when_three_hold_chips(
         once, montevideo):
+    """S-V9: many players: the ante rises with three left."""
     names = ("P0", "P1", "P2", "P3", "P4", "P5")
     acts = ["P0 roll 6", *[f"{p} roll 1" for p in names[1:]]]
     acts += once(("P0", "2 1 1"), ("P1", "6 5 4"), ("P2", "6 5 3"), ("P3", "6 5 2"),
@@ -381,6 +394,7 @@ def test_V5_with_six_or_more_starting_players_the_ante_rises_when_three_hold_chi
 
 
 def test_V5_with_five_starting_players_three_left_still_ante_one(once, montevideo):
+    """S-V9: many players: the ante rises with three left."""
     names = ("P0", "P1", "P2", "P3", "P4")
     acts = ["P0 roll 6", *[f"{p} roll 1" for p in names[1:]]]
     acts += once(("P0", "2 1 1"), ("P1", "6 5 4"), ("P2", "6 5 3"), ("P3", "6 5 2"),
@@ -395,6 +409,7 @@ def test_V5_with_five_starting_players_three_left_still_ante_one(once, montevide
 
 
 def test_V6_the_opener_may_bet_the_pot_staying_in_without_putting_up_chips(montevideo, once):
+    """S-V10: betting the pot: staying in for nothing."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "6 5 4"), ("Bob", "6 5 3"), ("Cy", "6 5 2")))
     assert {a.verb for a in g.allowed()} == {"pass", "bet", "betpot"}
     effects = g.apply(Action.parse("Ann betpot")).effects
@@ -404,6 +419,7 @@ def test_V6_the_opener_may_bet_the_pot_staying_in_without_putting_up_chips(monte
 
 
 def test_V6_a_player_who_already_passed_may_call_the_pot_for_nothing(montevideo, once):
+    """S-V11: anyone, even after passing, may call the pot."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "6 5 4"), ("Bob", "6 5 3"), ("Cy", "6 5 2")),
              "Ann pass", "Bob betpot", "Cy callpot")
     assert g.to_act == "Ann"
@@ -415,6 +431,7 @@ def test_V6_a_player_who_already_passed_may_call_the_pot_for_nothing(montevideo,
 
 def test_V6_a_raise_after_a_pot_bet_must_be_called_or_dropped_by_everyone_still_in(
         montevideo, once, refusal):
+    """S-V12: a pot bet may be raised."""
     g = montevideo(*ANN_CAPTAIN, *once(("Ann", "6 5 4"), ("Bob", "6 5 3"), ("Cy", "6 5 2")),
              "Ann betpot", "Bob callpot", "Cy raise 2")
     assert g.to_act == "Ann"

@@ -25,6 +25,7 @@ def betting(at_betting):
 
 
 def test_M5_before_any_bet_a_player_may_pass_or_bet_one_to_three_chips(betting, refused) -> None:
+    """S-M9: a bet is at most three chips, a raise two."""
     g = betting()
     assert g.allowed() == [Allowed("Ann", "bet", 1, 3), Allowed("Ann", "pass")]
     assert refused(g, "Ann bet 4") == "a bet is 1 to 3 chips in multi-hand Bidou (M5)"
@@ -39,6 +40,7 @@ def test_D_M2_a_drop_before_any_bet_is_refused_pass_instead(refused, betting) ->
 
 
 def test_M5_betting_runs_clockwise_from_the_opener(betting, play) -> None:
+    """S-M3: play starts with the captain, clockwise."""
     g = betting(P4)
     seen = []
     for _ in range(3):
@@ -50,6 +52,7 @@ def test_M5_betting_runs_clockwise_from_the_opener(betting, play) -> None:
 
 def test_M5_after_a_bet_a_player_calls_raises_by_one_or_two_or_drops(
         betting, play, refused) -> None:
+    """S-M9: a bet is at most three chips, a raise two."""
     g = betting()
     play(g, "Ann bet 2")
     assert g.allowed() == [Allowed("Bob", "call"), Allowed("Bob", "raise", 1, 2),
@@ -62,6 +65,7 @@ def test_M5_after_a_bet_a_player_calls_raises_by_one_or_two_or_drops(
 
 
 def test_M5_bets_are_the_bettors_own_chips_put_into_a_common_pot(betting, play) -> None:
+    """S-M10: bets are the bettor's own chips, in a common pot."""
     g = betting()
     effects = play(g, "Ann bet 3", "Bob call")
     assert g.state()["chips"] == {"Ann": 3, "Bob": 3, "Cid": 6}
@@ -79,6 +83,7 @@ def test_M5_players_who_passed_before_the_first_bet_act_again_when_it_comes_to_t
 
 
 def test_M6_9_a_pass_after_betting_has_begun_is_a_drop(betting, play) -> None:
+    """S-M25: situation 9: a pass after a bet is a drop."""
     g = betting()
     effects = play(g, "Ann bet 1", "Bob pass")
     assert ("Bob passes after the betting has begun, so he drops", "M6/9") in [
@@ -103,6 +108,7 @@ def test_M5_a_bet_out_of_turn_is_refused_naming_whose_turn_it_is(refused, bettin
 
 
 def test_D_M1_a_player_bets_and_raises_only_with_chips_he_holds(play, refused, once) -> None:
+    """S-M10: bets are the bettor's own chips, in a common pot."""
     g = MultiHandGame.from_position(tuple(P3), {"Ann": 2, "Bob": 2, "Cid": 6}, "Ann")
     play(g, *once("Ann", "6 5 4"), *once("Bob", "3 2 2"), *once("Cid", "2 1 1"))
     assert g.allowed()[0] == Allowed("Ann", "bet", 1, 2)
@@ -128,6 +134,7 @@ def test_D_M1_a_player_short_of_the_bet_may_call_with_all_he_has_and_is_all_in(p
 
 def test_D_M4_after_a_drop_the_stakes_stand_and_the_next_player_calls_the_highest(
         betting, play) -> None:
+    """S-M15: situation 3: the next player in turn calls or raises."""
     g = betting(P4)
     play(g, "Ann bet 1", "Bob call", "Cid call", "Dan raise 2", "Ann drop")
     assert g.to_act == "Bob"
@@ -138,6 +145,7 @@ def test_D_M4_after_a_drop_the_stakes_stand_and_the_next_player_calls_the_highes
 
 def test_D_M5_the_turn_after_a_drop_goes_to_the_next_player_who_must_still_answer(
         betting, play) -> None:
+    """S-M15: situation 3: the next player in turn calls or raises."""
     g = betting(P4)
     play(g, "Ann bet 1", "Bob raise 1", "Cid drop")
     assert g.to_act == "Dan"

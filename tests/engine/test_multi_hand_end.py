@@ -15,18 +15,21 @@ WORST, LOW, MID, HIGH = "3 2 2", "4 3 1", "6 5 4", "2 1 1"
 
 # --- M9: the next captain -------------------------------------------------------------------
 def test_M9_the_best_throw_at_a_showdown_captains_the_next_hand(at_betting, play) -> None:
+    """S-M4: the winner of a hand captains the next."""
     g = at_betting({"Ann": MID, "Bob": WORST, "Cid": HIGH})
     play(g, "Ann bet 1", "Bob call", "Cid call")
     assert (g.state()["captain"], g.to_act, g.expects) == ("Cid", "Cid", "throw")
 
 
 def test_M9_the_last_player_left_after_drops_captains_the_next_hand(at_betting, play) -> None:
+    """S-M4: the winner of a hand captains the next."""
     g = at_betting({"Ann": MID, "Bob": WORST, "Cid": HIGH})
     play(g, "Ann pass", "Bob bet 1", "Cid drop", "Ann drop")
     assert g.state()["captain"] == "Bob"
 
 
 def test_M9_when_all_pass_the_player_left_of_the_captain_is_next_captain(at_betting, play) -> None:
+    """S-M5: all pass: the captain's left captains next."""
     g = at_betting({"Ann": MID, "Bob": WORST, "Cid": HIGH})
     play(g, "Ann pass", "Bob pass", "Cid pass")
     assert g.state()["chips"] == {"Ann": 6, "Bob": 6, "Cid": 6}
@@ -34,6 +37,7 @@ def test_M9_when_all_pass_the_player_left_of_the_captain_is_next_captain(at_bett
 
 
 def test_D_M11_the_opener_becomes_captain_so_all_passing_moves_to_his_left(play, once) -> None:
+    """S-M5: all pass: the captain's left captains next."""
     g = new_game("multi-hand", list(P3))
     play(g, "Ann roll 6", "Bob roll 1", "Cid roll 1", "Ann throw 1 2 3", "Ann throw 1 2 3",
          "Ann stand", *once("Bob", LOW), *once("Cid", MID))
@@ -60,6 +64,7 @@ def test_D_M10_a_next_captain_who_is_out_passes_it_to_the_next_player_with_chips
 
 def test_source_all_players_keep_their_dice_hidden_until_betting_has_closed(
         at_betting, play) -> None:
+    """S-M6: dice stay hidden until the betting closes."""
     g = at_betting({"Ann": MID, "Bob": WORST, "Cid": HIGH})
     play(g, "Ann bet 1", "Bob raise 1")
     assert [v.exposed for v in g.views()] == [None, None, None]
@@ -81,6 +86,7 @@ def test_D_M16_shown_dice_stay_on_show_until_the_first_throw_of_the_next_hand(
 
 # --- M7: out, and the last holder loses ------------------------------------------------------
 def test_M7_a_player_with_no_chips_is_out_and_has_won(at_betting, play) -> None:
+    """S-B1: a player's objective is to get rid of his chips."""
     g = at_betting({"Ann": MID, "Bob": HIGH, "Cid": WORST}, chips={"Ann": 6, "Bob": 1, "Cid": 6})
     effects = play(g, "Ann bet 1", "Bob call", "Cid call")
     assert "Bob has no chips left: he is out, and has won" in [e.text for e in effects]
@@ -101,6 +107,7 @@ def test_M7_players_out_no_longer_throw(play, refused, once) -> None:
 
 def test_D_M12_a_player_at_no_chips_in_the_middle_of_a_hand_is_all_in_not_out(
         at_betting, play) -> None:
+    """S-M17: situation 5: all in, a player stays in for the showdown."""
     g = at_betting({"Ann": MID, "Bob": HIGH, "Cid": WORST}, chips={"Ann": 6, "Bob": 1, "Cid": 6})
     play(g, "Ann bet 1", "Bob call")
     bob = g.views()[1]
@@ -108,6 +115,8 @@ def test_D_M12_a_player_at_no_chips_in_the_middle_of_a_hand_is_all_in_not_out(
 
 
 def test_M7_the_last_player_holding_chips_loses_the_game(at_betting, play) -> None:
+    """S-B4: the last player still holding chips is the loser. S-M22: situation 8: the last two play
+    until one has lost."""
     g = at_betting({"Ann": HIGH, "Bob": MID, "Cid": WORST}, chips={"Ann": 1, "Bob": 1, "Cid": 6})
     effects = play(g, "Ann bet 1", "Bob call", "Cid call")
     s = g.state()
@@ -124,6 +133,7 @@ def test_M7_the_last_player_holding_chips_loses_the_game(at_betting, play) -> No
 # --- M8: the last two ------------------------------------------------------------------------
 def test_situation_8_M8_two_above_nine_discard_one_chip_when_a_bet_is_not_called(
         at_betting, play) -> None:
+    """S-M23: situation 8: above nine, a bet not called discards one chip."""
     g = at_betting({"Ann": MID, "Bob": WORST}, chips={"Ann": 6, "Bob": 5, "Cid": 0})
     effects = play(g, "Ann bet 1", "Bob raise 1", "Ann drop")
     # Ann, first dropper: 1 + 1 x 1 + 1 = 3 of 3; Bob, not called, discards one chip.
@@ -135,6 +145,7 @@ def test_situation_8_M8_two_above_nine_discard_one_chip_when_a_bet_is_not_called
 
 def test_D_M13_the_lone_bettors_discard_of_situation_7_is_the_one_discard_of_M8(
         at_betting, play) -> None:
+    """S-M23: situation 8: above nine, a bet not called discards one chip."""
     g = at_betting({"Ann": MID, "Bob": WORST}, chips={"Ann": 6, "Bob": 5, "Cid": 0})
     play(g, "Ann bet 2", "Bob drop")
     assert g.state()["chips"] == {"Ann": 5, "Bob": 5, "Cid": 0}
@@ -162,6 +173,8 @@ def test_D_M13_a_raiser_left_with_no_chip_at_all_has_nothing_to_discard(at_betti
 
 def test_situation_8_M8_at_nine_or_fewer_the_two_play_two_hand_rules_with_no_centre(
         at_betting, play, refused, once) -> None:
+    """S-M22: situation 8: the last two play until one has lost. S-M24: situation 8: then two-hand
+    rules."""
     g = at_betting({"Ann": MID, "Bob": WORST}, chips={"Ann": 5, "Bob": 5, "Cid": 0})
     effects = play(g, "Ann bet 1", "Bob drop")
     assert g.state()["chips"] == {"Ann": 4, "Bob": 5, "Cid": 0}
@@ -171,9 +184,12 @@ def test_situation_8_M8_at_nine_or_fewer_the_two_play_two_hand_rules_with_no_cen
     assert (s["variant"], s["centre"], s["round"], s["to_act"]) == ("multi-hand", 0, 1, "Ann")
     assert g.allowed() == [Allowed("Ann", "bet", 1, 1), Allowed("Ann", "pass")]
     assert refused(g, "Ann bet 2") == "a bet is one chip in two-hand Bidou (T5)"
+    assert refused(g, "Ann betpot") == ("both players have thrown and the betting is open "
+                                        "under two-hand rules; Ann may bet or pass (T5)")
 
 
 def test_M8_two_hand_drop_takes_the_penalty_chip_from_the_opponent(at_betting, play) -> None:
+    """S-M24: situation 8: then two-hand rules."""
     g = at_betting({"Ann": MID, "Bob": WORST}, chips={"Ann": 4, "Bob": 5, "Cid": 0})
     play(g, "Ann bet 1", "Bob raise 1", "Ann drop")
     assert g.state()["chips"] == {"Ann": 5, "Bob": 4, "Cid": 0}
@@ -188,6 +204,7 @@ def test_M8_two_hand_call_the_worse_throw_takes_every_chip_bet(at_betting, play)
 
 
 def test_M8_open_throw_when_one_holds_all_chips_in_play_but_one(play, refused) -> None:
+    """S-M24: situation 8: then two-hand rules."""
     g = MultiHandGame.from_position(P3, {"Ann": 7, "Bob": 1, "Cid": 0}, "Ann")
     s = g.state()
     assert (s["captain"], s["to_act"], s["expects"]) == ("Bob", "Bob", "throw")
@@ -210,8 +227,10 @@ def test_M8_the_short_player_losing_the_open_throw_takes_a_chip_and_play_resumes
 def test_D_M14_the_two_hand_finish_starts_with_an_open_throw_when_one_is_due(
         at_betting, play) -> None:
     g = at_betting({"Ann": MID, "Bob": WORST}, chips={"Ann": 9, "Bob": 1, "Cid": 0})
-    play(g, "Ann bet 1", "Bob drop")
+    effects = play(g, "Ann bet 1", "Bob drop")
     assert g.state()["chips"] == {"Ann": 8, "Bob": 1, "Cid": 0}
+    assert [(e.kind, e.rule, e.player) for e in effects[-2:]] == [
+        ("hand", "T10", "Bob"), ("captain", "T10", "Bob")]
     assert (g.state()["to_act"], g.state()["expects"]) == ("Bob", "throw")
     assert isinstance(g.stage, OpenThrowing)
 

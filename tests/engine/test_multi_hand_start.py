@@ -12,6 +12,7 @@ ANN_CAPTAIN = ["Ann roll 6", "Bob roll 2", "Cid roll 1"]
 
 
 def test_M1_each_player_starts_with_six_chips_and_there_is_no_centre(multi_hand) -> None:
+    """S-M1: no centre; six chips each."""
     s = multi_hand(players=["Ann", "Bob", "Cid", "Dan"]).state()
     assert s["chips"] == {"Ann": 6, "Bob": 6, "Cid": 6, "Dan": 6}
     assert (s["centre"], s["pot"], s["removed"]) == (0, 0, 0)
@@ -25,6 +26,7 @@ def test_M1_chips_are_listed_in_seat_order(multi_hand) -> None:
 
 def test_M2_the_preliminary_roll_goes_in_seat_order_and_the_highest_die_is_captain(
         multi_hand, refused) -> None:
+    """S-M2: a preliminary roll names the first captain."""
     g = multi_hand()
     assert (g.to_act, g.expects) == ("Ann", "roll")
     assert refused(g, "Bob roll 3") == "it is Ann's turn to roll, not Bob's (M2)"
@@ -34,6 +36,7 @@ def test_M2_the_preliminary_roll_goes_in_seat_order_and_the_highest_die_is_capta
 
 
 def test_M2_players_tied_on_the_highest_die_roll_again_and_only_they(multi_hand) -> None:
+    """S-M2: a preliminary roll names the first captain."""
     g = multi_hand("Ann roll 5", "Bob roll 2", "Cid roll 5")
     assert g.state()["captain"] is None
     assert g.to_act == "Ann"
@@ -50,6 +53,7 @@ def test_M2_nothing_but_a_roll_is_accepted_before_the_captain_is_known(refused, 
 
 def test_M3_each_player_throws_one_to_three_times_clockwise_from_the_captain(
         multi_hand, refused) -> None:
+    """S-M3: play starts with the captain, clockwise."""
     g = multi_hand("Ann roll 2", "Bob roll 6", "Cid roll 1")
     assert g.to_act == "Bob"
     assert refused(g, "Bob stand") == "Bob must throw at least once before standing (M3)"
@@ -74,18 +78,21 @@ def test_M3_throws_out_of_turn_and_bets_before_everyone_has_thrown_are_refused(
 
 
 def test_M3_throws_are_concealed_from_the_views_but_known_to_the_seat(multi_hand) -> None:
+    """S-M6: dice stay hidden until the betting closes."""
     g = multi_hand(*ANN_CAPTAIN, "Ann throw 2 1 1")
     assert g.concealed_dice("Ann") == (2, 1, 1)
     assert all(v.exposed is None for v in g.views())
 
 
 def test_M4_all_threw_equally_so_the_captain_opens(multi_hand) -> None:
+    """S-M7: equal throws: the captain stays and opens."""
     g = multi_hand(*ANN_CAPTAIN, "Ann throw 1 2 3", "Ann stand", "Bob throw 1 2 3", "Bob stand",
              "Cid throw 1 2 3", "Cid stand")
     assert (g.to_act, g.expects, g.state()["captain"]) == ("Ann", "bet", "Ann")
 
 
 def test_M4_fewest_throws_nearest_the_captains_left_becomes_captain_and_opens(multi_hand) -> None:
+    """S-M8: else the fewest throws nearest the captain's left."""
     g = multi_hand(*ANN_CAPTAIN, "Ann throw 1 2 3", "Ann throw 1 2 3", "Ann stand",
              "Bob throw 1 2 3", "Bob throw 1 2 3", "Bob throw 1 2 3",
              "Cid throw 1 2 3", "Cid stand")
@@ -93,6 +100,7 @@ def test_M4_fewest_throws_nearest_the_captains_left_becomes_captain_and_opens(mu
 
 
 def test_M4_a_captain_among_the_fewest_throws_keeps_the_captaincy(multi_hand) -> None:
+    """S-M8: else the fewest throws nearest the captain's left."""
     g = multi_hand(*ANN_CAPTAIN, "Ann throw 1 2 3", "Ann stand", "Bob throw 1 2 3", "Bob stand",
              "Cid throw 1 2 3", "Cid throw 1 2 3", "Cid stand")
     assert (g.to_act, g.state()["captain"]) == ("Ann", "Ann")

@@ -152,6 +152,7 @@ def test_D_S3_a_settle_is_refused_when_no_dice_wait() -> None:
 
 
 def test_D_S1_a_pending_throw_counts_and_keeps_the_turn_order() -> None:
+    """S-T7: the number of throws is declared."""
     g = new_game("two-hand", ("Ann", "Bob"))
     play(g, "Ann roll 5", "Bob roll 3", "Ann throw ?", "Ann throw ?")
     assert g.views()[0].throws == 2 and g.values_pending("Ann")

@@ -23,6 +23,7 @@ def all_pass(at_betting, play):
 
 
 def test_P1_when_all_pass_every_last_throw_is_exposed(all_pass) -> None:
+    """S-P1: Poor Fish: all pass, all last throws are shown."""
     g, effects = all_pass({"Ann": MID, "Bob": WORST, "Cid": LOW}, poor_fish=True)
     assert [v.exposed for v in g.views()] == [(6, 5, 4), (3, 2, 2), (4, 3, 1)]
     assert [e.text for e in effects if e.kind == "expose"] == [
@@ -32,6 +33,7 @@ def test_P1_when_all_pass_every_last_throw_is_exposed(all_pass) -> None:
 
 def test_P1_the_single_best_throw_is_the_poor_fish_and_takes_one_chip_from_every_other(
         all_pass) -> None:
+    """S-P2: the highest throw is the poor fish and takes a chip from each."""
     g, effects = all_pass({"Ann": MID, "Bob": WORST, "Cid": HIGH, "Dan": LOW}, poor_fish=True)
     assert g.state()["chips"] == {"Ann": 5, "Bob": 5, "Cid": 9, "Dan": 5}
     assert [(e.source, e.dest, e.chips, e.rule) for e in effects if e.kind == "move"] == [
@@ -46,6 +48,7 @@ def test_P1_triple_aces_beat_bidou_for_the_poor_fish(all_pass) -> None:
 
 
 def test_P1_a_shared_best_throw_makes_nobody_the_poor_fish(all_pass) -> None:
+    """S-P2: the highest throw is the poor fish and takes a chip from each."""
     g, effects = all_pass({"Ann": HIGH, "Bob": WORST, "Cid": HIGH}, poor_fish=True)
     assert g.state()["chips"] == {"Ann": 6, "Bob": 6, "Cid": 6}
     assert "Ann and Cid share the best throw: there is no poor fish" in [
@@ -83,6 +86,7 @@ def test_D_M15_poor_fish_applies_to_two_players_above_nine_but_not_in_the_two_ha
 
 
 def test_P1_poor_fish_is_an_option_of_multi_hand_only() -> None:
+    """S-P1: Poor Fish: all pass, all last throws are shown."""
     with pytest.raises(RecordError, match=r"multi-hand only \(P1\)"):
         new_game("montevideo", ["Ann", "Bob", "Cid"], {"poor_fish": True})
 

@@ -75,12 +75,14 @@ def test_R_there_are_56_throws_22_named_and_34_plain_from_665_down_to_322() -> N
 
 
 def test_R_table_order_matches_the_rulings_row_by_row() -> None:
+    """S-B5: throws rank as Table 1 says."""
     assert list(TABLE) == EXPECTED
 
 
 @pytest.mark.parametrize("a", EXPECTED, ids=lambda t: "-".join(map(str, t)))
 def test_R_golden_every_ordered_pair(a: tuple[int, int, int]) -> None:
-    """All 56 x 56 ordered pairs, one parametrised case per first throw."""
+    """S-B5: throws rank as Table 1 says. All 56 x 56 ordered pairs, one parametrised case per
+    first throw."""
     for b in EXPECTED:
         assert compare(a, b) == expected_compare(a, b), (a, b)
 
@@ -133,6 +135,7 @@ def test_R3_best_is_the_one_that_beats_every_other() -> None:
 
 
 def test_R3_cycle_ignores_R1_and_table_order_decides() -> None:
+    """D-R3: the R3 cycle rule applies to the whole group."""
     cycle = [(1, 1, 1), (2, 1, 1), (2, 2, 1)]
     assert best(cycle) == [1]  # bidou is row 1
     assert worst(cycle) == [0]  # 1-1-1 is row 9
@@ -146,6 +149,7 @@ def test_R3_a_shared_best_or_worst_is_a_tie() -> None:
 
 
 def test_R4_total_option_ranks_plain_throws_by_total_and_ties_equal_totals() -> None:
+    """D-R1: under the total option, equal totals tie."""
     assert compare((6, 6, 5), (6, 6, 4), "total") == 1
     assert compare((6, 6, 4), (6, 5, 5), "total") == 0
     assert compare((6, 6, 4), (6, 5, 5)) == 1  # the default three-digit order
@@ -153,6 +157,7 @@ def test_R4_total_option_ranks_plain_throws_by_total_and_ties_equal_totals() -> 
 
 
 def test_R4_total_option_leaves_the_22_named_throws_and_R1_alone() -> None:
+    """D-R1: under the total option, equal totals tie."""
     named = EXPECTED[:22]
     for a, b in product(named, repeat=2):
         assert compare(a, b, "total") == expected_compare(a, b)
@@ -162,6 +167,7 @@ def test_R4_total_option_leaves_the_22_named_throws_and_R1_alone() -> None:
 
 
 def test_R4_unknown_ranking_is_refused_with_a_sentence() -> None:
+    """D-R4: an unknown ranking name is a ValueError naming the allowed ones."""
     with pytest.raises(ValueError, match="ranking must be one of three-digit, total, not 'dice'"):
         position((2, 1, 1), "dice")
 
@@ -180,11 +186,13 @@ def test_R4_unknown_ranking_is_refused_with_a_sentence() -> None:
     ],
 )
 def test_R_every_class_of_throw_has_a_name_for_the_dashboard(dice, cls, name) -> None:
+    """D-R2: the names of throws for the dashboard."""
     assert throw_class(dice) == cls
     assert throw_name(dice) == name
 
 
 def test_R_a_throw_is_three_dice_from_one_to_six() -> None:
+    """S-B3: a throw is three dice."""
     with pytest.raises(ValueError, match=r"a throw is three dice from 1 to 6, not \[7, 1, 1\]"):
         normalise((7, 1, 1))
     with pytest.raises(ValueError):
@@ -216,5 +224,8 @@ def test_R_every_throw_has_one_spoken_name_and_its_place_in_words() -> None:
     assert rank_words(TABLE[0]) == "the best throw"
     assert rank_words(TABLE[1]) == "2nd best of 56"
     assert rank_words(TABLE[10]) == "11th best of 56"
+    assert [rank_words(TABLE[i]) for i in (2, 11, 12, 19, 20, 21, 22)] == [
+        "3rd best of 56", "12th best of 56", "13th best of 56", "20th best of 56",
+        "21st best of 56", "22nd best of 56", "23rd best of 56"]
     assert rank_words(TABLE[-1]) == "56th best of 56"
     assert rank_words((6, 5, 2), "total") == rank_words((6, 4, 3), "total") == "28th best of 56"

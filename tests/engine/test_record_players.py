@@ -21,6 +21,7 @@ def record(variant: str, players: list[str], actions: list[str]) -> str:
 
 @pytest.mark.parametrize("variant", ["multi-hand", "montevideo"])
 def test_record_format_the_others_take_three_or_more_players_nine_included(variant):
+    """S-B2: two players play two-hand Bidou, more play multi-hand Bidou."""
     players = [f"P{i}" for i in range(1, 10)]
     rolls = [f"{p} roll {1 + i % 5}" for i, p in enumerate(players)]  # P5 alone rolls 5
     game = replay(parse_record(record(variant, players, rolls)))
@@ -31,6 +32,7 @@ def test_record_format_the_others_take_three_or_more_players_nine_included(varia
 
 @pytest.mark.parametrize("variant", ["multi-hand", "montevideo"])
 def test_record_format_fewer_than_three_players_is_an_invalid_record(variant):
+    """S-B2: two players play two-hand Bidou, more play multi-hand Bidou."""
     with pytest.raises(RecordError, match=f"{variant} takes 3 or more players, not 2"):
         new_game(variant, ["Ann", "Bob"])
 

@@ -52,6 +52,7 @@ def test_D_T4_the_short_player_captains_the_open_throw_and_its_winner_the_next_h
 
 
 def test_D_T7_two_passes_give_the_captaincy_to_the_player_who_was_not_captain(two_hand) -> None:
+    """S-T22: two passes: no chips move, the captaincy changes."""
     g = two_hand("Ann roll 5", "Bob roll 3", "Ann throw 3 2 2", "Ann throw 6 5 4", "Ann stand",
                  "Bob throw 2 1 1", "Bob stand")
     assert g.state()["captain"] == "Bob"  # T4 made Bob captain for the betting

@@ -22,18 +22,21 @@ BETTING = (*ANN_CAPTAIN, *stand_each("Ann", "6 5 4", "Bob", "2 1 1"))
 
 # --- Starting a round (T2) ------------------------------------------------------------------
 def test_source_only_nine_chips_are_used_placed_between_the_players(two_hand) -> None:
+    """S-T2: nine chips, in the centre."""
     s = two_hand().state()
     assert (s["centre"], s["chips"], s["pot"]) == (9, {"Ann": 0, "Bob": 0}, 0)
     assert (s["round"], s["expects"], s["to_act"], s["captain"]) == (1, "roll", "Ann", None)
 
 
 def test_T2_the_higher_die_is_captain_of_the_first_hand(two_hand) -> None:
+    """S-T3: one die each; the higher is captain of the first hand."""
     g = two_hand("Ann roll 2", "Bob roll 6")
     assert g.state()["captain"] == "Bob"
     assert (g.to_act, g.expects) == ("Bob", "throw")
 
 
 def test_T2_equal_dice_roll_again(two_hand, play) -> None:
+    """S-T3: one die each; the higher is captain of the first hand."""
     g = two_hand("Ann roll 4")
     effects = play(g, "Bob roll 4")
     assert "Ann and Bob tie on 4 and roll again" in [e.text for e in effects]
@@ -43,6 +46,7 @@ def test_T2_equal_dice_roll_again(two_hand, play) -> None:
 
 
 def test_T2_captain_rolls_go_in_seat_order(two_hand, refusal) -> None:
+    """S-T3: one die each; the higher is captain of the first hand."""
     e = refusal(two_hand(), "Bob roll 3")
     assert isinstance(e, NotYourTurn)
     assert str(e) == "it is Ann's turn to roll, not Bob's (T2)"
@@ -55,6 +59,7 @@ def test_T2_nothing_but_a_roll_before_the_captain_is_known(two_hand, refusal) ->
 
 # --- Throwing (T3) ----------------------------------------------------------------------------
 def test_T3_the_captain_throws_first_then_his_opponent(two_hand, refusal) -> None:
+    """S-T4: the captain throws first, then his opponent."""
     g = two_hand(*ANN_CAPTAIN)
     assert str(refusal(g, "Bob throw 6 5 4")) == "it is Ann's turn to throw, not Bob's (T3)"
     g.apply(Action.parse("Ann throw 6 5 4"))
@@ -63,6 +68,7 @@ def test_T3_the_captain_throws_first_then_his_opponent(two_hand, refusal) -> Non
 
 
 def test_T3_up_to_three_throws_the_third_ends_the_turn(two_hand, refusal) -> None:
+    """S-T5: up to three throws a turn."""
     g = two_hand(*ANN_CAPTAIN, "Ann throw 6 5 4", "Ann throw 6 5 3", "Ann throw 6 5 2")
     assert g.to_act == "Bob"
     e = refusal(g, "Ann throw 6 5 1")
@@ -70,11 +76,13 @@ def test_T3_up_to_three_throws_the_third_ends_the_turn(two_hand, refusal) -> Non
 
 
 def test_T3_at_least_one_throw_before_standing(two_hand, refusal) -> None:
+    """S-T5: up to three throws a turn."""
     e = refusal(two_hand(*ANN_CAPTAIN), "Ann stand")
     assert str(e) == "Ann must throw at least once before standing (T3)"
 
 
 def test_source_when_both_players_have_thrown_betting_begins(two_hand, refusal) -> None:
+    """S-T8: betting begins when both have thrown."""
     g = two_hand(*ANN_CAPTAIN, "Ann throw 6 5 4", "Ann stand", "Bob throw 2 1 1")
     assert str(refusal(g, "Bob bet 1")) == (
         "the betting begins when both players have thrown; Bob throws again or stands (T3)"
@@ -84,6 +92,7 @@ def test_source_when_both_players_have_thrown_betting_begins(two_hand, refusal) 
 
 
 def test_source_dice_stay_concealed_and_the_number_of_throws_is_declared(two_hand) -> None:
+    """S-T6: every throw is all the dice, concealed. S-T7: the number of throws is declared."""
     g = two_hand(*ANN_CAPTAIN, "Ann throw 6 5 4", "Ann throw 6 6 5")
     ann, bob = g.views()
     assert (ann.throws, ann.exposed, bob.throws, bob.exposed) == (2, None, 0, None)
@@ -93,11 +102,13 @@ def test_source_dice_stay_concealed_and_the_number_of_throws_is_declared(two_han
 
 # --- Opening the betting (T4) ----------------------------------------------------------------
 def test_T4_same_number_of_throws_the_captain_opens(two_hand) -> None:
+    """S-T9: equal or fewer throws: the captain opens."""
     g = two_hand(*BETTING)
     assert (g.state()["captain"], g.to_act) == ("Ann", "Ann")
 
 
 def test_T4_captain_with_fewer_throws_opens(two_hand) -> None:
+    """S-T9: equal or fewer throws: the captain opens."""
     g = two_hand(*ANN_CAPTAIN, "Ann throw 6 5 4", "Ann stand",
                  "Bob throw 3 2 2", "Bob throw 2 1 1", "Bob stand")
     assert (g.state()["captain"], g.to_act) == ("Ann", "Ann")
@@ -106,6 +117,7 @@ def test_T4_captain_with_fewer_throws_opens(two_hand) -> None:
 def test_T4_captain_with_more_throws_the_opponent_becomes_captain_and_opens(
     two_hand, play
 ) -> None:
+    """S-T10: more throws: the opponent becomes captain and opens."""
     g = two_hand(*ANN_CAPTAIN, "Ann throw 3 2 2", "Ann throw 6 5 4", "Ann stand",
                  "Bob throw 2 1 1")
     effects = play(g, "Bob stand")
@@ -117,6 +129,7 @@ def test_T4_captain_with_more_throws_the_opponent_becomes_captain_and_opens(
 
 # --- Betting (T5) -------------------------------------------------------------------------------
 def test_T5_a_raise_is_one_chip(two_hand, refusal) -> None:
+    """S-T11: a bet or raise is at most one chip."""
     g = two_hand(*BETTING, "Ann bet 1")
     e = refusal(g, "Bob raise 2")
     assert str(e) == "a raise is one chip in two-hand Bidou (T5)"
@@ -124,12 +137,14 @@ def test_T5_a_raise_is_one_chip(two_hand, refusal) -> None:
 
 
 def test_T5_a_bet_is_one_chip(two_hand, refusal) -> None:
+    """S-T11: a bet or raise is at most one chip."""
     assert str(refusal(two_hand(*BETTING), "Ann bet 2")) == (
         "a bet is one chip in two-hand Bidou (T5)"
     )
 
 
 def test_T5_the_opener_bets_or_passes(two_hand, refusal) -> None:
+    """S-T15: two passes end the hand."""
     g = two_hand(*BETTING)
     assert [(a.player, a.verb, a.min_chips, a.max_chips) for a in g.allowed()] == [
         ("Ann", "bet", 1, 1), ("Ann", "pass", None, None)
@@ -141,6 +156,7 @@ def test_T5_the_opener_bets_or_passes(two_hand, refusal) -> None:
 
 
 def test_T5_if_the_opener_passes_the_other_bets_or_passes(two_hand) -> None:
+    """S-T15: two passes end the hand."""
     g = two_hand(*BETTING, "Ann pass")
     assert [a.verb for a in g.allowed()] == ["bet", "pass"]
     assert g.to_act == "Bob"
@@ -149,6 +165,7 @@ def test_T5_if_the_opener_passes_the_other_bets_or_passes(two_hand) -> None:
 def test_T5_two_passes_end_the_hand_and_the_other_player_captains_the_next(
     two_hand, play
 ) -> None:
+    """S-T15: two passes end the hand."""
     g = two_hand(*BETTING, "Ann pass")
     effects = play(g, "Bob pass")
     s = g.state()
@@ -158,6 +175,7 @@ def test_T5_two_passes_end_the_hand_and_the_other_player_captains_the_next(
 
 
 def test_source_if_both_players_pass_the_captaincy_changes_even_after_T4(two_hand) -> None:
+    """S-T22: two passes: no chips move, the captaincy changes."""
     # Ann threw more, so Bob became captain and opened (T4); two passes hand it back to Ann.
     g = two_hand(*ANN_CAPTAIN, "Ann throw 3 2 2", "Ann throw 6 5 4", "Ann stand",
                  "Bob throw 2 1 1", "Bob stand", "Bob pass", "Ann pass")
@@ -165,6 +183,7 @@ def test_source_if_both_players_pass_the_captaincy_changes_even_after_T4(two_han
 
 
 def test_T5_after_a_bet_the_other_calls_raises_or_drops(two_hand, refusal) -> None:
+    """S-T16: after a bet: call, raise or drop."""
     g = two_hand(*BETTING, "Ann bet 1")
     assert [(a.player, a.verb) for a in g.allowed()] == [
         ("Bob", "call"), ("Bob", "raise"), ("Bob", "drop"), ("Bob", "pass")
@@ -175,6 +194,8 @@ def test_T5_after_a_bet_the_other_calls_raises_or_drops(two_hand, refusal) -> No
 
 
 def test_T5_after_a_raise_likewise_until_a_call_or_a_drop(two_hand) -> None:
+    """S-T17: after a raise likewise, until a call or a drop. D-T8: the number of a raise is the
+    raise over the bet to call, so always 1."""
     g = two_hand(*BETTING, "Ann bet 1", "Bob raise 1", "Ann raise 1", "Bob raise 1")
     assert [(a.player, a.verb) for a in g.allowed()] == [
         ("Ann", "call"), ("Ann", "raise"), ("Ann", "drop"), ("Ann", "pass")
@@ -183,6 +204,7 @@ def test_T5_after_a_raise_likewise_until_a_call_or_a_drop(two_hand) -> None:
 
 
 def test_D_T2_a_pass_after_a_bet_is_a_drop_with_its_penalty(two_hand) -> None:
+    """S-T16: after a bet: call, raise or drop."""
     passed = two_hand(*BETTING, "Ann bet 1")
     dropped = two_hand(*BETTING, "Ann bet 1")
     event = passed.apply(Action.parse("Bob pass"))
@@ -200,6 +222,7 @@ def test_source_betting_verbs_of_montevideo_are_refused_in_two_hand(two_hand, re
 
 # --- Where chips come from (T6) ----------------------------------------------------------------
 def test_T6_bets_come_from_the_centre_while_it_has_chips(two_hand) -> None:
+    """S-T12: bets come from the centre until it runs out."""
     g = two_hand(*BETTING, "Ann bet 1", "Bob raise 1")
     s = g.state()
     assert (s["centre"], s["pot"], s["chips"]) == (6, 3, {"Ann": 0, "Bob": 0})
@@ -211,6 +234,7 @@ BOB_HOLDS_TWO = (*BETTING[:2], *stand_each("Ann", "2 1 1", "Bob", "6 5 4"),
 
 
 def test_T6_then_from_the_bettors_own_chips(two_hand, play) -> None:
+    """S-T13: then from the chips a player received."""
     # Hand 2: Ann threw more, so Bob opens; four one-chip steps empty the centre, and Bob's
     # call is his own chip.
     g = two_hand(*BOB_HOLDS_TWO, "Ann throw 3 2 2", "Ann throw 6 5 4", "Ann stand",
@@ -224,6 +248,7 @@ def test_T6_then_from_the_bettors_own_chips(two_hand, play) -> None:
 
 
 def test_T6_a_raise_needs_chips_for_the_call_and_one_more(two_hand, refusal) -> None:
+    """S-T13: then from the chips a player received."""
     # Hand 2, Ann opens: the centre runs out; Ann holds nothing, so she cannot raise.
     g = two_hand(*BOB_HOLDS_TWO, *stand_each("Ann", "6 5 4", "Bob", "2 1 1"),
                  "Ann bet 1", "Bob raise 1", "Ann raise 1", "Bob raise 1")
@@ -237,6 +262,7 @@ def test_T6_a_raise_needs_chips_for_the_call_and_one_more(two_hand, refusal) -> 
 def test_T6_short_of_chips_he_calls_for_what_he_has_and_the_rest_goes_back(
     two_hand, play
 ) -> None:
+    """S-T18: a call shows both throws; the loser takes every chip bet."""
     g = two_hand(*BOB_HOLDS_TWO, *stand_each("Ann", "6 5 4", "Bob", "2 1 1"),
                  "Ann bet 1", "Bob raise 1", "Ann raise 1", "Bob raise 1")
     effects = play(g, "Ann call")
@@ -252,6 +278,7 @@ def test_T6_short_of_chips_he_calls_for_what_he_has_and_the_rest_goes_back(
 
 # --- Call and showdown (T7) ---------------------------------------------------------------------
 def test_T7_call_both_show_the_worse_throw_takes_every_chip_bet(two_hand, play) -> None:
+    """S-T18: a call shows both throws; the loser takes every chip bet."""
     g = two_hand(*BETTING, "Ann bet 1", "Bob raise 1")
     effects = play(g, "Ann call")
     assert [(e.player, e.dice) for e in effects if e.kind == "expose"] == [
@@ -263,11 +290,13 @@ def test_T7_call_both_show_the_worse_throw_takes_every_chip_bet(two_hand, play) 
 
 
 def test_T7_the_better_throw_captains_the_next_hand(two_hand) -> None:
+    """S-T19: the winner of a showdown captains next."""
     g = two_hand(*BETTING, "Ann bet 1", "Bob call")
     assert (g.state()["captain"], g.to_act, g.expects) == ("Bob", "Bob", "throw")
 
 
 def test_T7_equal_throws_every_chip_goes_back_and_the_captain_stays(two_hand) -> None:
+    """S-T18: a call shows both throws; the loser takes every chip bet."""
     g = two_hand(*ANN_CAPTAIN, *stand_each("Ann", "6 5 4", "Bob", "4 5 6"),
                  "Ann bet 1", "Bob raise 1", "Ann call")
     s = g.state()
@@ -290,6 +319,7 @@ def test_T7_R1_triple_aces_beats_bidou_at_the_showdown(two_hand) -> None:
 
 
 def test_R4_total_option_decides_the_showdown(two_hand) -> None:
+    """D-T14: the ranking option decides showdowns and open throws."""
     plays = (*ANN_CAPTAIN, *stand_each("Ann", "6 6 4", "Bob", "6 5 5"), "Ann bet 1", "Bob call")
     assert two_hand(*plays).state()["chips"] == {"Ann": 0, "Bob": 2}
     assert two_hand(*plays, ranking="total").state()["chips"] == {"Ann": 0, "Bob": 0}
@@ -299,6 +329,7 @@ def test_R4_total_option_decides_the_showdown(two_hand) -> None:
 def test_T8_drop_returns_every_chip_and_takes_one_penalty_chip_from_the_centre(
     two_hand, play
 ) -> None:
+    """S-T20: a dropper takes one penalty chip; the bets go back."""
     g = two_hand(*BETTING, "Ann bet 1", "Bob raise 1")
     effects = play(g, "Ann drop")
     assert "Ann takes 1 penalty chip from the centre" in [e.text for e in effects]
@@ -307,12 +338,14 @@ def test_T8_drop_returns_every_chip_and_takes_one_penalty_chip_from_the_centre(
 
 
 def test_T8_the_player_who_did_not_drop_captains_next(two_hand) -> None:
+    """S-T21: the player who did not drop captains next."""
     g = two_hand(*BETTING, "Ann bet 1", "Bob drop")
     assert (g.state()["captain"], g.to_act) == ("Ann", "Ann")
     assert g.state()["chips"] == {"Ann": 0, "Bob": 1}
 
 
 def test_T8_drop_sends_own_chips_back_to_their_owner(two_hand, play) -> None:
+    """S-T20: a dropper takes one penalty chip; the bets go back."""
     g = two_hand(*BOB_HOLDS_TWO, *stand_each("Ann", "6 5 4", "Bob", "2 1 1"),
                  "Ann bet 1", "Bob raise 1", "Ann raise 1", "Bob raise 1")
     g2 = two_hand(*BOB_HOLDS_TWO, "Ann throw 3 2 2", "Ann throw 6 5 4", "Ann stand",
@@ -328,6 +361,7 @@ def test_T8_drop_sends_own_chips_back_to_their_owner(two_hand, play) -> None:
 
 
 def test_source_a_player_need_not_have_a_strong_hand_to_bet_he_may_bluff(two_hand) -> None:
+    """S-T14: a player may bet on any throw (bluff)."""
     # Ann holds 3-2-2, the lowest throw of all, and may still bet; Bob believes her and drops.
     g = two_hand(*ANN_CAPTAIN, *stand_each("Ann", "3 2 2", "Bob", "2 1 1"), "Ann bet 1",
                  "Bob drop")

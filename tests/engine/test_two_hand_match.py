@@ -44,6 +44,7 @@ ANN_8_BOB_1 = (
 def test_T10_open_throw_when_one_holds_eight_and_the_last_chip_is_in_the_centre(
     two_hand, play
 ) -> None:
+    """S-T26: an open throw when one player holds eight."""
     g = two_hand(*to_eight("Ann", "Bob")[:-1])
     effects = play(g, "Ann call")
     s = g.state()
@@ -55,12 +56,14 @@ def test_T10_open_throw_when_one_holds_eight_and_the_last_chip_is_in_the_centre(
 
 
 def test_T10_open_throw_when_the_last_chip_is_with_the_opponent(two_hand) -> None:
+    """S-T26: an open throw when one player holds eight."""
     s = two_hand(*ANN_8_BOB_1).state()
     assert (s["chips"], s["centre"]) == ({"Ann": 8, "Bob": 1}, 0)
     assert (s["to_act"], s["expects"]) == ("Bob", "throw")
 
 
 def test_T10_no_betting_in_an_open_throw(two_hand, refusal) -> None:
+    """S-T26: an open throw when one player holds eight."""
     g = two_hand(*ANN_8_BOB_1)
     assert [(a.player, a.verb) for a in g.allowed()] == [("Bob", "throw")]
     assert str(refusal(g, "Bob bet 1")) == "there is no betting in an open throw; Bob throws (T10)"
@@ -70,6 +73,7 @@ def test_T10_no_betting_in_an_open_throw(two_hand, refusal) -> None:
 
 
 def test_T10_the_short_player_throws_first_exposed_up_to_three_times(two_hand, play) -> None:
+    """S-T27: the short player throws first, exposed, up to three times."""
     g = two_hand(*ANN_8_BOB_1)
     effects = play(g, "Bob throw 6 6 5")
     assert [(e.kind, e.player, e.dice) for e in effects] == [("expose", "Bob", (6, 6, 5))]
@@ -82,6 +86,7 @@ def test_T10_the_short_player_throws_first_exposed_up_to_three_times(two_hand, p
 def test_T10_holder_of_eight_throws_worse_takes_the_last_chip_and_loses_the_round(
     two_hand, play
 ) -> None:
+    """S-T29: the holder throws worse: he takes the last chip and loses."""
     g = two_hand(*ANN_8_BOB_1, "Bob throw 2 1 1", "Bob stand", "Ann throw 3 2 2")
     effects = play(g, "Ann stand")
     words = [e.text for e in effects]
@@ -94,6 +99,7 @@ def test_T10_holder_of_eight_throws_worse_takes_the_last_chip_and_loses_the_roun
 def test_T10_short_player_throws_worse_takes_one_chip_and_normal_play_resumes(
     two_hand, play
 ) -> None:
+    """S-T30: the short player throws worse: he takes one chip, play resumes."""
     g = two_hand(*to_eight("Ann", "Bob"), "Bob throw 3 2 2", "Bob stand", "Ann throw 2 1 1")
     effects = play(g, "Ann stand")
     assert "Bob takes 1 chip from Ann: the worse open throw" in [e.text for e in effects]
@@ -104,6 +110,7 @@ def test_T10_short_player_throws_worse_takes_one_chip_and_normal_play_resumes(
 
 
 def test_T10_equal_open_throws_are_played_again(two_hand, play) -> None:
+    """S-T29: the holder throws worse: he takes the last chip and loses."""
     g = two_hand(*ANN_8_BOB_1, "Bob throw 6 5 4", "Bob stand", "Ann throw 4 5 6")
     effects = play(g, "Ann stand")
     assert [e.detail for e in effects if e.kind == "hand"] == ["open throw"]
@@ -122,17 +129,21 @@ def test_T10_R1_triple_aces_beats_bidou_in_the_open_throw(two_hand) -> None:
 
 # --- Rounds and the match (T1, T2, T9) -----------------------------------------------------------
 def test_T9_a_round_is_lost_by_the_player_holding_all_the_chips(two_hand) -> None:
+    """S-B1: a player's objective is to get rid of his chips. S-B4: the last player still holding
+    chips is the loser."""
     s = two_hand(*lose_round("Bob", "Ann")).state()
     assert s["rounds_lost"] == {"Ann": 0, "Bob": 1}
 
 
 def test_T2_every_round_starts_with_nine_centre_chips_and_a_captain_roll(two_hand) -> None:
+    """S-T2: nine chips, in the centre."""
     s = two_hand(*lose_round("Ann", "Bob")).state()
     assert (s["round"], s["centre"], s["chips"], s["pot"]) == (2, 9, {"Ann": 0, "Bob": 0}, 0)
     assert (s["captain"], s["to_act"], s["expects"]) == (None, "Ann", "roll")
 
 
 def test_T1_the_loser_is_the_first_to_lose_two_rounds_in_two_rounds(two_hand, play) -> None:
+    """S-T1: a match is rounds; the first to lose two rounds loses."""
     g = two_hand(*lose_round("Ann", "Bob"), *lose_round("Ann", "Bob")[:-1])
     effects = play(g, "Ann stand")
     assert [(e.kind, e.player, e.rule) for e in effects if e.kind == "game"] == [
@@ -145,6 +156,7 @@ def test_T1_the_loser_is_the_first_to_lose_two_rounds_in_two_rounds(two_hand, pl
 
 
 def test_T1_one_round_each_plays_a_third_round(two_hand) -> None:
+    """S-T1: a match is rounds; the first to lose two rounds loses."""
     g = two_hand(*lose_round("Ann", "Bob"), *lose_round("Bob", "Ann"))
     s = g.state()
     assert (s["round"], s["over"], s["rounds_lost"]) == (3, False, {"Ann": 1, "Bob": 1})
@@ -161,17 +173,24 @@ def test_T1_after_the_match_every_action_is_refused(two_hand, refusal) -> None:
 
 
 def test_T1_round_two_may_keep_dice_aside_and_round_three_rethrows_all(two_hand, play) -> None:
+    """S-T6: every throw is all the dice, concealed. S-T23: round 2: dice may be put aside, hidden.
+    S-T25: round 3 plays as round 1."""
     g = two_hand()
     assert "every throw rethrows all three dice" in g.opening_effects[0].text
+    assert g.throw_rule == "rethrow all three"
     effects = play(g, *lose_round("Ann", "Bob"))
     assert any("Round 2 begins" in t and "may keep dice aside" in t for t in
                (e.text for e in effects))
+    assert g.throw_rule == "keep dice aside"
     effects = play(g, *lose_round("Bob", "Ann"))
     assert any("Round 3 begins" in t and "rethrows all three dice" in t for t in
                (e.text for e in effects))
+    assert g.throw_rule == "rethrow all three"
 
 
 def test_D_T1_held_dice_are_not_checked_any_three_values_are_recorded(two_hand) -> None:
+    """S-T23: round 2: dice may be put aside, hidden. S-T24: round 2: all dice may be thrown again
+    on the third throw."""
     # Round 2: Ann keeps 2-1 aside and rethrows one die; then throws all three again on the
     # third throw. The table sees only values, so each is accepted as thrown.
     g = two_hand(*lose_round("Ann", "Bob"), *rolls("Ann"),
@@ -198,6 +217,7 @@ def test_T11_centre_plus_both_players_plus_stakes_is_always_nine(two_hand) -> No
 def test_T8_with_the_centre_empty_the_penalty_chip_comes_from_the_opponent(
     two_hand, play
 ) -> None:
+    """S-T20: a dropper takes one penalty chip; the bets go back."""
     g = two_hand(*ANN_8_BOB_1, "Bob throw 3 2 2", "Bob stand", "Ann throw 2 1 1", "Ann stand",
                  *stand_each("Ann", "4 4 1", "Bob", "5 5 2"), "Ann bet 1")
     assert g.state()["centre"] == 0
@@ -207,6 +227,7 @@ def test_T8_with_the_centre_empty_the_penalty_chip_comes_from_the_opponent(
 
 
 def test_refusal_of_dice_that_are_not_one_to_six_built_in_code(two_hand) -> None:
+    """D-T12: actions built in code are checked for shape."""
     g = two_hand(*rolls("Ann"))
     with pytest.raises(RuleViolation, match=r"^a die shows 1 to 6, not 7 \(T3\)$"):
         g.apply(Action("Ann", "throw", (7, 1, 1)))
@@ -218,6 +239,7 @@ def test_refusal_of_dice_that_are_not_one_to_six_built_in_code(two_hand) -> None
 
 
 def test_source_open_throw_follows_the_rules_of_the_round_being_played(two_hand) -> None:
+    """S-T28: the open throw follows the round's throw rule."""
     # Round 2: the short player keeps 2-1 aside; exposed, the values are simply recorded (D-T1).
     g = two_hand(*lose_round("Bob", "Ann"), *to_eight("Ann", "Bob"),
                  "Bob throw 2 1 6", "Bob throw 2 1 1")
@@ -226,6 +248,7 @@ def test_source_open_throw_follows_the_rules_of_the_round_being_played(two_hand)
 
 
 def test_source_second_round_dice_put_aside_stay_hidden(two_hand) -> None:
+    """S-T23: round 2: dice may be put aside, hidden."""
     g = two_hand(*lose_round("Ann", "Bob"), *rolls("Ann"), "Ann throw 2 1 5", "Ann throw 2 1 1")
     assert [v.exposed for v in g.views()] == [None, None]
     assert g.views()[0].throws == 2

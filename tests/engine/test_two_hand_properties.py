@@ -30,6 +30,7 @@ def chips_total(state: dict) -> int:
 @settings(max_examples=60, deadline=None)
 @given(SEEDS, OPTIONS)
 def test_T11_random_play_never_creates_or_destroys_a_chip_and_always_ends(seed, options) -> None:
+    """D-T10: no penalty chip from nowhere: a dropper always finds one."""
     rng = random.Random(seed)
     game = new_game("two-hand", PLAYERS, options)
     for _ in range(LIMIT):
@@ -68,6 +69,7 @@ def offered(game, action: Action) -> bool:
 @settings(max_examples=15, deadline=None)
 @given(SEEDS)
 def test_allowed_actions_are_accepted_and_every_other_is_refused(seed) -> None:
+    """D-T11: the turn is refused first, then the verb, then the chips."""
     rng = random.Random(seed)
     game = new_game("two-hand", PLAYERS)
     steps = 0

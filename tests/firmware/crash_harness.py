@@ -6,8 +6,9 @@ simulated camera unsure of 30% of the dice, and plays random legal presses (THRO
 THROW, BET, CALL, PASS; a throw the camera is unsure of counts with its values pending, so a
 kill lands during reads still coming; exposed values pending are settled by the players, the
 owner's word then the others', or by the referee, so a kill lands during settles; now and then
-an undo; a new game when one is over), reporting every acknowledged command on a pipe. At a
-random moment the parent kills it with SIGKILL, then restarts: a new controller is built from
+an undo; a new game when one is over), reporting every acknowledged command on a pipe. After
+a random number of acknowledged commands (0 to 6), at a random moment, the parent kills it
+with SIGKILL, then restarts: a new controller is built from
 the log, and the parent checks
 
 - the SQLite file passes ``PRAGMA integrity_check``;
@@ -176,6 +177,14 @@ def main(db: str, kills: int, seed: int) -> int:
         os.close(w)
         buf = b""
         while b"ready\n" not in buf:  # killing before the start would test nothing new
+            chunk = os.read(r, 4096)
+            if not chunk:
+                break
+            buf += chunk
+        # a few commands acknowledged first (a random number), so the kills land across the
+        # game however slowly a busy machine lets the child play; then a random moment
+        wanted = rng.randint(0, 6)
+        while buf.split(b"ready\n", 1)[-1].count(b"ack ") < wanted:
             chunk = os.read(r, 4096)
             if not chunk:
                 break

@@ -139,7 +139,7 @@ def test_systemd_unit_raises_the_descriptor_limit_and_sandboxes_the_table():
     limit = next(int(line.split("=")[1]) for line in unit if line.startswith("LimitNOFILE="))
     assert limit > 2000 + 64  # the dashboard's connection bound, and the table's own files
     for line in ("NoNewPrivileges=true", "ProtectSystem=strict", "PrivateTmp=true",
-                 "ReadWritePaths=/var/lib/bidou-table", "ProtectHome=true",
+                 "ReadWritePaths=/var/lib/bidou-table /etc/bidou-table", "ProtectHome=true",
                  "CapabilityBoundingSet="):
         assert line in unit
     assert not any(line.startswith("PrivateDevices=") for line in unit)  # pins and camera
@@ -157,6 +157,25 @@ def test_install_script_is_valid_bash_and_installs_what_the_unit_needs():
         assert needed in text
 
 
+def test_the_pis_install_brings_the_learn_extra_so_learn_teaches_the_network_there():
+    """The Dice page's Learn and the table's own teaching fine-tune its network wherever the
+    learn extra is installed: the Pi's install installs it, with the constraints that keep
+    PyTorch CPU-only on aarch64, and lets the service write the reader a calibration keeps
+    beside its config."""
+    text = (DEPLOY / "install.sh").read_text()
+    assert '-c "$HERE/pi-constraints.txt" "$PREFIX/src[learn]"' in text
+    assert 'install -d -m 0770 -g "$USER_NAME" "$CONF"' in text
+    unit = (DEPLOY / "bidou-table.service").read_text().splitlines()
+    assert "ConfigurationDirectoryMode=0770" in unit
+
+
 def test_pi_constraints_keep_the_system_numpy_that_picamera2_is_built_against():
     pins = (DEPLOY / "pi-constraints.txt").read_text().splitlines()
     assert "numpy<2" in pins and "opencv-python-headless<4.12" in pins
+
+
+def test_pi_constraints_keep_pytorch_to_its_cpu_only_aarch64_wheels():
+    """PyPI's aarch64 torch wheels require CUDA 13's libraries from 2.11 on (gigabytes a Pi
+    cannot use), and ml_dtypes from 0.6 on requires numpy 2."""
+    pins = (DEPLOY / "pi-constraints.txt").read_text().splitlines()
+    assert "torch<2.11" in pins and "ml_dtypes<0.6" in pins

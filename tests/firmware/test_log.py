@@ -84,3 +84,50 @@ def test_close_is_idempotent_and_writes_after_close_are_refused(tmp_path):
     g.close()
     with pytest.raises(LogError, match="closed"):
         g.append(gid, "action", "Ann roll 5", "panel", "t1")
+
+
+def test_a_closed_log_refuses_every_read_and_write_with_the_same_sentence(tmp_path):
+    g = GameLog(str(tmp_path / "t.db"))
+    gid = g.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
+    g.close()
+    for use in (lambda: g.entries(gid), g.pictures, lambda: g.position("venue"),
+                lambda: g.set_position("venue", 1), lambda: g.key("seat-tokens"),
+                lambda: g.set_key("referee-pin", "123456")):
+        with pytest.raises(LogError, match="The game log is closed"):
+            use()
+
+
+def tables(path) -> dict[str, list[tuple[str, str]]]:
+    db = sqlite3.connect(path)
+    found = {name: [(c[1], c[2]) for c in db.execute(f"PRAGMA table_info({name})")]
+             for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    db.close()
+    return found
+
+
+def test_every_table_of_the_log_is_made_when_it_opens(tmp_path):
+    GameLog(str(tmp_path / "t.db")).close()
+    assert set(tables(str(tmp_path / "t.db"))) == {"games", "entries", "keys", "pictures",
+                                                   "positions"}
+
+
+def test_a_log_written_before_the_tables_were_made_at_opening_gets_the_same_ones(tmp_path):
+    """Logs of schema version 1 made keys, pictures and positions on first use: opened
+    now, they get them, with the columns a new log has, and keep their games."""
+    GameLog(str(tmp_path / "new.db")).close()
+    old = str(tmp_path / "old.db")
+    g = GameLog(old)
+    gid = g.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
+    g.append(gid, "action", "Ann roll 5", "panel", "t1")
+    g.close()
+    db = sqlite3.connect(old)
+    for name in ("keys", "pictures", "positions"):
+        db.execute(f"DROP TABLE {name}")
+    db.commit()
+    db.close()
+    g = GameLog(old)
+    assert [e.text for e in g.entries(gid)] == ["Ann roll 5"]
+    assert g.position("venue") == 0 and g.pictures() == []
+    g.close()
+    assert tables(old) == tables(str(tmp_path / "new.db"))
+    assert sqlite3.connect(old).execute("PRAGMA user_version").fetchone()[0] == 1

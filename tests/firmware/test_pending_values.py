@@ -11,10 +11,12 @@ from engine import new_game
 from engine.autoplay import random_action
 from firmware.gamelog.log import GameLog
 from firmware.table.commands import Correct, EnterDice, Press, Settle
+from firmware.words.phrases import english
 
 
-def to_showdown(c, fake, *, bob_sure_at_exposure: bool = False):
-    """Ann 6-5-4 read surely, Bob's throw unsure; Ann bets, Bob calls: Bob's dice shown."""
+def to_showdown(c, fake, *, bob_sure_at_exposure: bool = False, bob_read=(4, 3, 1)):
+    """Ann 6-5-4 read surely, Bob's throw unsure (the camera sure of ``bob_read``); Ann bets,
+    Bob calls: Bob's dice shown."""
     fake.put("Ann", [5])
     assert c.submit(Press("Ann", "THROW")).ok
     fake.put("Bob", [3])
@@ -22,7 +24,7 @@ def to_showdown(c, fake, *, bob_sure_at_exposure: bool = False):
     fake.put("Ann", [6, 5, 4])
     assert c.submit(Press("Ann", "THROW")).ok
     assert c.submit(Press("Ann", "THROW", long=True)).ok
-    fake.put("Bob", [4, 3, 1], unsure=("a glint",))
+    fake.put("Bob", list(bob_read), unsure=("a glint",))
     assert c.submit(Press("Bob", "THROW")).values_pending
     assert c.submit(Press("Bob", "THROW", long=True)).ok  # play went on
     assert c.submit(Press("Ann", "BET")).ok and c.submit(Press("Ann", "CALL")).ok
@@ -60,15 +62,15 @@ def test_D_S4_the_owner_says_the_other_agrees_and_the_values_are_settled_by_play
 
 
 def test_D_S4_a_disagreement_is_refused_and_the_referee_settles(controller, fake):
-    to_showdown(controller, fake)
+    to_showdown(controller, fake, bob_read=(4, 3))  # the third die unsure: both words fit
     assert controller.submit(Settle("Bob", (4, 3, 1), "Bob")).ok
     out = controller.submit(Settle("Bob", (4, 3, 2), "Ann"))
     assert not out.ok and out.message == (
         "Ann says Bob's dice show 4-3-2 and Bob says 4-3-1: the players do not agree, so the "
         "referee settles Bob's dice.")
-    [dispute] = controller.referee_state()["disputes"]  # and "said", for the console's language
-    assert (dispute["seat"], dispute["sentence"]) == ("Bob", out.message)
-    assert controller.public_state()["settling"][0]["referee"] == out.message
+    [dispute] = controller.referee_state()["disputes"]  # a phrase, for the console's language
+    assert (dispute["seat"], english(dispute["sentence"])) == ("Bob", out.message)
+    assert english(controller.public_state()["settling"][0]["referee"]) == out.message
     again = controller.submit(Settle("Bob", (4, 3, 1), "Ann"))
     assert not again.ok and "with the referee" in again.message
     assert controller.submit(EnterDice("Bob", (4, 3, 1), by="ref")).ok
@@ -132,3 +134,18 @@ def test_D_S5_a_pending_throw_in_the_round_that_keeps_dice_is_reported_and_count
         assert c.game.to_act == seat  # play goes on
     finally:
         c.stop()
+
+
+def test_a_word_that_leaves_out_a_die_the_camera_was_sure_of_goes_to_the_referee(
+        controller, fake):
+    to_showdown(controller, fake)  # the camera was sure of Bob's 4, 3 and 1
+    out = controller.submit(Settle("Bob", (4, 3, 2), "Bob"))
+    assert not out.ok and out.message == (
+        "Bob says Bob's dice show 4-3-2, but the camera was sure of 4-3-1: the referee "
+        "settles Bob's dice.")
+    [dispute] = controller.referee_state()["disputes"]  # on the referee's console
+    assert (dispute["seat"], english(dispute["sentence"])) == ("Bob", out.message)
+    again = controller.submit(Settle("Bob", (4, 3, 1), "Ann"))
+    assert not again.ok and "with the referee" in again.message
+    assert controller.submit(EnterDice("Bob", (4, 3, 1), by="ref")).ok
+    assert controller.public_state()["settling"] == []

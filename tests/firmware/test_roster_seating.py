@@ -80,7 +80,7 @@ def test_a_seating_of_unknown_seats_or_a_double_player_is_refused_and_nothing_is
 
 def test_the_venue_takes_a_seating_entry_while_its_game_is_played(controller) -> None:
     assert controller.submit(Seat({"Ann": "p0001", "Bob": None})).ok
-    entry = controller._entries[-1]
+    entry = controller.table.entries[-1]
     row = controller.row
     message = entry_message("pub", "t1", "log-1", entry, row)
     parsed = parse_entry("bidou.pub.t1.entry", message.to_bytes())

@@ -38,19 +38,22 @@ def wait_for_state(port: int, timeout: float = 60.0) -> dict:
             time.sleep(0.1)
 
 
-def refused_at_start(bidou, tmp_path, flag: str, value: str) -> str:
-    """Run with ``flag value``: exit 2, nothing started; the last line of stderr."""
-    done = subprocess.run(bidou("run", "--simulate", "--db", str(tmp_path / "t.db"),
-                                flag, value),
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 2
+def refused_at_start(capsys, tmp_path, flag: str, value: str) -> str:
+    """Run with ``flag value``: exit 2, nothing started; the last line of stderr. In this
+    process (``firmware.cli.dispatch.main``, the command's own entry point): argparse
+    refuses the value before anything is opened, so no interpreter need start for it."""
+    from firmware.cli.dispatch import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["run", "--simulate", "--db", str(tmp_path / "t.db"), flag, value])
+    assert stopped.value.code == 2
     assert not (tmp_path / "t.db").exists()  # nothing was started
-    return done.stderr.splitlines()[-1]
+    return capsys.readouterr().err.splitlines()[-1]
 
 
 @pytest.mark.parametrize("port", ["70000", "65536", "-5", "eighty"])
-def test_run_port_outside_0_to_65535_is_refused_not_wrapped(tmp_path, port, bidou) -> None:
-    assert refused_at_start(bidou, tmp_path, "--port", port) == (
+def test_run_port_outside_0_to_65535_is_refused_not_wrapped(tmp_path, port, capsys) -> None:
+    assert refused_at_start(capsys, tmp_path, "--port", port) == (
         f"bidou-table run: error: argument --port: {port!r} is not allowed: {PORT_ALLOWED}")
 
 
@@ -181,7 +184,7 @@ def test_a_short_referee_token_in_the_environment_is_blamed_on_the_environment(t
 
 
 @pytest.mark.parametrize("share", ["1.5", "-0.1", "some"])
-def test_run_unsure_outside_0_to_1_is_refused(tmp_path, share, bidou) -> None:
-    assert refused_at_start(bidou, tmp_path, "--unsure", share) == (
+def test_run_unsure_outside_0_to_1_is_refused(tmp_path, share, capsys) -> None:
+    assert refused_at_start(capsys, tmp_path, "--unsure", share) == (
         f"bidou-table run: error: argument --unsure: {share!r} is not a share from 0 to 1, "
         "such as 0.3")

@@ -4,6 +4,8 @@ line, and every other effect keeps its own."""
 from __future__ import annotations
 
 from engine import Action, new_game
+from engine.game import Effect
+from engine.messages import THE_POT, say
 from firmware.words import wording
 
 
@@ -33,10 +35,9 @@ def test_a_two_hand_bet_and_its_stake_from_the_centre_are_one_sentence() -> None
 
 
 def test_moves_that_are_not_stakes_keep_their_own_sentence() -> None:
-    from engine.game import Effect
-
-    said = effect_sentences([Effect("note", "Ann passes", "M5", player="Ann"),
-                             Effect("move", "Bob takes 1 chip from the pot", "M6",
+    said = effect_sentences([Effect("note", say("%(p)s passes", p="Ann"), "M5", player="Ann"),
+                             Effect("move", say("%(p)s takes %(chips)s from %(where)s", p="Bob",
+                                                chips=1, where=THE_POT), "M6",
                                     player="Bob", chips=1, source="pot", dest="Bob")])
     assert said == ["Ann passes.", "Bob takes 1 chip from the pot."]
 
@@ -58,9 +59,9 @@ def test_the_next_captain_is_said_once_by_the_hand_that_starts_with_them() -> No
 
 
 def test_a_captain_not_followed_by_their_hand_is_still_said() -> None:
-    from engine.game import Effect
-
-    said = effect_sentences([Effect("captain", "Ann is captain", "M9", player="Ann"),
-                             Effect("hand", "Hand 2: Bob is captain and throws first", "M9",
-                                    player="Bob")])
+    said = effect_sentences([
+        Effect("captain", say("%(p)s is captain", p="Ann"), "M9", player="Ann"),
+        Effect("hand", say("Hand %(hand)s: %(p)s is captain and throws first; %(listed)s play "
+                           "under %(rules)s rules", hand=2, p="Bob", listed=("Bob", "Ann"),
+                           rules="multi-hand"), "M9", player="Bob")])
     assert said[0] == "Ann is captain."

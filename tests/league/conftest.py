@@ -1,5 +1,6 @@
-"""The league's fixtures: the venue's real PostgreSQL cluster (one per session, a fresh
-database per test) and its harness, reused as they are (tests/venue/conftest.py)."""
+"""The league's fixtures: a fresh database per test of the real PostgreSQL cluster
+(``pg_cluster``, one per test process: tests/conftest.py), and the venue's harness and
+fixtures, reused as they are (tests/venue/conftest.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +10,10 @@ import os
 import shutil
 import sys
 import tempfile
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 
 VENUE_TESTS = Path(__file__).resolve().parents[1] / "venue"
@@ -25,29 +24,25 @@ _spec = importlib.util.spec_from_file_location("venue_test_fixtures", VENUE_TEST
 _fixtures = importlib.util.module_from_spec(_spec)  # type: ignore[arg-type]
 _spec.loader.exec_module(_fixtures)  # type: ignore[union-attr]
 
-pg_cluster = _fixtures.pg_cluster
 dsn = _fixtures.dsn
 venue = _fixtures.venue
-need = _fixtures.need
 
 
 @pytest.fixture
 def new_db(pg_cluster: object) -> Callable[[], str]:
     """Make a fresh database of the session's cluster (a pub's venue store, the league's)."""
-
-    def make() -> str:
-        name = f"l_{uuid.uuid4().hex[:10]}"
-        base = pg_cluster.dsn  # type: ignore[attr-defined]
-        with psycopg.connect(base, autocommit=True) as db:
-            db.execute(f"CREATE DATABASE {name}")
-        return base.replace("dbname=bidou_venue", f"dbname={name}")
-
-    return make
+    return databases(pg_cluster)
 
 
-@pytest.fixture
-def folder() -> Iterator[Path]:
-    """A folder for a league's processes and logs, removed after the test unless
+def databases(pg_cluster: object) -> Callable[[], str]:
+    from venue_harness import new_database  # beside the venue's tests (path above)
+
+    return lambda: new_database(pg_cluster, "l")
+
+
+@contextlib.contextmanager
+def league_folder() -> Iterator[Path]:
+    """A folder for a league's processes and logs, removed afterwards unless
     ``BIDOU_KEEP_LEAGUE`` is set (to read the logs of a failure)."""
     path = Path(tempfile.mkdtemp(prefix="bidou-league-"))
     try:
@@ -55,6 +50,13 @@ def folder() -> Iterator[Path]:
     finally:
         if not os.environ.get("BIDOU_KEEP_LEAGUE"):
             shutil.rmtree(path, ignore_errors=True)
+
+
+@pytest.fixture
+def folder() -> Iterator[Path]:
+    """A folder for one test's league (``league_folder``)."""
+    with league_folder() as path:
+        yield path
 
 
 @contextlib.contextmanager
@@ -78,10 +80,13 @@ def running_league(folder: Path, new_db: Callable[[], str], partitions: int = 1
         lg.stop_all()
 
 
-@pytest.fixture
-def league(folder: Path, new_db: Callable[[], str]) -> Iterator[tuple[Any, list[Any]]]:
-    """A running league of two pubs, one ingester (``running_league``)."""
-    with running_league(folder, new_db) as running:
+@pytest.fixture(scope="module")
+def league(pg_cluster: object) -> Iterator[tuple[Any, list[Any]]]:
+    """A running league of two pubs, one ingester (``running_league``), started once for a
+    module's tests (`make test` runs a module's tests in one process, in order): each leaves
+    the league whole again (servers, ingesters and links back), and checks what it played on
+    top of what the tests before it left."""
+    with league_folder() as path, running_league(path, databases(pg_cluster)) as running:
         yield running
 
 

@@ -135,7 +135,7 @@ class Pub(Venue):
         link = LeagueLink(tuple(f"nats-leaf://127.0.0.1:{r.port}" for r in self.relays),
                           self.name, self.league.config.pubs[self.name])
         self.procs["hub"] = start_pub_hub(self.venue_config(), link, str(self.folder / "hub"))
-        wait_until(lambda: _listening(self.hub_port), 20, "the pub's hub to listen")
+        wait_until(lambda: _listening(self.hub_port), 90, "the pub's hub to listen")
 
     def start_uplink(self) -> None:
         log = open(self.folder / "uplink.log", "ab")  # noqa: SIM115 -- the child's
@@ -225,7 +225,7 @@ class League:
         for i in range(3):
             self.start_server(i)
         for p in self.config.client_ports:
-            wait_until(lambda p=p: _listening(p), 20, "a league server to listen")
+            wait_until(lambda p=p: _listening(p), 90, "a league server to listen")
         for k in range(self.partitions):
             self.start_ingester(partition=k)
 

@@ -17,6 +17,7 @@ from firmware.gamelog.log import Entry, GameRow
 from firmware.gamelog.seating_entry import seating_text
 from league import store
 from venue import store as venue_store
+from venue import table_logs
 from venue.messages import entry_message
 
 T0 = "2026-12-05T0{h}:{m:02d}:00+00:00"
@@ -31,7 +32,7 @@ def store_game(db: psycopg.Connection[Any], venue: str, table: str, game_id: int
                rng: random.Random, *, finish: bool = True) -> dict[str, Any]:
     """One two-hand game (seated, then played to its end unless ``finish`` is False), its
     entries stored in the venue's tables; its result."""
-    venue_store.enroll(db, venue, table, f"log-{venue}-{table}")
+    table_logs.enroll(db, venue, table, f"log-{venue}-{table}")
     game = new_game("two-hand", list(players))
     entries = [Entry(game_id, 1, "seating", seating_text(players, ids), "referee", "",
                      at(start))]

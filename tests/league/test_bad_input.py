@@ -1,6 +1,7 @@
 """Bad input to the league, with real processes: each refused with a sentence (the league
 ingester's log and a ``problems`` row, for the league's page), nothing of it stored, and
-nothing else stops: every other game of both pubs is in the league as in its venue."""
+nothing else stops: every other game of both pubs is in the league as in its venue. Both tests
+share one league (the ``league`` fixture, once for the module), in this order."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from nats.js.errors import NoStreamResponseError
 from firmware.gamelog.log import Entry, GameRow
 from league.cluster import league_subject
 from venue import store as venue_store
+from venue import table_logs
 from venue.messages import EntryMessage, entry_message
 
 BAD = 900  # the forged games' ids: the venue stores them, the league refuses their entries
@@ -88,7 +90,7 @@ def test_bad_input_is_refused_with_a_sentence_and_stops_nothing_else(
     two.play(two.day(1, seed=12, roster=ROSTER))  # t2's log is the league's
     wait_until(lambda: lg.rows("pub2") == two.venue_rows() != [], 60, "pub2 in the league")
     with venue_store.connect(two.dsn) as db:  # a new SD card, accepted at the pub
-        venue_store.accept_log(db, "pub2", "t2", "NEW-SD-CARD")
+        table_logs.accept_log(db, "pub2", "t2", "NEW-SD-CARD")
     two.play(forged(two, "t2", 1, [("action", "Ann bet 1")], log_id="NEW-SD-CARD"))
     refusals = ("zz-unknown, not in the league's roster", "action of 'Zed', who was not "
                 "seated", "NEW-SD-CARD")  # two pubs' uplinks: in no order between them

@@ -27,6 +27,8 @@ from table_server.access.auth import PressLimiter, RateLimiter
 from table_server.app import create_app
 from table_server.server import Dashboard
 
+from .teach_table import taught_table
+
 REFEREE_TOKEN = "referee-token-for-tests-0123456789"
 #: Debian's chromium, which Playwright drives (the browser tests skip, saying so, without it).
 CHROMIUM = "/usr/bin/chromium"
@@ -154,8 +156,9 @@ def make_table(variant: str = "two-hand", players: tuple[str, ...] = ("Ann", "Bo
     options.update(settings)
     limiter = options.pop("limiter", None)
     presses = options.pop("presses", None) or PressLimiter(clock=HandPace())
+    settles = options.pop("settles", None) or PressLimiter(rate=1.0, burst=4, clock=HandPace())
     app = create_app(house.controller, ServerSettings(**options), limiter=limiter,
-                     presses=presses)
+                     presses=presses, settles=settles)
     app.config["TESTING"] = True
     return Table(house, app)
 
@@ -229,10 +232,12 @@ def referee_token() -> str:
     return REFEREE_TOKEN
 
 
-@pytest.fixture
-def browser() -> Iterator[Any]:
-    """Headless Debian chromium driven by Playwright; skips (with the reason in the summary)
-    where it is not installed."""
+@pytest.fixture(scope="module")
+def chromium() -> Iterator[Any]:
+    """Headless Debian chromium driven by Playwright, launched once for a test module (a
+    launch costs seconds); skips (with the reason in the summary) where it is not installed.
+    Not once per session: Playwright's sync API keeps an event loop running in its thread
+    while it is started, and the venue's tests run their own with ``asyncio.run``."""
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is absent: `sudo apt-get install chromium` (Debian's package; "
                     ".ci/run does) to run the browser tests")
@@ -247,6 +252,19 @@ def browser() -> Iterator[Any]:
 
 
 @pytest.fixture
+def browser(chromium: Any) -> Iterator[Any]:
+    """The module's chromium, for one test: each test opens its own contexts (cookies,
+    storage, viewport and language of their own), and every one it opened is closed at its
+    end, so no test sees another's pages."""
+    assert not chromium.contexts, "a context of an earlier test is still open"
+    try:
+        yield chromium
+    finally:
+        for context in list(chromium.contexts):
+            context.close()
+
+
+@pytest.fixture
 def shot() -> Callable[[Any, str], Path]:
     """``shot(page, name)`` keeps a full-page screenshot under test-artifacts/."""
 
@@ -257,3 +275,11 @@ def shot() -> Callable[[Any, str], Path]:
         return path
 
     return take
+
+
+@pytest.fixture
+def taught(tmp_path: Path) -> Iterator[tuple[House, Any, Any, Path]]:
+    """A simulated table to teach its dice, its config and log in the test's folder
+    (``teach_table.py``): (house, teacher, app, folder)."""
+    with taught_table(tmp_path) as table:
+        yield table

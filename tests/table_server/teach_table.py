@@ -74,6 +74,27 @@ def served_taught(folder: pathlib.Path) -> Iterator[tuple[House, DiceTeacher, An
         house.close()
 
 
+@contextmanager
+def taught_table(folder: pathlib.Path) -> Iterator[tuple[House, DiceTeacher, Any, pathlib.Path]]:
+    """The house, its teacher, its app and ``folder`` (the ``taught`` fixture), closed after."""
+    house, teacher, app = teach_table(folder)
+    try:
+        yield house, teacher, app, folder
+    finally:
+        house.close()
+
+
+def login(app: Any, pin: str = PIN) -> tuple[Any, str, Any]:
+    """A test client logged in to the referee console: (client, its CSRF token, the answer)."""
+    client = app.test_client()
+    client.get("/referee")
+    with client.session_transaction() as s:
+        csrf = s["csrf"]
+    answer = client.post("/referee/login", data={"pin": pin, "csrf": csrf})
+    with client.session_transaction() as s:
+        return client, s["csrf"], answer
+
+
 def true_places(house: House, seat: str) -> list[dict[str, Any]]:
     """The dice the simulated camera drew in ``seat``'s zone, as the teach page's places
     (boxes in the zone's picture)."""

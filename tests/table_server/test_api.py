@@ -7,6 +7,9 @@ import random
 
 import pytest
 
+from firmware.words.phrases import english
+from table_server.access.auth import PressLimiter
+
 
 def assert_error(response, status: int, sentence: str | None = None, rule=None) -> dict:
     assert response.status_code == status, response.get_data(as_text=True)
@@ -30,7 +33,11 @@ def test_state_is_the_replay_state_plus_seats(table) -> None:
     assert [s["name"] for s in state["seats"]] == ["Ann", "Bob"]
     for seat in state["seats"]:
         assert {"throws", "stake", "to_act", "exposed"} <= set(seat)
-    assert state["prompt"] == "Ann's turn: roll for captain."
+    assert state["format"] == "bidou-state/2"  # each text once, a phrase
+    assert state["prompt"] == {"t": "%(p)s's turn: %(choices)s.",
+                               "a": {"p": "Ann", "choices": {"t": "roll for captain"}}}
+    assert english(state["prompt"]) == "Ann's turn: roll for captain."
+    assert not [key for key in state if key.endswith("_said")]
 
 
 def test_state_has_no_dice_key_for_anyone(table) -> None:
@@ -196,10 +203,11 @@ def test_press_refused_out_of_turn_is_told_to_that_seat_only(table) -> None:
                                  headers=table.auth("Bob"))
     body = assert_error(response, 409, rule="T2")
     bob = next(s for s in table.state()["seats"] if s["name"] == "Bob")
-    assert "refusal" not in bob and not any(body["error"] in e for e in table.state()["events"])
+    assert "refusal" not in bob and not any(body["error"] in english(e)
+                                            for e in table.state()["events"])
     mine = table.client.get("/api/seat/Bob", headers=table.auth("Bob")).get_json()
-    assert mine["refusal"] == body["error"]
-    assert mine["refusal_said"]["a"]["said"]["t"] == "it is %(q)s's turn to %(verb)s, not yours"
+    assert english(mine["refusal"]) == body["error"]
+    assert mine["refusal"]["a"]["said"]["t"] == "it is %(q)s's turn to %(verb)s, not yours"
 
 
 def test_a_double_tap_is_one_press_with_one_answer(table) -> None:
@@ -428,3 +436,38 @@ def test_json_nested_past_the_parsers_depth_is_400_not_500(table, body) -> None:
                                  headers=table.auth("Ann"))
     assert_error(response, 400, 'The request body must be a JSON object such as {"seat": '
                                 '"Ann", "action": "bet", "chips": 1}.')
+
+
+def settling_ann(table) -> None:
+    """Ann's roll counted with its dice pending, Bob's roll exposing them: settling Ann."""
+    original = table.controller.reads.before_read
+    blind = {"Ann": 2}
+
+    def cup_still_on(seat: str, kind: str, *again: bool) -> None:
+        if blind.get(seat):
+            blind[seat] -= 1
+            table.sim.camera.clear(seat)
+        else:
+            original(seat, kind, *again)
+
+    table.controller.reads.before_read = cup_still_on
+    assert table.act("Ann", "roll").status_code == 200
+    assert table.act("Bob", "roll").status_code == 200
+    assert [s["seat"] for s in table.state()["settling"]] == ["Ann"]
+
+
+def test_a_settle_has_its_own_pace_not_the_presses(table_factory, clock) -> None:
+    """A settle is one word per player and seat: a seat whose presses are spent can still
+    settle, and a flood of settles is refused by the settle's own bucket with its sentence."""
+    table = table_factory(presses=PressLimiter(rate=5.0, burst=10, clock=clock),
+                          settles=PressLimiter(rate=1.0, burst=2, clock=clock))
+    settling_ann(table)
+    while table.context.presses.take("Bob") == 0:  # Bob's phone pressed all it may
+        pass
+    say = {"seat": "Ann", "player": "Bob", "values": [1, 1, 1]}
+    first = table.client.post("/api/settle", json=say, headers=table.auth("Bob"))
+    assert first.status_code != 429, first.get_json()
+    table.client.post("/api/settle", json=say, headers=table.auth("Bob"))
+    third = table.client.post("/api/settle", json=say, headers=table.auth("Bob"))
+    assert_error(third, 429, "Too many words from Bob on Ann's dice; wait a moment and say "
+                             "them again.")

@@ -152,6 +152,12 @@ def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_th
     assert page.locator("#figures-rules td").all_inner_texts() == ["0", "0", "0", "30"]
     assert page.locator("#figures-learned td").all_inner_texts() == ["30", "0", "0", "0"]
     assert teacher.files.config.read_text() == before  # nothing kept before Keep
+    # the Learn just ended is listed among the teachings without reloading the page
+    teaching = page.locator("#teachings-rows tr.teaching")
+    teaching.first.wait_for(timeout=WAIT_MS)
+    cells = teaching.first.locator("td").all_inner_texts()
+    assert cells[1:3] == ["the referee", "30 (30)"]
+    assert cells[5] == "the referee's Learn: kept only by pressing Keep"
     shoot(page, "screenshot-dice-1280.png", shot)
     phone = browser.new_context(viewport={"width": 390, "height": 844},
                                 is_mobile=True).new_page()

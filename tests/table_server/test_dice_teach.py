@@ -15,26 +15,7 @@ import pytest
 
 from vision.learned.zone_reader import ZoneReader
 
-from .teach_table import PIN, TOKEN, places_json, teach, teach_table
-
-
-@pytest.fixture
-def taught(tmp_path):
-    house, teacher, app = teach_table(tmp_path)
-    try:
-        yield house, teacher, app, tmp_path
-    finally:
-        house.close()
-
-
-def login(app, pin: str = PIN):
-    client = app.test_client()
-    client.get("/referee")
-    with client.session_transaction() as s:
-        csrf = s["csrf"]
-    answer = client.post("/referee/login", data={"pin": pin, "csrf": csrf})
-    with client.session_transaction() as s:
-        return client, s["csrf"], answer
+from .teach_table import TOKEN, login, places_json, teach
 
 
 def on_disk(folder) -> dict[str, bytes]:

@@ -7,6 +7,10 @@ import json
 import random
 import re
 
+from engine.messages import because, say
+from firmware.words.engine_words import sentence
+from firmware.words.phrases import english
+
 
 def initial_state(html: str) -> dict:
     found = re.search(r'<script id="initial-state" type="application/json">(.*?)</script>',
@@ -106,17 +110,19 @@ def test_showdown_sentence_names_who_takes_the_chips() -> None:
     from table_server.words.present import decorate
 
     take = {"kind": "move", "player": "Bob", "chips": 2, "source": "pot", "dest": "Bob",
-            "rule": "T7", "text": "Bob takes 2 chips: the worse throw at the showdown"}
+            "rule": "T7", "text": sentence(because(
+                say("%(p)s takes %(chips)s", p="Bob", chips=2),
+                say("the worse throw at the showdown"))).to_json()}
     stake = {"kind": "move", "player": "Ann", "chips": 1, "source": "Ann", "dest": "pot",
-             "rule": "T6", "text": "Ann stakes 1 own chip"}
+             "rule": "T6", "text": sentence(say("%(p)s stakes %(own)s", p="Ann", own=1)).to_json()}
     state = {"seats": [{"name": "Ann", "exposed": [2, 1, 1]}, {"name": "Bob", "exposed": None}],
              "events": ["Ann calls.", "Bob wins nothing by this sentence."],
              "settled": [take, stake], "to_act": "Bob", "expects": "throw"}
     shown = decorate(state)
     # picked by its fields (chips into a player's stack), not by words in the events
-    assert shown["showdown"] == "Bob takes 2 chips: the worse throw at the showdown."
-    assert shown["seats"][0]["exposed_name"] == "Bidou"
-    assert shown["prompt"] == "Bob's turn: throw."
+    assert english(shown["showdown"]) == "Bob takes 2 chips: the worse throw at the showdown."
+    assert english(shown["seats"][0]["exposed_name"]) == "Bidou"
+    assert english(shown["prompt"]) == "Bob's turn: throw."
     state["seats"][0]["exposed"] = None
     assert decorate(state)["showdown"] is None
 

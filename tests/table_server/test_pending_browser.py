@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from engine import replay
+from firmware.words.phrases import english
 
 WAIT_MS = 10_000
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -148,7 +149,7 @@ def test_D_S4_a_disagreement_is_refused_with_a_sentence_and_goes_to_the_referee(
     table_page.locator(f'.seat[data-seat="{owner}"] .settleask:has-text("referee")').wait_for(
         timeout=WAIT_MS)
     [dispute] = t.controller.referee_state()["disputes"]
-    assert (dispute["seat"], dispute["sentence"]) == (owner, sentence)
+    assert (dispute["seat"], english(dispute["sentence"])) == (owner, sentence)
     again = t.client.post("/api/settle", json={"seat": owner, "player": owner,
                                                "values": values}, headers=t.auth(owner))
     assert again.status_code == 409 and "with the referee" in again.get_json()["error"]

@@ -4,6 +4,8 @@ form, checked as the config's ``[zones]``."""
 
 from __future__ import annotations
 
+from firmware.words.phrases import english
+
 NEW = {"Ann": {"x": 20, "y": 20, "w": 280, "h": 200}, "Bob": {"x": 340, "y": 260, "w": 280,
                                                              "h": 200}}
 
@@ -28,7 +30,7 @@ def test_referee_sets_zones_and_the_next_throw_is_read_in_them(table) -> None:
     assert body["message"] == ("The table reads the new zones now; they are not saved (the "
                                "table was started without --config), so a restart forgets them.")
     assert table.controller.zones() == NEW
-    assert "referee set the camera zones." in body["state"]["events"]
+    assert "referee set the camera zones." in [english(e) for e in body["state"]["events"]]
     assert table.act("Ann", "roll").status_code == 200  # rendered and read in Ann's new zone
     assert table.state()["to_act"] == "Bob"
 

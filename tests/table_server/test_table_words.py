@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import random
 
+from engine.messages import THE_POT, because, cited, say
+from firmware.words.engine_words import sentence
+from firmware.words.phrases import english
 from table_server.words.banner import REMINDERS, announcements, banner, progress
 from table_server.words.present import decorate
 from table_server.words.seat_words import action_words, showdown_marks
@@ -39,15 +42,17 @@ def test_decorate_says_the_throw_its_place_the_score_and_the_result() -> None:
              "seats": [seat("Ann", [2, 1, 1]), seat("Bob", [6, 6, 6])], "settled": []}
     shown = decorate(state)
     ann, bob = shown["seats"]
-    assert (ann["exposed_name"], ann["exposed_rank"]) == ("Bidou", "the best throw")
-    assert (bob["exposed_name"], bob["exposed_rank"]) == ("three sixes", "4th best of 56")
+    assert (english(ann["exposed_name"]), english(ann["exposed_rank"])) == ("Bidou",
+                                                                          "the best throw")
+    assert (english(bob["exposed_name"]), english(bob["exposed_rank"])) == ("three sixes",
+                                                                          "4th best of 56")
     assert bob["mark"] == "worse" and ann["mark"] is None
-    assert (bob["score"], bob["score_label"]) == (2, "rounds lost")
-    assert (ann["score"], ann["score_label"]) == (1, "round lost")
+    assert (bob["score"], english(bob["score_label"])) == (2, "rounds lost")
+    assert (ann["score"], english(ann["score_label"])) == (1, "round lost")
     assert (ann["result"], bob["result"]) == ("winner", "loser")
-    assert shown["prompt"] == "Game over: Bob loses to Ann."
-    assert shown["hint"].startswith("Referee: start a new game")
-    assert shown["reminder"] == str(REMINDERS["two-hand"])
+    assert english(shown["prompt"]) == "Game over: Bob loses to Ann."
+    assert english(shown["hint"]).startswith("Referee: start a new game")
+    assert shown["reminder"] == REMINDERS["two-hand"].to_json()
 
 
 def test_the_banner_counts_hands_and_rounds() -> None:
@@ -57,27 +62,39 @@ def test_the_banner_counts_hands_and_rounds() -> None:
 
 
 def test_the_banner_announces_an_open_throw_a_player_out_m8_and_a_side_pot_only() -> None:
-    def effect(kind, text, rule=None, detail=None):
-        return {"kind": kind, "text": text, "rule": rule, "detail": detail}
+    def effect(kind, said, rule=None, detail=None):
+        return {"kind": kind, "text": sentence(said).to_json(), "rule": rule, "detail": detail}
 
+    best = say("best throw")
     opening = [
-        effect("note", "Cy has no chips left: he is out, and has won", "M7"),
-        effect("note", "Ann and Bob hold 9 chips together: from now on they play two-hand rules",
+        effect("note", because(say("%(p)s has no chips left", p="Cy"),
+                               say("he is out, and has won")), "M7"),
+        effect("note", because(say("%(names)s hold %(n)s chips together", names=("Ann", "Bob"),
+                                   n=9),
+                               say("from now on they play two-hand rules with no centre")),
                "M8"),
-        effect("move", "Ann takes 2 chips from side pot 1: best throw (V4)", "V4", "side pot 1"),
-        effect("move", "Bob takes 3 chips from the pot: best throw (V4)", "V4"),
-        effect("captain", "Ann is captain", "M9"),
-        effect("hand", "Hand 4: Ann is captain and throws first", "M3", "normal"),
-        effect("hand", "Open throw: Ann holds 8 chips and the last is with Bob", "T10",
-               "open throw"),
+        effect("move", cited(because(say("%(p)s takes %(chips)s from %(where)s", p="Ann",
+                                         chips=2, where=say("side pot %(n)s", n=1)), best),
+                             "V4"), "V4", "side pot 1"),
+        effect("move", cited(because(say("%(p)s takes %(chips)s from %(where)s", p="Bob",
+                                         chips=3, where=THE_POT), best), "V4"), "V4"),
+        effect("captain", say("%(p)s is captain", p="Ann"), "M9"),
+        effect("hand", say("Hand %(hand)s of round %(round)s: %(p)s is captain and throws "
+                           "first", hand=4, round=1, p="Ann"), "M3", "normal"),
+        effect("hand", say("Open throw: %(p)s holds %(chips)s and the last is with %(where)s; "
+                           "no betting, %(q)s throws first, exposed", p="Ann", chips=8,
+                           where="Bob", q="Bob"), "T10", "open throw"),
     ]
     said = [str(s) for s in announcements({"opening": opening})]
     assert said == ["Cy has no chips left: they are out, and have won.",
-                    "Ann and Bob hold 9 chips together: from now on they play two-hand rules.",
+                    "Ann and Bob hold 9 chips together: from now on they play by the two-hand "
+                    "rules, with no centre.",
                     "Ann takes 2 chips from side pot 1: the best throw.",
-                    "Open throw: Ann holds 8 chips and the last is with Bob."]
+                    "Open throw: Ann holds 8 chips and the last one is with Bob; no betting, Bob "
+                    "throws first, dice shown."]
     assert announcements({"opening": opening, "over": True}) == []
-    assert banner({"variant": "montevideo"})["reminder"].startswith("Chips are good here")
+    assert english(banner({"variant": "montevideo"})["reminder"]).startswith(
+        "Chips are good here")
 
 
 def test_a_real_table_gives_each_seat_its_last_action_this_hand(table) -> None:
@@ -86,17 +103,17 @@ def test_a_real_table_gives_each_seat_its_last_action_this_hand(table) -> None:
                   for s in table.state()["seats"]):
         table.play_one(rng)
     state = table.state()
-    played = [s for s in state["seats"] if s["last_words"]]
-    assert played and all(s["last_words"] in ("THREW", "STANDS", "ROLLED") for s in played)
-    assert state["hand"] >= 1 and state["progress"].startswith("Round 1 · hand ")
+    played = [english(s["last_words"]) for s in state["seats"] if s["last_words"]]
+    assert played and all(said in ("THREW", "STANDS", "ROLLED") for said in played)
+    assert state["hand"] >= 1 and english(state["progress"]).startswith("Round 1 · hand ")
 
 
 def test_the_event_list_opens_without_a_load_line_and_says_each_bet_once(table) -> None:
     rng = random.Random(5)
     assert table.state()["events"] == []  # a fresh game: nothing "loaded with 0 actions"
-    while not any(" bets " in e for e in table.state()["events"]):
+    while not any(" bets " in english(e) for e in table.state()["events"]):
         table.play_one(rng)
-    events = table.state()["events"]
+    events = [english(e) for e in table.state()["events"]]
     bet = next(e for e in events if " bets " in e)
     assert " and stakes " in bet  # the stake is said with its bet, not on a line of its own
     assert not any(e.split(" ", 1)[1].startswith("stakes ") for e in events)

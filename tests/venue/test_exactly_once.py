@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware.gamelog.log import Entry, GameRow
-from venue import store
+from venue import derived, store, table_logs
 from venue.messages import EntryMessage, entry_message
 
 
@@ -45,7 +45,7 @@ def test_an_entry_reaches_the_venue_exactly_once_in_order(dsn: str, case: tuple)
     # and stored the moment their predecessor comes
     queue = [messages[i] for i in early] + list(messages)
     with store.connect(dsn) as db:
-        store.enroll(db, venue, "t1", "LOG")
+        table_logs.enroll(db, venue, "t1", "LOG")
         outcomes = []
         while queue:
             m = queue.pop(0)
@@ -67,14 +67,14 @@ def test_an_entry_reaches_the_venue_exactly_once_in_order(dsn: str, case: tuple)
 def test_rebuild_makes_the_derived_tables_again_from_the_events(dsn: str) -> None:
     messages = entries([3, 2])
     with store.connect(dsn) as db:
-        store.enroll(db, "pub", "t1", "LOG")
+        table_logs.enroll(db, "pub", "t1", "LOG")
         for m in messages:
             assert store.record(db, m) == "stored"
         snapshot = [db.execute(f"SELECT * FROM {t} ORDER BY 1, 2, 3").fetchall()
                     for t in ("games", "results", "players")]
         db.execute("UPDATE games SET entries = 0")
         db.commit()
-        assert store.rebuild(db) == 2
+        assert derived.rebuild(db) == 2
         again = [db.execute(f"SELECT * FROM {t} ORDER BY 1, 2, 3").fetchall()
                  for t in ("games", "results", "players")]
     assert again == snapshot
@@ -85,7 +85,7 @@ def test_a_replaced_log_is_refused_with_a_sentence(dsn: str) -> None:
     first = entries([1])[0]
     other = EntryMessage(**{**first.__dict__, "log_id": "NEWLOG"})
     with store.connect(dsn) as db:
-        store.enroll(db, "pub", "t1", "LOG")
+        table_logs.enroll(db, "pub", "t1", "LOG")
         assert store.record(db, first) == "stored"
         try:
             store.record(db, other)

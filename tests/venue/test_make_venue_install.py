@@ -44,7 +44,7 @@ class Up:
         self.folder = top / "venue-data"
         self.proc = subprocess.Popen(
             [sys.executable, "-m", "venue.cli", "up", "--tables", "2", "--folder",
-             str(self.folder), "--pace", "0.2"],
+             str(self.folder), "--pace", "0.05"],
             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         self.lines: list[str] = []
         self._out: queue.Queue[str | None] = queue.Queue()
@@ -122,8 +122,10 @@ class Up:
         shutil.rmtree(self.folder.parent, ignore_errors=True)
 
 
-@pytest.fixture
+@pytest.fixture(scope="module")
 def up(pg_cluster: object) -> Iterator[Up]:  # pg_cluster: PostgreSQL and NATS are installed
+    """One `bidou-venue up` for this module's tests: what the first checks (its roles, its
+    files, its store) holds whatever parts the second kills and sees started again."""
     venue = Up()
     try:
         yield venue

@@ -1,22 +1,26 @@
 """The venue screen is served as the table's dashboard is: one device holding 1100 idle sockets does
 not blank the wall; another ``Host`` is refused; every answer carries the security headers; an
 oversized request line, header or header count is refused. Each tried from outside against the real
-``bidou-venue screen`` process, with a table playing into the venue meanwhile, whose rows then equal
-its log."""
+``bidou-venue screen`` process of one venue (started once for the module), with two tables playing
+into it meanwhile, whose rows equal their logs at the end."""
 
 from __future__ import annotations
 
 import contextlib
 import os
 import resource
+import shutil
 import socket
+import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from test_faults import finish, playing
-from venue_harness import Venue
+from venue_harness import Venue, new_database
 
 pytestmark = pytest.mark.slow
 
@@ -37,6 +41,19 @@ def start(venue: Venue) -> tuple[str, int]:
     return screen.hostname or "127.0.0.1", int(screen.port or 80)
 
 
+@pytest.fixture(scope="module")
+def served(pg_cluster: object) -> Iterator[tuple[Venue, str, int]]:
+    """The venue every test here tries: hub, ingester, tables t1 and t2 playing, and the
+    screen, each its own process: (venue, the screen's host, its port)."""
+    folder = Path(tempfile.mkdtemp(prefix="bidou-venue-"))
+    venue = Venue(folder, new_database(pg_cluster))
+    try:
+        yield (venue, *start(venue))
+    finally:
+        venue.stop_all()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
 def raw(host: str, port: int, request: bytes) -> bytes:
     """Send ``request`` as written and read the answer's head; b"" when the server closed or
     reset the connection without one (a refusal too: never a 200)."""
@@ -54,8 +71,8 @@ def status(answer: bytes) -> int:
     return int(answer.split()[1]) if answer.startswith(b"HTTP/1.1 ") else 0
 
 
-def test_1100_idle_sockets_leave_the_tables_answering(venue: Venue) -> None:
-    host, port = start(venue)
+def test_1100_idle_sockets_leave_the_tables_answering(served) -> None:
+    venue, host, port = served
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard != resource.RLIM_INFINITY and hard < IDLE + 200:
         pytest.skip(f"this test needs {IDLE + 200} open files; the hard limit is {hard}")
@@ -74,13 +91,11 @@ def test_1100_idle_sockets_leave_the_tables_answering(venue: Venue) -> None:
         for s in socks:
             s.close()
         resource.setrlimit(resource.RLIMIT_NOFILE, (soft, hard))
-    playing(venue)
-    finish(venue)
 
 
 def test_another_host_is_refused_and_every_answer_carries_the_security_headers(
-        venue: Venue) -> None:
-    host, port = start(venue)
+        served) -> None:
+    venue, host, port = served
     for path in ("/", "/api/tables"):
         refused = raw(host, port, f"GET {path} HTTP/1.1\r\nHost: evil.example\r\n"
                                   "Connection: close\r\n\r\n".encode())
@@ -103,12 +118,10 @@ def test_another_host_is_refused_and_every_answer_carries_the_security_headers(
     except urllib.error.HTTPError as e:
         assert e.code == 400
         assert "answers to its own addresses only" in e.read().decode()
-    playing(venue)
-    finish(venue)
 
 
-def test_an_oversized_request_line_header_or_header_count_is_refused(venue: Venue) -> None:
-    host, port = start(venue)
+def test_an_oversized_request_line_header_or_header_count_is_refused(served) -> None:
+    venue, host, port = served
     head = f"Host: 127.0.0.1:{port}\r\nConnection: close\r\n"
     tries = {
         "a 2 MB query string": f"GET /api/tables?q={'a' * 2_000_000} HTTP/1.1\r\n{head}\r\n",
@@ -125,18 +138,16 @@ def test_an_oversized_request_line_header_or_header_count_is_refused(venue: Venu
             assert b"Connection: close" in answer, f"{what}: {answer[:200]!r}"
     fine = raw(host, port, f"GET /api/tables HTTP/1.1\r\n{head}\r\n".encode())
     assert status(fine) == 200, fine
-    playing(venue)
-    finish(venue)
 
 
 @pytest.mark.browser
 def test_the_wall_draws_every_table_in_chromium_under_its_content_security_policy(
-        venue: Venue) -> None:
+        served) -> None:
     if not os.path.exists(CHROMIUM):
         pytest.skip(f"{CHROMIUM} is absent: `sudo apt-get install chromium` to run it")
     from playwright.sync_api import sync_playwright  # lazy: only this test needs it
 
-    start(venue)
+    venue = served[0]
     refused: list[str] = []
     with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -153,5 +164,12 @@ def test_the_wall_draws_every_table_in_chromium_under_its_content_security_polic
         finally:
             browser.close()
     assert not refused, refused
-    playing(venue)
+
+
+def test_meanwhile_the_tables_played_into_the_venue_and_its_rows_are_their_logs(served) -> None:
+    """After all of the above: each table has finished a game, and once they stop, the
+    venue's rows equal their logs (``Venue.check_table``)."""
+    venue = served[0]
+    playing(venue, "t1")
+    playing(venue, "t2")
     finish(venue)

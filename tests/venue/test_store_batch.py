@@ -12,7 +12,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from firmware.gamelog.log import Entry, GameRow
-from venue import store
+from venue import derived as venue_derived
+from venue import store, table_logs
 from venue.ingester import Ingester
 from venue.messages import EntryMessage, entry_message
 from venue.settings import build_venue_config
@@ -39,7 +40,7 @@ def enroll(db: psycopg.Connection[Any], *tables: str, venue: str = "pub",
            log_id: str = "LOG") -> None:
     """The tables' logs enrolled at the venue, as ``bidou-venue accept-log`` does."""
     for table in tables:
-        store.enroll(db, venue, table, log_id)
+        table_logs.enroll(db, venue, table, log_id)
 
 
 def derived(db: psycopg.Connection[Any]) -> list[list[tuple[Any, ...]]]:
@@ -105,7 +106,7 @@ def test_a_batch_derives_games_results_and_players_as_a_rebuild_does(dsn: str) -
         by_player = {r[1]: r[2:] for r in people}
         assert by_player == {"Ann": (2, 1, 1, 5), "Bob": (2, 1, 1, 5), "Cy": (2, 2, 0, 10)}
         assert len(results) == 6 and [g[8] for g in games] == ["over", "playing", "over"]
-        assert store.rebuild(db) == 3
+        assert venue_derived.rebuild(db) == 3
         assert derived(db) == [games, results, people]
 
 

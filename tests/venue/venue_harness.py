@@ -18,6 +18,7 @@ import threading
 import time
 import urllib.error
 import urllib.request
+import uuid
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,7 +28,7 @@ import psycopg
 
 from firmware.gamelog.concealment import entry_is_public
 from firmware.gamelog.log import Entry, GameRow
-from venue import store
+from venue import store, table_logs
 from venue.hub import start_hub
 from venue.messages import entry_message, inbox_prefix
 from venue.outbox import log_id_of
@@ -35,6 +36,8 @@ from venue.settings import VenueConfig, load_venue_config
 
 PYTHON = sys.executable
 BIN = Path(sys.executable).parent
+#: the tables' command: ``bidou-table`` reading the simulated dice with SceneReader
+SCENE_TABLE = Path(__file__).with_name("scene_table.py")
 TOKEN = "venue-test-referee-token-0123456789"
 
 
@@ -42,6 +45,15 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def new_database(pg_cluster: Any, prefix: str = "t") -> str:
+    """The DSN of a fresh database made now in the test cluster ``pg_cluster``."""
+    name = f"{prefix}_{uuid.uuid4().hex[:10]}"
+    base = pg_cluster.dsn
+    with psycopg.connect(base, autocommit=True) as db:
+        db.execute(f"CREATE DATABASE {name}")
+    return base.replace("dbname=bidou_venue", f"dbname={name}")
 
 
 def wait_until(check: Callable[[], Any], timeout: float, what: str, every: float = 0.2) -> Any:
@@ -60,7 +72,10 @@ def wait_until(check: Callable[[], Any], timeout: float, what: str, every: float
 def table_toml(name: str, url: str, password: str, *, venue: str = "pub",
                variant: str = "montevideo", players: tuple[str, ...] = ("Ann", "Bob", "Cy"),
                ca: Path | None = None) -> str:
+    """A simulated table's config; its frames small (320 x 240), as the tables' dice are read
+    by SceneReader (``SCENE_TABLE``), not from the pixels."""
     return (f'[table]\nvariant = "{variant}"\nplayers = {json.dumps(list(players))}\n'
+            '[camera]\nwidth = 320\nheight = 240\n'
             f'[venue]\nurl = "{url}"\nvenue = "{venue}"\ntable = "{name}"\n'
             f'password = "{password}"\n' + (f'ca = "{ca}"\n' if ca else ""))
 
@@ -172,7 +187,7 @@ class Venue:
         if log_id is None:
             log_id = log_id_of(str(self.db(table)))
         with store.connect(self.dsn) as db:
-            return store.enroll(db, self.name, table, log_id)
+            return table_logs.enroll(db, self.name, table, log_id)
 
     def start_table(self, name: str, *, pace: float = 0.02, url: str | None = None,
                     password: str | None = None, seed: int = 1, ca: Path | None = None,
@@ -185,15 +200,27 @@ class Venue:
         cfg.write_text(table_toml(name, url or self.url,
                                   password if password is not None else self.passwords[name],
                                   venue=self.name, ca=ca))
-        port = self.ports.setdefault(name, free_port())
+        before = self.log_text(name).count("Table view:")  # a restart appends
         log = open(self.folder / f"{name}.log", "ab")  # noqa: SIM115 -- the child's
-        self.procs[name] = subprocess.Popen(
-            [str(BIN / "bidou-table"), "run", "--config", str(cfg), "--db",
-             str(self.db(name)), "--port", str(port), "--autoplay", str(pace), "--seed",
+        self.procs[name] = subprocess.Popen(  # --port 0: a port no other test's server took
+            [PYTHON, str(SCENE_TABLE), "run", "--config", str(cfg), "--db",
+             str(self.db(name)), "--port", "0", "--autoplay", str(pace), "--seed",
              str(seed)], stdout=log, stderr=subprocess.STDOUT,
             env={**os.environ, "BIDOU_REFEREE_TOKEN": TOKEN})
         log.close()
-        wait_until(lambda: _listening(port), 60, f"table {name} to listen")
+
+        def listening() -> int | None:
+            """The port the table says it listens on (its "Table view:" line), once it does."""
+            text = self.log_text(name)
+            if text.count("Table view:") <= before:
+                return None
+            port = int(text.rsplit("Table view:", 1)[1].split()[0].rstrip("/").rsplit(":", 1)[1])
+            return port if _listening(port) else None
+
+        try:
+            self.ports[name] = wait_until(listening, 60, f"table {name} to listen")
+        except AssertionError as e:
+            raise AssertionError(f"{e}; its output: {self.log_text(name)[-1500:]}") from None
 
     def start_screen(self) -> str:
         """The screen as its own process; its URL, read from its "Venue screen:" line."""

@@ -12,10 +12,11 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from vision.calibrate import adapt
+from vision.calibrate import adapt, head_fit
 from vision.calibrate.known import KnownThrowsError, Tally
 from vision.learned.face_model import CLASSES, Head, load_head
-from vision.learned.face_reader import Place, Settings, thresholds_path
+from vision.learned.face_reader import Place, Settings
+from vision.learned.table_files import thresholds_path
 
 F = 16
 THRESHOLDS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9}
@@ -125,7 +126,7 @@ def test_the_fit_stays_near_the_models_head_with_few_dice():
     rng = np.random.default_rng(7)
     few = [seen("x.jpg", (2,), good, rng, shown=(3,))]  # one die, labelled wrongly
     ex = adapt.examples(few, THRESHOLDS)
-    w, b = adapt.fit(ex, good, prior=adapt.PRIORS[0])
+    w, b = head_fit.fit(ex, good, prior=head_fit.PRIORS[0])
     fitted = Head(w.astype(np.float32), b.astype(np.float32))
     probe = features(3, rng)
     assert int(np.argmax(fitted.probabilities(probe).mean(axis=0))) == 3

@@ -12,7 +12,8 @@ import numpy as np
 import pytest
 
 from firmware.cli.dispatch import main
-from simulator.render import random_scene, render_scene
+from simulator.random_scenes import random_scene
+from simulator.render import render_scene
 from vision.cli import describe
 from vision.picture import load_image
 from vision.reading import Die, Reading, Unsure

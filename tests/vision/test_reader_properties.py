@@ -7,13 +7,13 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine.errors import VisionError
+from simulator.random_scenes import random_scene
 from simulator.render import (
     DICE_COLOURS,
     SURFACES,
     DieSpec,
     SceneSpec,
     dice_colours,
-    random_scene,
     render_scene,
 )
 from vision.rules.reader import read_dice

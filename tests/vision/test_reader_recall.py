@@ -11,7 +11,8 @@ import cv2
 import numpy as np
 import pytest
 
-from simulator.render import random_scene, render_scene
+from simulator.random_scenes import random_scene
+from simulator.render import render_scene
 from vision.calibrate.known import Tally
 from vision.rules.faces.checks import could_hide_a_pip
 from vision.rules.faces.face import Face

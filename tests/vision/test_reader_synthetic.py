@@ -13,12 +13,12 @@ import cv2
 import numpy as np
 import pytest
 
+from simulator.random_scenes import random_scene
 from simulator.render import (
     DieSpec,
     Glare,
     SceneSpec,
     dice_colours,
-    random_scene,
     render_scene,
 )
 from vision.calibrate.known import Tally

@@ -13,7 +13,8 @@ import cv2
 import numpy as np
 import pytest
 
-from simulator.render import DieSpec, Glare, SceneSpec, dice_colours, random_scene, render_scene
+from simulator.random_scenes import random_scene
+from simulator.render import DieSpec, Glare, SceneSpec, dice_colours, render_scene
 from vision.rules.faces.read import read_exact
 from vision.rules.faces.touching import _lone_one
 from vision.rules.pips import contrast_maps, find_pips

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from simulator.random_scenes import random_scene
 from simulator.render import (
     DICE_COLOURS,
     PIP_LAYOUTS,
@@ -15,7 +16,6 @@ from simulator.render import (
     Glare,
     SceneSpec,
     TrueDie,
-    random_scene,
     render_scene,
     top_face_outline,
 )

@@ -13,7 +13,8 @@ import numpy as np
 import pytest
 
 from engine.errors import VisionError
-from simulator.render import random_scene, render_scene
+from simulator.random_scenes import random_scene
+from simulator.render import render_scene
 from vision.rules import second_look
 from vision.rules.faces.face import CUT_BY_EDGE, GLARE, Face
 from vision.rules.reader import FaceLook, ReaderSettings, _confirmed, _value_seen, read_dice

@@ -6,7 +6,8 @@ import pathlib
 
 import pytest
 
-from simulator.render import random_scene, render_scene
+from simulator.random_scenes import random_scene
+from simulator.render import render_scene
 from vision.reading import Die, Reading, Unsure
 from vision.rules.reader import read_dice
 from vision_lab.baseline import read_dice_baseline

@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 from vision.learned.crops import CROP_SCALE, FACE_INPUT, SECOND_INPUT, Pyramid, die_crop, face_crop
-from vision_lab import corpus
+from vision_lab import corpus, face_samples
 from vision_lab.labels import (
     PATTERN_TO_FACE,
     LabelledDie,
@@ -109,8 +109,8 @@ def test_a_large_die_is_cut_from_a_halved_copy_and_looks_like_a_small_one():
 
 
 def test_face_classifier_crops_are_seeded_bgr_and_of_the_networks_size(pictures):
-    patches = corpus.real_patches(pictures[0], pictures[0].load())
-    draw = [corpus.class_sample(patches, np.random.default_rng(5)) for _ in range(2)]
+    patches = face_samples.real_patches(pictures[0], pictures[0].load())
+    draw = [face_samples.class_sample(patches, np.random.default_rng(5)) for _ in range(2)]
     assert np.array_equal(draw[0][0], draw[1][0]) and draw[0][1] == draw[1][1]
     assert draw[0][0].shape == (FACE_INPUT, FACE_INPUT, 3)
     assert 0 <= draw[0][1] <= 6
@@ -120,31 +120,31 @@ def test_a_crop_is_never_turned_so_far_that_up_is_no_longer_up(pictures, monkeyp
     """Rule: a side face is told from a top face by where it lies in the crop (below the top
     face), so the stream turns a crop at most TURN degrees either way."""
     angles = []
-    real = corpus.die_crop
+    real = face_samples.die_crop
 
     def spy(pyramid, centre, size, angle=0.0, mirror=False, side=FACE_INPUT):
         angles.append(angle)
         return real(pyramid, centre, size, angle, mirror, side)
 
-    monkeypatch.setattr(corpus, "die_crop", spy)
-    patches = corpus.real_patches(pictures[0], pictures[0].load())
+    monkeypatch.setattr(face_samples, "die_crop", spy)
+    patches = face_samples.real_patches(pictures[0], pictures[0].load())
     rng = np.random.default_rng(4)
     for _ in range(200):
-        corpus.class_sample(patches, rng)
-    assert max(abs(a) for a in angles) <= corpus.TURN
-    assert max(angles) > corpus.TURN / 2 and min(angles) < -corpus.TURN / 2
+        face_samples.class_sample(patches, rng)
+    assert max(abs(a) for a in angles) <= face_samples.TURN
+    assert max(angles) > face_samples.TURN / 2 and min(angles) < -face_samples.TURN / 2
 
 
 def test_a_tilted_rendered_die_for_the_classifier_shows_its_sides_below_its_top(monkeypatch):
     """Tilted rendered dice show their sides down the picture, as an upright camera at an
     angle sees them."""
     seen = []
-    real = corpus.rendered_die
-    monkeypatch.setattr(corpus, "rendered_die", lambda rng, size, side_dir=None: (
+    real = face_samples.rendered_die
+    monkeypatch.setattr(face_samples, "rendered_die", lambda rng, size, side_dir=None: (
         seen.append(side_dir), real(rng, size, side_dir))[1])
     rng = np.random.default_rng(3)
     for _ in range(20):
-        corpus.rendered_patch(rng)
+        face_samples.rendered_patch(rng)
     assert len(seen) == 20 and all(0 < d < 180 for d in seen)  # below the top face
     assert 75 < np.median(seen) < 105
 
@@ -152,11 +152,12 @@ def test_a_tilted_rendered_die_for_the_classifier_shows_its_sides_below_its_top(
 def test_about_a_third_of_classifier_crops_are_not_a_die_some_of_them_mis_sized(pictures):
     """A pip of a die and a crop twice its size are labelled "not a die", so that the reader's
     size search can tell a well-sized crop from a badly sized one."""
-    patches = corpus.real_patches(pictures[0], pictures[0].load())
+    patches = face_samples.real_patches(pictures[0], pictures[0].load())
     rng = np.random.default_rng(11)
-    classes = [corpus.class_sample(patches, rng)[1] for _ in range(600)]
+    classes = [face_samples.class_sample(patches, rng)[1] for _ in range(600)]
     share = classes.count(corpus.NOT_A_DIE) / len(classes)
-    expected = corpus.BESIDE + corpus.ON_A_PIP + corpus.TOO_LARGE + corpus.SIDE_FACE
+    expected = (face_samples.BESIDE + face_samples.ON_A_PIP + face_samples.TOO_LARGE
+                + face_samples.SIDE_FACE)
     assert abs(share - expected) < 0.06
     assert set(classes) - {corpus.NOT_A_DIE} <= {d.value for d in pictures[0].dice}
 
@@ -164,19 +165,19 @@ def test_about_a_third_of_classifier_crops_are_not_a_die_some_of_them_mis_sized(
 def test_some_classifier_crops_sit_on_the_side_face_below_a_die_and_are_not_a_die(monkeypatch):
     """An oblique camera sees a die's front face below its top: that crop, a little smaller
     than the die, is "not a die" (the top face shows above it in the crop)."""
-    patch = corpus.Patch(np.full((162, 162, 3), 128, np.uint8), (81.0, 81.0), 40.0, 4)
+    patch = face_samples.Patch(np.full((162, 162, 3), 128, np.uint8), (81.0, 81.0), 40.0, 4)
     placed = []
-    real = corpus.die_crop
+    real = face_samples.die_crop
 
     def spy(pyramid, centre, size, angle=0.0, mirror=False, side=FACE_INPUT):
         k = pyramid.levels[0].shape[0] / patch.image.shape[0]
         placed.append(((centre[0] / k - 81) / 40, (centre[1] / k - 81) / 40, size / k / 40))
         return real(pyramid, centre, size, angle, mirror, side)
 
-    monkeypatch.setattr(corpus, "die_crop", spy)
+    monkeypatch.setattr(face_samples, "die_crop", spy)
     rng = np.random.default_rng(2)
-    values = [corpus.class_sample([patch], rng)[1] for _ in range(800)]
+    values = [face_samples.class_sample([patch], rng)[1] for _ in range(800)]
     side = [v for (dx, dy, s), v in zip(placed, values, strict=True)
             if abs(dx) <= 0.15 and 0.35 <= dy <= 0.65 and 0.5 <= s <= 0.85]
     assert set(side) == {corpus.NOT_A_DIE}
-    assert abs(len(side) / len(values) - corpus.SIDE_FACE) < 0.03
+    assert abs(len(side) / len(values) - face_samples.SIDE_FACE) < 0.03

@@ -18,11 +18,12 @@ pictures given to it:
 3. **Hold back** about a third of the pictures (chosen by a seeded shuffle of the pictures'
    names, so the same throws give the same split) and fit on the rest.
 4. **Fit** the head: multinomial logistic regression on each view's features, started from
-   the model's head and pulled towards it (:func:`fit`, a ridge around the model's weights
-   worth some examples), so that a few dozen dice move it only where they agree. How strong
-   the pull, and then a temperature, are chosen on out-of-fold readings of the fitted
-   pictures' places (:func:`choose`), never the held-back ones: the probabilities stay
-   calibrated, so the model's ``min_value`` keeps its meaning.
+   the model's head and pulled towards it (:func:`vision.calibrate.head_fit.fit`, a ridge
+   around the model's weights worth some examples), so that a few dozen dice move it only
+   where they agree. How strong the pull, and then a temperature, are chosen on out-of-fold
+   readings of the fitted pictures' places (:func:`vision.calibrate.head_fit.choose`), never
+   the held-back ones: the probabilities stay calibrated, so the model's ``min_value`` keeps
+   its meaning.
 5. **Judge** on the held-back pictures, by their values (:func:`vision.calibrate.known.by_values`),
 with
    the thresholds the table reads with: as the table reads now (``before``) and with the new
@@ -49,9 +50,10 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from engine.errors import VisionError
+from vision.calibrate.head_fit import Examples, choose, fit, place_probs
 from vision.calibrate.known import KnownThrowsError, Tally, by_values
-from vision.learned import face_reader
-from vision.learned.face_model import CLASSES, Head, fingerprint, with_model_die
+from vision.learned import face_reader, table_files
+from vision.learned.face_model import Head, fingerprint, with_model_die
 from vision.learned.face_reader import (
     SAME_DIE,
     Model,
@@ -68,16 +70,6 @@ from vision.picture import checked_picture
 FEWEST_DICE = 30
 #: the share of the pictures held back to judge the adaptation
 HOLD_BACK = 1 / 3
-#: how many examples the model's own head counts as, in the fit's pull towards it: the
-#: candidates, strongest first, one chosen per calibration (:func:`choose`)
-PRIORS = (100.0, 30.0, 10.0, 3.0)
-PRIOR_EXAMPLES = PRIORS[0]
-#: gradient steps of the fit (accelerated; the fit is convex)
-STEPS = 300
-#: temperatures tried, a factor of about 1.06 apart
-TEMPERATURES = np.exp(np.linspace(math.log(0.25), math.log(4.0), 49))
-#: folds of the fitted places whose out-of-fold readings choose the pull and the temperature
-FOLDS = 3
 
 
 @dataclass(frozen=True)
@@ -106,24 +98,6 @@ class Seen:
     places: tuple[Place, ...]
 
 
-@dataclass(frozen=True)
-class Examples:
-    """Features (one row per view) and the class each view is (0 not a die, 1-6 the value);
-    ``group`` is the place a row came from, so a place's views stay together."""
-
-    x: np.ndarray
-    y: np.ndarray
-    group: np.ndarray
-
-    @property
-    def dice(self) -> int:
-        return int(len(set(self.group[self.y > 0].tolist())))
-
-    @property
-    def not_dice(self) -> int:
-        return int(len(set(self.group[self.y == 0].tolist())))
-
-
 @dataclass
 class Adaptation:
     """What one calibration found: the head fitted, the thresholds, and the judgement."""
@@ -140,7 +114,7 @@ class Adaptation:
     examples_not_dice: int
     seconds: float = 0.0
     network: str = ""
-    prior: float = 0.0  # the pull towards the model's head chosen (:func:`choose`)
+    prior: float = 0.0  # the pull towards the model's head chosen (head_fit.choose)
     left_out: tuple[str, ...] = ()  # optional pictures that could not hold dice
     #: every known throw as the table's learned reader reads it now (the reader's choice,
     #: :mod:`vision.calibrate.reader_choice`, is judged on all of them)
@@ -224,99 +198,6 @@ def examples(seen: Sequence[Seen], thresholds: Mapping[str, float]) -> Examples:
     if not xs:
         return Examples(np.zeros((0, 0), np.float32), np.zeros(0, int), np.zeros(0, int))
     return Examples(np.asarray(xs, np.float64), np.asarray(ys, int), np.asarray(groups, int))
-
-
-def fit(ex: Examples, base: Head, *, prior: float = PRIOR_EXAMPLES, steps: int = STEPS,
-        ) -> tuple[np.ndarray, np.ndarray]:
-    """Weights and bias (temperature 1) of multinomial logistic regression on ``ex``, started
-    from ``base`` (its temperature folded in) and pulled towards it.
-
-    Loss: the summed cross-entropy plus ``lam / 2`` times the squared distance to the base's
-    weights and bias, with ``lam`` the curvature of ``prior`` examples of these features (a
-    quarter of their mean square per feature, times ``prior``), so the pull does not depend
-    on the features' scale. Nesterov's accelerated gradient with the step of the loss's
-    Lipschitz bound: no line search, and the same result each time.
-    """
-    w0 = base.weight.astype(np.float64) / base.temperature
-    b0 = base.bias.astype(np.float64) / base.temperature
-    x = np.hstack([ex.x, np.ones((len(ex.x), 1))])
-    target = np.eye(CLASSES)[ex.y]
-    theta0 = np.hstack([w0, b0[:, None]])  # CLASSES x (F + 1)
-    lam = prior * 0.25 * float(np.mean(np.sum(ex.x ** 2, axis=1))) / ex.x.shape[1]
-    lipschitz = 0.5 * float(np.linalg.norm(x, 2)) ** 2 + lam
-    step = 1.0 / lipschitz
-    theta, previous, momentum = theta0.copy(), theta0.copy(), 1.0
-    for _ in range(steps):
-        look_at = theta + ((momentum - 1) / (momentum + 2)) * (theta - previous)
-        logits = x @ look_at.T
-        logits -= logits.max(axis=1, keepdims=True)
-        p = np.exp(logits)
-        p /= p.sum(axis=1, keepdims=True)
-        grad = (p - target).T @ x + lam * (look_at - theta0)
-        previous, theta = theta, look_at - step * grad
-        momentum += 1
-    return theta[:, :-1], theta[:, -1]
-
-
-def place_probs(head: Head, views: np.ndarray) -> np.ndarray:
-    """A place's probabilities as the reader computes them: the mean of its views'."""
-    return head.probabilities(views).mean(axis=0)
-
-
-def out_of_fold(ex: Examples, base: Head, prior: float, folds: int = FOLDS,
-                seed: int = 0) -> np.ndarray | None:
-    """Each row's logits (temperature 1) from a head fitted on the other folds of places (a
-    place's views stay in one fold); None when there are too few places to fold."""
-    places = np.unique(ex.group)
-    if len(places) < 2 * folds:
-        return None
-    rng = np.random.default_rng(seed)
-    fold_of = dict(zip(places.tolist(), (rng.permutation(len(places)) % folds).tolist(),
-                       strict=True))
-    fold = np.array([fold_of[g] for g in ex.group.tolist()])
-    logits = np.zeros((len(ex.y), CLASSES))
-    for k in range(folds):
-        inside = fold != k
-        w, b = fit(Examples(ex.x[inside], ex.y[inside], ex.group[inside]), base, prior=prior)
-        logits[~inside] = ex.x[~inside] @ w.T + b
-    return logits
-
-
-def best_temperature(logits: np.ndarray, ex: Examples) -> tuple[float, float]:
-    """(temperature, loss): the temperature under which these logits give the places' true
-    classes the highest likelihood, each place's views averaged as the reader does."""
-    groups, index = np.unique(ex.group, return_inverse=True)
-    labels = np.zeros(len(groups), int)
-    labels[index] = ex.y
-    best, best_loss = 1.0, math.inf
-    for t in TEMPERATURES:
-        z = logits / t
-        z -= z.max(axis=1, keepdims=True)
-        p = np.exp(z)
-        p /= p.sum(axis=1, keepdims=True)
-        mean = np.zeros((len(groups), CLASSES))
-        np.add.at(mean, index, p)
-        mean /= np.bincount(index)[:, None]
-        loss = -float(np.sum(np.log(np.maximum(mean[np.arange(len(groups)), labels], 1e-12))))
-        if loss < best_loss:
-            best, best_loss = float(t), loss
-    return best, best_loss
-
-
-def choose(ex: Examples, base: Head, seed: int = 0) -> tuple[float, float]:
-    """(prior, temperature) chosen on out-of-fold readings of the fitted pictures only: the
-    pull towards the model's head that predicts unseen places of this table best (the
-    strongest on a tie), and the temperature that calibrates it. Too few places to fold:
-    the strongest pull and the fit's own temperature 1."""
-    choice = (PRIORS[0], 1.0, math.inf)
-    for prior in PRIORS:
-        logits = out_of_fold(ex, base, prior, seed=seed)
-        if logits is None:
-            return PRIORS[0], 1.0
-        t, loss = best_temperature(logits, ex)
-        if loss < choice[2] - 1e-9:
-            choice = (prior, t, loss)
-    return choice[0], choice[1]
 
 
 def split(seen: Sequence[Seen], seed: int = 0, share: float = HOLD_BACK,
@@ -426,11 +307,11 @@ def head_path(config: pathlib.Path) -> pathlib.Path:
 
 
 def save(result: Adaptation, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Path]:
-    """Write the head and its thresholds file (:func:`vision.learned.face_reader.thresholds_path`);
+    """Write the head and its thresholds file (:func:`vision.learned.table_files.thresholds_path`);
     the two paths. Each file is written aside and then replaced in one step, the head first,
     so a crash never leaves half a file (at worst the new head with the old thresholds, which
     were the model's too)."""
-    own = face_reader.thresholds_path(head)
+    own = table_files.thresholds_path(head)
     record = {**result.thresholds, "network": result.network,
               "calibration": {"at": time.strftime("%Y-%m-%d %H:%M:%S"),
                               "fitted": list(result.fitted), "held_back": list(result.held_back),

@@ -33,7 +33,6 @@ Train, never Valid) or from the table's own calibration (``NAME.head.npz`` and
 from __future__ import annotations
 
 import functools
-import json
 import math
 import pathlib
 from collections.abc import Mapping
@@ -48,13 +47,20 @@ from vision.learned.face_model import (
     FaceNetwork,
     Head,
     face_network,
-    fingerprint,
     load_head,
     with_model_die,
 )
 from vision.learned.networks import MODELS, Candidate, detect, session
 from vision.learned.opinions import DISSENT, TURNS, asked, dissent
 from vision.learned.pip_count import count_pips
+from vision.learned.table_files import (
+    FINDER,
+    check_fitted_for,
+    die_sizes,
+    read_thresholds,
+    table_network,
+    thresholds_path,
+)
 from vision.picture import checked_picture
 from vision.reading import Box, Die, Reading, Unsure
 
@@ -162,8 +168,8 @@ class Model:
         own = thresholds_path(head) if head else None
         #: the table's own networks (``bidou-table calibrate`` taught them), named in its
         #: thresholds file; else the model's
-        table_faces = _table_network(own, head) if own is not None else None
-        table_finder = _table_network(own, head, FINDER) if own is not None else None
+        table_faces = table_network(own, head) if own is not None else None
+        table_finder = table_network(own, head, FINDER) if own is not None else None
         self.detector = session(table_finder or folder / "detector.onnx")
         self.faces: FaceNetwork = face_network(table_faces or folder / "faces.onnx")
         self.head: Head = load_head(head or folder / "head.npz", self.faces.features)
@@ -182,79 +188,11 @@ class Model:
         self.thresholds = dict(DEFAULTS)
         for source in (folder / "reader.json", own):
             if source is not None and source.is_file():
-                self.thresholds.update(_thresholds(source))
+                self.thresholds.update(read_thresholds(source, DEFAULTS))
         #: the table's dice sizes in pixels (its calibration's ``die_sizes``), or None
-        self.die_sizes = _die_sizes(own) if own is not None and own.is_file() else None
+        self.die_sizes = die_sizes(own) if own is not None and own.is_file() else None
         if own is not None and own.is_file():
-            _check_fitted_for(own, folder / "faces.onnx", head)
-
-
-def thresholds_path(head: pathlib.Path) -> pathlib.Path:
-    """Where a table's own thresholds lie beside its head: ``NAME.head.npz`` has
-    ``NAME.reader.json`` (so two tables' configs may share a folder), any other head a
-    ``reader.json`` beside it."""
-    if head.name.endswith(".head.npz"):
-        return head.with_name(head.name[: -len(".head.npz")] + ".reader.json")
-    return head.with_name("reader.json")
-
-
-def _check_fitted_for(own: pathlib.Path, network: pathlib.Path, head: pathlib.Path) -> None:
-    """A table's head fits only the face network it was fitted on: the network's fingerprint
-    is in its thresholds file (:mod:`vision.calibrate.adapt`); another network (the model was
-    updated)
-    would read its features as noise, with the confidence of a fit, so it is refused."""
-    try:
-        fitted = json.loads(own.read_text()).get("network")
-    except (OSError, ValueError, AttributeError):
-        return  # _thresholds has said what is wrong with the file
-    if fitted is not None and fitted != fingerprint(network):
-        raise VisionError(f"{head} was fitted for another face network than the one installed "
-                          f"in {network.parent} (the model was updated since): calibrate the "
-                          "table again (bidou-table calibrate --known-throws) or remove head "
-                          "from [vision] in the config.")
-
-
-#: the keys of a table's thresholds file that name its own networks, and what each is
-FACES, FINDER = "faces", "detector"
-WHAT = {FACES: "face network", FINDER: "die finder"}
-
-
-def _table_network(own: pathlib.Path, head: pathlib.Path, key: str = FACES,
-                   ) -> pathlib.Path | None:
-    """The table's own network that its thresholds file names (``key``: ``"faces"`` or
-    ``"detector"``, beside it), or None (a head fitted alone, or a table that kept the
-    model's finder); a named network that is not there is a :class:`VisionError` saying to
-    calibrate again."""
-    try:
-        name = json.loads(own.read_text()).get(key)
-    except (OSError, ValueError, AttributeError):
-        return None  # _thresholds says what is wrong with the file
-    if name is None:
-        return None
-    path = own.parent / str(name)
-    if not path.is_file():
-        raise VisionError(f"the table's own {WHAT[key]} {path} (named in {own}) is missing: "
-                          "calibrate the table again (bidou-table calibrate --known-throws) or "
-                          f"remove head from [vision] in the config to read without {head.name}.")
-    return path
-
-
-def _thresholds(path: pathlib.Path) -> dict[str, float]:
-    try:
-        data = json.loads(path.read_text())
-        return {k: float(data[k]) for k in DEFAULTS if k in data}
-    except (OSError, ValueError, TypeError) as exc:
-        raise VisionError(f"{path} is not the dice reader's thresholds ({exc}); calibrate the "
-                          "table again or delete the file.") from exc
-
-
-def _die_sizes(path: pathlib.Path) -> tuple[float, float] | None:
-    """A table's ``die_sizes`` (smallest, largest), when its thresholds file records them."""
-    try:
-        low, high = json.loads(path.read_text())["die_sizes"]
-        return (float(low), float(high))
-    except (OSError, ValueError, TypeError, KeyError):
-        return None
+            check_fitted_for(own, folder / "faces.onnx", head)
 
 
 @functools.lru_cache(maxsize=8)
