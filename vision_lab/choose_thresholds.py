@@ -23,7 +23,8 @@ from dataclasses import dataclass
 
 from vision.calibrate.known import SHOWS_TARGET, WRONG_TARGET, Tally, needed_dice
 from vision.calibrate.thresholds import AGREE, DISSENTS
-from vision.learned.face_reader import PROPOSAL_FLOOR, Model, Place, Settings, decide, look
+from vision.learned.decision import PROPOSAL_FLOOR, Place, decide
+from vision.learned.face_reader import Model, Settings, look
 from vision.learned.networks import MODELS
 from vision.learned.opinions import careful
 from vision.reading import Reading
@@ -42,7 +43,7 @@ WRONG_BUDGET = WRONG_TARGET
 GRID = {
     "detect": (0.2, 0.3, 0.4),
     # 0: the detector alone proposes; else a place down to PROPOSAL_FLOOR that the network
-    # takes for a die this surely is one too (vision.learned.face_reader.proposed)
+    # takes for a die this surely is one too (vision.learned.decision.proposed)
     "sure_die": (0.0, 0.001, 0.003, 0.01),
     "not_a_die": (0.3, 0.5, 0.7),
     "min_value": (0.5, 0.7, 0.8, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99, 0.995, 0.998, 0.999),

@@ -13,6 +13,10 @@ rule reader, the untaught learned one, or the learned one with the table's own n
 that read the held-out folds better than the untaught table. The rule reader was tuned on
 webcam-wood: for that set its figure is not a new table's.
 
+With ``--rest valid`` only the set's Valid is read after the calibration: what a model trained
+on the set's Train (the shipped one, as ``DIR/without-SET``) can be measured on, a table of
+dice the model has seen, not a new one.
+
 ``python -m vision_lab.new_table --sets ../shared/dice --models DIR [--known 60 150]`` prints,
 per set whose ``DIR/without-SET`` model exists, the rest read zero-shot (the model trained
 without it) and as the calibrated table, a line per count of known dice. Needs the ``learn``
@@ -129,6 +133,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--paste", action="store_true",
                         help="the boxed known dice also pasted onto the known pictures' cloth "
                              "to teach more pictures (vision.calibrate.paste)")
+    parser.add_argument("--rest", choices=("all", "valid"), default="all",
+                        help="the pictures read after the calibration: every other picture "
+                             "of the set (a left-out model), or only its Valid (a model "
+                             "trained on the set's Train, such as the shipped one, saw the "
+                             "others)")
     parser.add_argument("--failures", action="store_true")
     parser.add_argument("--no-zero-shot", action="store_true",
                         help="do not read the rest with the left-out model first")
@@ -149,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         valid = pictures([args.sets / name / "Valid"])
         for dice in args.known:
             known, rest = known_throws(train, dice, set_name=name, boxes=args.boxes)
-            rest += valid
+            rest = valid if args.rest == "valid" else rest + valid
             if not args.no_zero_shot:
                 before = evaluate(lambda image, m=model: read_dice(image, Settings(model=m)),
                                   rest)

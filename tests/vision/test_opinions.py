@@ -10,7 +10,8 @@ import cv2
 import numpy as np
 
 from vision.calibrate.known import needed_dice
-from vision.learned.face_reader import Place, Settings, decide, load, look, lowest_score
+from vision.learned.decision import Place, decide, lowest_score
+from vision.learned.face_reader import Settings, load, look
 from vision.learned.opinions import TURNS, asked, dissent
 
 T = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9}

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from vision.calibrate import folds, paste
+from vision.calibrate import boxed_pictures, paste
 from vision.calibrate.adapt import Known
 
 
@@ -58,6 +58,6 @@ def test_a_fold_pastes_only_the_dice_of_the_pictures_it_is_taught() -> None:
     known = [Known(f"p{i}", tuple(v for _, _, v in d), lambda i=i: pictures[i],
                    boxes=tuple(((c[0] - s / 2, c[1] - s / 2, s, s), v) for c, s, v in d))
              for i, d in enumerate(DICE)]
-    made, ex = folds.pasted(known, pictures, [1], [], seed=0)
+    made, ex = boxed_pictures.pasted(known, pictures, [1], [], seed=0)
     assert made and {e.cls for e in ex if e.cls > 0} == {6}
     assert all(e.picture >= len(pictures) for e in ex)

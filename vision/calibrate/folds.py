@@ -41,14 +41,15 @@ import random
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.errors import VisionError
-from vision.calibrate import finder, network, paste, teach
+from vision.calibrate import finder, network, teach
 from vision.calibrate.adapt import Known, Seen, check_enough, match
+from vision.calibrate.boxed_pictures import boxed, pasted, teach_finder
 from vision.calibrate.known import KnownThrowsError, Tally, errors, needed_dice, rank
 from vision.calibrate.teach import Example, Progress
 from vision.calibrate.thresholds import (
@@ -57,22 +58,14 @@ from vision.calibrate.thresholds import (
     tally,
 )
 from vision.learned import face_reader
+from vision.learned.decision import PROPOSAL_FLOOR, lowest_score
 from vision.learned.face_model import fingerprint
-from vision.learned.face_reader import (
-    PROPOSAL_FLOOR,
-    Settings,
-    look,
-    lowest_score,
-)
+from vision.learned.face_reader import Settings, look
 from vision.picture import checked_picture
 
 FOLDS = 3
 #: the die sizes read are those of the known dice, this much smaller and larger
 SIZE_MARGIN = 1.5
-#: background crops taught per known picture
-BACKGROUND = 12
-#: the die finder is taught only from this many boxed pictures
-FEWEST_BOXED = 4
 
 
 @dataclass
@@ -167,7 +160,7 @@ def examples_of(known: Sequence[Known], seen: Sequence[Seen], pictures: Sequence
             dice = [e for e in here if e.cls > 0]
             out += dice + [e for e in here if e.cls == 0 and not_a_die_place(e, dice)]
         out += teach.near_misses(dice, rng)
-        out += teach.background(pictures[index].shape, dice, index, rng, BACKGROUND)
+        out += teach.background(pictures[index].shape, dice, index, rng, teach.BACKGROUND)
     return out
 
 
@@ -232,52 +225,6 @@ def read_with(head: pathlib.Path, settings: Settings, items: Sequence[tuple[Know
     floor = min(PROPOSAL_FLOOR, model.thresholds["detect"])
     return [Seen(k.name, tuple(k.values), tuple(look(image, model, own, floor)))
             for k, image in items]
-
-
-def boxed(known: Sequence[Known], among: Iterable[int]) -> list[int]:
-    """The pictures among ``among`` whose every die is boxed (``NAME.json``): the finder is
-    taught on those alone, since a die without a box would be taught as background."""
-    out = []
-    for i in among:
-        boxes = known[i].boxes
-        if boxes is not None and sorted(v for _, v in boxes if v > 0) == sorted(known[i].values):
-            out.append(i)
-    return out
-
-
-def teach_finder(settings: Settings, known: Sequence[Known], pictures: Sequence[np.ndarray],
-                 among: Iterable[int], seed: int, progress: Progress,
-                 made: Sequence[paste.Pasted] = ()) -> object | None:
-    """The model's detector taught on the boxed pictures among ``among``
-    (:mod:`vision.calibrate.finder`) and the pictures ``made`` of them, or None when fewer
-    than :data:`FEWEST_BOXED` are boxed."""
-    chosen = boxed(known, among)
-    if len(chosen) < FEWEST_BOXED:
-        return None
-    det = finder.trainable(settings.model / "detector.onnx")
-    spots = [finder.boxed_dice(known[i].boxes or ()) for i in chosen]
-    spots += [[(c, s) for c, s, _ in m.dice] for m in made]
-    return finder.fine_tune(det, [pictures[i] for i in chosen] + [m.image for m in made],
-                            spots, steps=finder.STEPS, seed=seed, progress=progress)
-
-
-def pasted(known: Sequence[Known], pictures: Sequence[np.ndarray], among: Iterable[int],
-           backgrounds: Sequence[np.ndarray], seed: int,
-           ) -> tuple[list[paste.Pasted], list[Example]]:
-    """Pictures made of the boxed known pictures among ``among`` (:mod:`vision.calibrate.
-    paste`) and what they teach the face network (their dice, near misses, background),
-    numbered after ``pictures``: a fold pastes only dice it is taught, never a held-out one."""
-    rng = np.random.default_rng(seed)
-    chosen = [(i, [(((x + w / 2), (y + h / 2)), float(math.sqrt(w * h)), v)
-                   for (x, y, w, h), v in known[i].boxes or () if v > 0])
-              for i in boxed(known, among)]
-    made = paste.paste_pictures(pictures, chosen, backgrounds, seed)
-    ex = paste.examples(made, len(pictures))
-    for k, m in enumerate(made):
-        dice = [e for e in ex if e.picture == len(pictures) + k]
-        ex += teach.near_misses(dice, rng) + teach.background(m.image.shape, dice,
-                                                              len(pictures) + k, rng, BACKGROUND)
-    return made, ex
 
 
 def judged(held: Mapping[int, Sequence[Seen]], base: Mapping[str, float],

@@ -21,7 +21,7 @@ from vision.calibrate.known import (
     errors,
     needed_dice,
 )
-from vision.learned.face_reader import DEFAULTS, decide
+from vision.learned.decision import DEFAULTS, decide
 from vision.learned.opinions import careful
 
 __all__ = ["AGREE", "DISSENTS", "ERROR_COST", "FINDER_DETECT", "GRID", "choose_thresholds",
@@ -72,7 +72,8 @@ def choose_thresholds(seen: Sequence[Seen], base: Mapping[str, float],
     values given among them, :func:`vision.calibrate.known.needed_dice`), the choice is made
     again with every setting asking the opinions at least as
     :func:`vision.learned.opinions.careful` does and giving no value under the untaught
-    model's ``min_value`` (``base``; chosen on its calibration split of hundreds of dice): at
+    model's ``min_value`` (``base``; chosen on its calibration split of hundreds of dice),
+    nor on the pips' word (``agree``) under it: at
     64 known dice of topdown-colour, the folds chose 0.7 with none of their 64 dice wrong,
     and the rest was read with 15 wrong values in 1731 dice."""
     dice = sum(len(item.values) for item in seen)
@@ -91,8 +92,9 @@ def _search(seen: Sequence[Seen], base: Mapping[str, float], detects: Sequence[f
     bar = float(base.get("min_value", DEFAULTS["min_value"]))
 
     def worth(t: dict[str, float]) -> float:
-        if few:  # the opinions asked, and no value given under the untaught model's bar
-            t.update(careful(t), min_value=max(t["min_value"], bar))
+        if few:  # the opinions asked, and no value given under the untaught model's bar,
+            # on the network's word or the pips'
+            t.update(careful(t), min_value=max(t["min_value"], bar), agree=max(t["agree"], bar))
         s = tally(seen, t)
         return (s.right - ERROR_COST * errors(s) + 1e-3 * t["min_value"]
                 + 1e-5 * t["agree"] - 1e-4 * t["not_a_die"]
