@@ -106,8 +106,9 @@ def search(looked: Sequence[Looked], budget: float, few: bool,
 
     def consider(t: dict[str, float]) -> None:
         nonlocal choice
-        if few:  # too few dice to show the target: careful, as a table's calibration
-            t.update(careful(t))
+        if few:  # too few dice to show the target: careful, as a table's calibration,
+            # the pips' word giving no value the network's would not
+            t.update(careful(t), agree=max(t["agree"], t["min_value"]))
         s = score(looked, t)
         if s.wrong + s.extra > int(budget * s.dice):
             return

@@ -63,6 +63,19 @@ def test_a_pip_count_of_another_value_vetoes_only_where_chosen_and_no_count_is_n
     assert [d.value for d in decide([place(pips=3)], T)[0]] == [4]
 
 
+def test_a_die_against_another_above_it_is_unsure_where_that_die_s_side_would_show():
+    """Seen from an angle, a die's side face lies against its top face, below it: read as a
+    die, it is a die where none was thrown. A place less than a face from another above it
+    is unsure when ``side`` is asked; the one above, and a die a face away, keep their
+    values."""
+    top, side = place(6, centre=(100.0, 100.0)), place(2, centre=(105.0, 136.0))
+    apart = place(3, centre=(100.0, 141.0))  # a face (40 px) and more below: another die
+    dice, unsure = decide([top, side], {**T, "side": 0.0})
+    assert [d.value for d in dice] == [6] and "side" in unsure[0].reason
+    assert sorted(d.value for d in decide([top, side], T)[0]) == [2, 6]  # side 1.0: never
+    assert sorted(d.value for d in decide([top, apart], {**T, "side": 0.0})[0]) == [3, 6]
+
+
 def test_dissent_names_the_first_opinion_against_and_none_when_all_agree():
     t = {"turned": 0.5, "untaught": 0.5, "pips": 0.0}
     assert dissent(4, np.stack([probs(4, 0.9)] * 3), probs(4, 0.9), 4, t) is None
@@ -95,7 +108,8 @@ def test_the_known_dice_needed_to_show_one_wrong_in_500() -> None:
 def test_a_few_known_dice_keep_the_table_careful_whatever_they_read() -> None:
     """Sixty known dice read right at 0.8: the folds would give values at 0.8, but 60 dice
     cannot show 1 wrong in 500, so no value is given under the untaught model's min_value
-    and the turned and untaught opinions are asked."""
+    and every opinion is asked: the turned views, the untaught network and where each die
+    lies."""
     from vision.calibrate.adapt import Seen
     from vision.calibrate.thresholds import choose_thresholds
 
@@ -105,4 +119,4 @@ def test_a_few_known_dice_keep_the_table_careful_whatever_they_read() -> None:
     base = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.95, "sure_die": 0.0}
     chosen = choose_thresholds(seen, base)
     assert chosen["min_value"] >= 0.95
-    assert chosen["turned"] <= 0.5 and chosen["untaught"] <= 0.5
+    assert chosen["turned"] <= 0.5 and chosen["untaught"] <= 0.5 and chosen["side"] == 0.0

@@ -40,9 +40,9 @@ GRID = {"min_value": (0.5, 0.7, 0.8, 0.9, 0.95, 0.98, 0.99, 0.995, 0.998),
 AGREE = (1.0, 0.9, 0.7, 0.5, 0.3)
 #: the other opinions' thresholds tried, each once the others are chosen, with ``min_value``
 #: again (:mod:`vision.learned.opinions`; 1.0: the opinion never dissents; ``pips`` 0: a
-#: count of another value makes the die unsure)
+#: count of another value makes the die unsure; ``side`` 0: a place against it above)
 DISSENTS = {"turned": (1.0, 0.5, 0.2, 0.05), "untaught": (1.0, 0.5, 0.2, 0.05),
-            "pips": (1.0, 0.0)}
+            "pips": (1.0, 0.0), "side": (1.0, 0.0)}
 #: ``detect`` tried with a taught finder: its scores at the table's dice are its own (the
 #: finder taught on topdown-colour's 64 known dice scored the set's other dice 0.30-0.46 at
 #: their centres, where the model's had scored 0.19-0.31 under its 0.4)

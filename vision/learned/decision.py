@@ -11,8 +11,9 @@ probability under ``sure_die``); a place whose "not a die" probability is at lea
 ``not_a_die`` is dropped; of overlapping places the one most surely a die stays; a place whose
 best value has at least ``min_value`` is that value, as is one whose best value has at least
 ``agree`` and whose pips, counted where it lies (:mod:`vision.learned.pip_count`), make the
-same value: two independent readings agree; unless another opinion speaks against the value
-(:mod:`vision.learned.opinions`), any other place is :class:`Unsure`. A die cut by the
+same value: two independent readings agree, unless another opinion speaks against the value
+(:mod:`vision.learned.opinions`, where the die lies among the others one of them); any other
+place is :class:`Unsure`. A die cut by the
 picture's edge is unsure whatever it reads.
 """
 
@@ -24,7 +25,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from vision.learned.opinions import DISSENT, dissent
+from vision.learned.opinions import DISSENT, dissent, side_face
 from vision.reading import Box, Die, Unsure
 
 #: two proposals closer than this times the larger's size are one die
@@ -121,6 +122,9 @@ def decide(places: list[Place], thresholds: Mapping[str, float],
             unsure.append(Unsure(p.box, CUT_BY_EDGE))
         elif sure >= t["min_value"] or (sure >= t["agree"] and p.pips == p.value):
             against = dissent(p.value, p.turned, p.untaught, p.pips, t)
+            if against is None and t["side"] < 1.0 and side_face(
+                    p.centre, p.size, ((k.centre, k.size) for k in kept)):
+                against = "it lies against the die above it, where that die's side shows"
             if against is None:
                 dice.append(Die(p.value, p.box, round(sure, 4)))
             else:

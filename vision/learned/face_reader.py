@@ -44,7 +44,7 @@ from vision.learned.face_model import (
     with_model_die,
 )
 from vision.learned.networks import MODELS, Candidate, detect, session
-from vision.learned.opinions import DISSENT, TURNS, asked
+from vision.learned.opinions import READ, TURNS, asked
 from vision.learned.pip_count import count_pips
 from vision.learned.table_files import (
     FINDER,
@@ -326,7 +326,7 @@ def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
     image = checked_picture(image)
     model = load(settings.model, settings.head)
     t = thresholds_of(model, settings)
-    opinions = any(t[k] < 1.0 for k in DISSENT)
+    opinions = any(t[k] < 1.0 for k in READ)
     dice, unsure = decide(look(image, model, settings, lowest_score(t),
                                pips=t["agree"] < 1.0, opinions=opinions), t)
     h, w = image.shape[:2]
