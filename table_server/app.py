@@ -46,6 +46,10 @@ _HTTP_SENTENCES = {
     500: N_("The dashboard hit a bug answering this; the game is safe in the log. Tell the "
             "referee, and report it with the table's log output."),
 }
+#: What a person's browser is told instead, on a page rather than the API.
+_PAGE_SENTENCES = {
+    404: N_("There is no such page at this table; the links at the top lead to its pages."),
+}
 
 
 def create_app(controller: TableController, settings: ServerSettings, *,
@@ -104,11 +108,13 @@ def create_app(controller: TableController, settings: ServerSettings, *,
 
     @app.errorhandler(HTTPException)
     def _http_error(e: HTTPException) -> Any:
-        known = _HTTP_SENTENCES.get(e.code or 400)
+        api = request.path.startswith("/api/")
+        known = (None if api else _PAGE_SENTENCES.get(e.code or 400)) \
+            or _HTTP_SENTENCES.get(e.code or 400)
         sentence = i18n.say(known) if known else (e.description or "The request failed.")
         if e.code == 413 and request.path == dice_teach.UPLOAD_PATH:
             sentence = dice_teach.UPLOAD_TOO_LARGE
-        if request.path.startswith("/api/"):
+        if api:
             return json_error(e.code or 400, sentence)
         return error_page(e.code or 400, sentence)
 

@@ -26,6 +26,7 @@ from engine.actions import Action, dice_count
 from firmware.camera.throws import DiceWatcher, SeatRead, same_dice_same_places
 from firmware.gamelog.rows import Picture
 from firmware.table.publishing import MAX_EVENTS
+from firmware.words.phrases import N_, Phrase
 
 
 class SeatReads:
@@ -54,7 +55,10 @@ class SeatReads:
         self.pending: dict[str, str] = {}
         self.last: dict[str, SeatRead] = {}
         self.last_throw: dict[str, SeatRead] = {}
-        self.flags: list[str] = []
+        self.flags: list[Phrase] = []  # for the referee, in the console's language
+        #: per kind of flag (its sentence's msgid, in the order each first came): the latest
+        #: of its kind and how many came this game, however many the list above still keeps
+        self.flag_kinds: dict[str, tuple[Phrase, int]] = {}
         #: seat -> its zone in the frame of its last read; seat -> (position, that picture)
         #: of its last throw or roll the camera read and was played
         self.frames: dict[str, np.ndarray] = {}
@@ -90,10 +94,17 @@ class SeatReads:
             self.pending[seat] = kind
         elif (kind == "throw" and not exposed
               and same_dice_same_places(self.last_throw.get(seat), read)):
-            self.flags.append(f"{seat}'s throw {throw_number} shows the same dice in the same "
-                              "places as the throw before: possibly not thrown.")
-            del self.flags[:-MAX_EVENTS]
+            self.flag(N_("%(p)s's throw %(n)s shows the same dice in the same places as the "
+                         "throw before: possibly not thrown.", p=seat, n=throw_number))
         return read
+
+    def flag(self, sentence: Phrase) -> None:
+        """Tell the referee ``sentence`` (the latest MAX_EVENTS flags are kept, and every
+        kind's count)."""
+        self.flags.append(sentence)
+        del self.flags[:-MAX_EVENTS]
+        _, count = self.flag_kinds.get(sentence.msgid, (sentence, 0))
+        self.flag_kinds[sentence.msgid] = (sentence, count + 1)
 
     def played(self, seat: str, kind: str, read: SeatRead | None = None,
                position: int | None = None) -> None:

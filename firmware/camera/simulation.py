@@ -170,8 +170,14 @@ def presses_for(verb: str, chips: int | None = None) -> list[tuple[str, bool]]:
 
 def random_presses(game: Game, rng: random.Random,
                    stand_chance: float = 0.4) -> tuple[str, list[tuple[str, bool]]]:
-    """A seat and the presses of one random legal move, chosen from what ``game`` allows."""
-    options = game.allowed()
+    """A seat and the presses of one random legal move, chosen from what ``game`` allows.
+
+    A settle is said on the phones, not pressed: while exposed dice wait for their values
+    (``game.unsettled()``), settle them first (:func:`players_settle`)."""
+    options = [a for a in game.allowed() if a.verb != "settle"]
+    if not options:
+        raise ValueError("only a settle can be played now, and no panel button settles: "
+                         "settle the exposed dice first (players_settle)")
     stands = [a for a in options if a.verb == "stand"]
     if stands and rng.random() < stand_chance:
         choice = stands[0]

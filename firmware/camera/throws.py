@@ -6,7 +6,10 @@ exactly the expected dice are there and sure (three for a throw, one for a capta
 A value also needs two opinions that agree: the seat is read on two still frames in a row,
 and the two reads must give the same values, or the read is not sure (a die the reader
 reads one way on one frame and another way on the next is not sure, whatever its
-confidence). Anything else -- two dice, four, an unsure die, a camera error, dice that never
+confidence). A frame the same as the first, byte for byte (a simulated or still camera; a
+real sensor's noise never is), is not read twice: the reader is a function of the pixels,
+so the second read could only repeat the first. Anything else -- two dice, four, an unsure
+die, a camera error, dice that never
 settle, two frames that disagree -- is a :class:`SeatRead` with ``values=None`` and a
 sentence saying why, which the controller turns into a throw with values pending
 (docs/rules/pending.md). Which dice of a reading are a seat's, and whether they are enough,
@@ -174,6 +177,7 @@ class DiceWatcher:
             return SeatRead(seat, None, str(e))
         self.last_frame = frame
         first: SeatRead | None = None
+        first_frame = frame
         for n in range(self.confirm_frames):
             if n:
                 try:
@@ -182,6 +186,8 @@ class DiceWatcher:
                 except CameraError as e:
                     self.camera_error = str(e)
                     return SeatRead(seat, None, f"the camera failed: {e}")
+                if np.array_equal(frame, first_frame):
+                    continue  # the same pixels: the reader would only repeat itself
             read = self._read_frame(seat, count, frame)
             if read.values is None:
                 return read

@@ -47,6 +47,8 @@ class Act:
     verb: str
     chips: int | None = None
     source: str = "web"
+    #: as a press's: a repeat of it within a moment (a double tap) gets the first outcome
+    id: str | None = None
 
 
 @dataclass(frozen=True)

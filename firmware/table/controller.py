@@ -219,7 +219,8 @@ class TableController:
             return views.add_referee(self.publisher.state(), self.game,
                                      needs_look=self.reads.needs_look, flags=self.reads.flags,
                                      entries=self.table.entries,
-                                     last_reads=self.reads.last, disputes=self.table.disputes)
+                                     last_reads=self.reads.last, disputes=self.table.disputes,
+                                     flag_kinds=self.reads.flag_kinds)
 
     def seat_key(self) -> str:
         """The secret the seat tokens are derived from, kept in the log (so a restart on the

@@ -111,10 +111,11 @@ def settle_claim(t: TableState, cmd: Settle) -> Outcome:
     if contradiction is not None:
         return contradiction
     claims = t.claims.setdefault(seat, {})
-    claims[player] = tuple(sorted(values, reverse=True))
+    claims[player] = values  # in the order said: the phones repeat it as it was said
     owner = claims.get(seat)
     if owner is not None:
-        other = next((q for q in witnesses if q in claims and claims[q] != owner), None)
+        other = next((q for q in witnesses
+                      if q in claims and _same_dice(claims[q]) != _same_dice(owner)), None)
         if other is not None:
             sentence = N_("%(q)s says %(p)s's dice show %(a)s and %(p)s says %(b)s: the "
                           "players do not agree, so the referee settles %(p)s's dice.",
@@ -125,7 +126,7 @@ def settle_claim(t: TableState, cmd: Settle) -> Outcome:
             t.publish()
             return t.refuse(player, Refusal.said(sentence, RULE))  # on their phone
         if all(q in claims for q in witnesses):
-            return settle_by(t, seat, owner, "players",
+            return settle_by(t, seat, _same_dice(owner), "players",
                              f"players ({', '.join([seat, *witnesses])})",
                              "the players agreed at the table")
     waiting = [q for q in [seat, *witnesses] if q not in claims]
@@ -179,6 +180,11 @@ def marked_jpeg(picture: np.ndarray, read: SeatRead, zone: Zone) -> bytes:
     if not ok:
         raise CameraError(f"The picture of {zone.seat}'s dice could not be encoded.")
     return bytes(buf)
+
+
+def _same_dice(values: tuple[int, ...]) -> tuple[int, ...]:
+    """The dice said, whatever their order (highest first, as the log writes a settle)."""
+    return tuple(sorted(values, reverse=True))
 
 
 def _said(values: tuple[int, ...]) -> str:

@@ -48,7 +48,15 @@ def _press_once(t: TableState, cmd: Press) -> Outcome:
 
 def act(t: TableState, cmd: Act) -> Outcome:
     """A verb chosen directly: ``throw`` and ``roll`` read the camera when it is time for
-    them; ``bet`` and ``raise`` take ``chips``, or the stake being offered."""
+    them; ``bet`` and ``raise`` take ``chips``, or the stake being offered. A repeat of one
+    (the same id within a moment: the seat page's one-tap bet tapped twice) gets its first
+    outcome, as a press does."""
+    outcome = t.repeats.outcome(cmd.seat, cmd.id) or _act_once(t, cmd)
+    t.repeats.remember(cmd.seat, cmd.id, outcome)
+    return outcome
+
+
+def _act_once(t: TableState, cmd: Act) -> Outcome:
     bad = t.known_seat(cmd.seat)
     if bad:
         return t.refuse(None, bad)

@@ -18,7 +18,7 @@ from firmware.table import views
 from firmware.table.commands import Outcome
 from firmware.table.presses import rule_refusal
 from firmware.table.state import TableState
-from firmware.words.phrases import Phrase
+from firmware.words.phrases import N_, Phrase
 from firmware.words.wording import action_sentence, effect_sentences
 
 #: Why a throw counted with its values pending is in the log (never the camera's reason,
@@ -85,12 +85,14 @@ def read_and_play(t: TableState, seat: str, kind: str, by: str) -> Outcome:
     # every command put each change's whole broadcast between one queued press and the
     # next, and a press queued behind a few refusals waited for a broadcast each.
     t.publisher.wait_delivered(DELIVERY_WAIT)
-    read = t.reads.read(seat, kind, again=False, throw_number=t.throws(seat) + 1)
+    number = t.throws(seat) + 1  # this throw's number in the hand, before it is played
+    read = t.reads.read(seat, kind, again=False, throw_number=number)
     if read.values is None:  # counted all the same; its values wait (D-S1)
         outcome = play(t, Action(seat, kind), by, PENDING_WHY)
         if outcome.ok:
             t.reads.counted_pending(seat, kind, read, len(t.game.history))
-            _flag_kept_dice(t, seat)
+            if kind == "throw":
+                _flag_kept_dice(t, seat, number)
             return Outcome(True, outcome.message, values_pending=True)
         return outcome
     outcome = play(t, Action(seat, kind, read.values), by)
@@ -99,11 +101,14 @@ def read_and_play(t: TableState, seat: str, kind: str, by: str) -> Outcome:
     return outcome
 
 
-def _flag_kept_dice(t: TableState, seat: str) -> None:
+def _flag_kept_dice(t: TableState, seat: str, number: int) -> None:
     """A round that keeps dice aside (two-hand round 2, T1): a throw with values pending
     cannot be compared with the dice kept from the throw before; the referee is told,
-    and play goes on (D-S5)."""
-    if t.game.variant == "two-hand" and t.game.state()["round"] == 2:
-        t.reads.flags.append(f"{seat}'s throw {t.throws(seat)} in round 2 has values "
-                             "pending: the dice kept aside cannot be checked against "
-                             "it; it counts (D-S5).")
+    and play goes on (D-S5). Not for a throw the rules show at once (the last of a hand):
+    its dice lie on the table, and the players settle them now (D-S4)."""
+    if t.game.variant != "two-hand" or t.game.state()["round"] != 2:
+        return
+    if seat in t.game.unsettled():
+        return
+    t.reads.flag(N_("%(p)s's throw %(n)s in round 2 has values pending: the dice kept "
+                    "aside cannot be checked against it; it counts.", p=seat, n=number))

@@ -115,14 +115,23 @@ class Publisher:
         self._state: dict[str, Any] = {}
         self.version = 0
         self.events: list[Phrase] = []
+        #: sentences said since the game was taken up: each keeps its number in the list
+        self.said = 0
 
     def say(self, sentence: Phrase | str) -> None:
         """Add one sentence to the event list (the oldest beyond MAX_EVENTS are dropped)."""
         self.events.append(sentence if isinstance(sentence, Phrase) else Phrase(sentence))
+        self.said += 1
         del self.events[:-MAX_EVENTS]
+
+    @property
+    def first_event(self) -> int:
+        """The number of the oldest sentence kept in :attr:`events` (1 for the first said)."""
+        return self.said - len(self.events) + 1
 
     def clear_events(self) -> None:
         self.events = []
+        self.said = 0
 
     def publish(self, build: Callable[[int], dict[str, Any]]) -> bool:
         """Make the next version with ``build(version)`` and send it to every listener; False

@@ -25,7 +25,7 @@ from firmware.table.commands import Correct, EnterDice, Outcome, Refusal, Reread
 from firmware.table.exposure import settle_by
 from firmware.table.playing import play, say
 from firmware.table.state import TableState
-from firmware.words.lists import list_phrase
+from firmware.words.lists import list_phrase, or_list
 from firmware.words.phrases import N_
 from firmware.words.variant_names import variant_phrase
 
@@ -48,6 +48,12 @@ def enter(t: TableState, cmd: EnterDice) -> Outcome:
     if t.game.values_pending(cmd.seat) and cmd.seat != t.game.to_act:
         return correct(t, Correct("fix-dice", cmd.by, "values entered by the referee",
                                   cmd.seat, values))
+    waiting = t.game.unsettled()
+    if waiting:  # nothing is played before the shown dice have their values (D-S3)
+        return t.refuse(None, Refusal.said(N_(
+            "%(names)s's shown dice wait for their values before anything else is played: "
+            "choose %(choose)s to enter them.", names=list_phrase(waiting),
+            choose=or_list(waiting)), "D-S3"))
     kind = t.reads.pending.get(cmd.seat) or (
         "roll" if t.game.expects == "roll" else "throw")
     if not dice_fit(kind, values):

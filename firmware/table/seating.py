@@ -72,7 +72,7 @@ def setup_problem(variant: str, players: Sequence[str], options: dict[str, objec
             return N_("%(name)s is named twice; each player needs a name of their own.",
                       name=name)
     if options.get("poor_fish") and variant != "multi-hand":
-        return N_("Poor Fish is a rule of multi-hand only (P1); untick it for %(variant)s.",
+        return N_("Poor Fish is a rule of multi-hand only; untick it for %(variant)s.",
                   variant=variant)
     return None
 

@@ -158,7 +158,8 @@ class TableState:
             offered=self.offered,
             settling=views.settling(game, self.reads.last, self.reads.frames, self.claims,
                                     self.disputes),
-            events=self.publisher.events, settled=self.settled,
+            events=self.publisher.events, first_event=self.publisher.first_event,
+            settled=self.settled,
             camera=views.camera_status(self.watcher),
             hand_actions=len(game.history) - self.hand_start, opening=self.opening,
         ))

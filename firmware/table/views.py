@@ -31,7 +31,8 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
                  offered: dict[str, int],
                  events: list[Phrase], settled: list[Effect], camera: dict[str, Any],
                  hand_actions: int, opening: Sequence[Effect] = (),
-                 settling: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+                 settling: Sequence[dict[str, Any]] = (), first_event: int = 1
+                 ) -> dict[str, Any]:
     """What anyone at the table may see: no concealed dice.
 
     ``settled`` are the chip moves and game end of the latest settlement, kept as the engine
@@ -64,6 +65,7 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
         seats=seats,
         allowed=allowed,
         events=[e.to_json() for e in events],  # for each screen to say in its language
+        first_event=first_event,  # the number of events[0]: each sentence keeps its number
         settled=[settled_fields(e) for e in settled],
         opening=[settled_fields(e) for e in opening if e.kind != "expose"],
         hand=game.hand,
@@ -168,8 +170,9 @@ def _is_roll(action: Any) -> bool:
 def add_seat(state: dict[str, Any], game: Game, seat: str,
              refusal: Refusal | None = None) -> dict[str, Any]:
     """Public state plus ``seat``'s own dice, their name and place in Table 1, what each
-    of its buttons does now and why its last press was refused (for that seat's page and
-    nobody else: a refusal is never on the pub screen)."""
+    of its buttons does now (BET's one-tap bet, when the rules allow one amount), the bet
+    facing it, and why its last press was refused (for that seat's page and nobody else: a
+    refusal is never on the pub screen)."""
     out = dict(state)
     out["seat"] = seat
     out["dice"] = seat_dice(game, seat)
@@ -180,6 +183,8 @@ def add_seat(state: dict[str, Any], game: Game, seat: str,
     offered = next((s["offered"] for s in state.get("seats", []) if s["name"] == seat), 0)
     buttons = press_labels.labels(game, seat, offered)
     out["buttons"] = {k: _json(v) for k, v in buttons.items()}
+    out["bet_at_once"] = press_labels.at_once(game, seat, offered)
+    out["facing"] = _json(press_labels.facing(game, seat, state.get("hand_actions", 0)))
     out["refusal"] = _json(refusal.phrase or Phrase(refusal.sentence)) if refusal else None
     return out
 
@@ -189,18 +194,31 @@ def _json(phrase: Phrase | None) -> dict[str, Any] | None:
     return phrase.to_json() if phrase is not None else None
 
 
+def folded_flags(kinds: Mapping[str, tuple[Phrase, int]]) -> list[dict[str, Any]]:
+    """The flags as the console lists them (``SeatReads.flag_kinds``): one line per kind of
+    flag, in the order each kind first came, saying the latest of its kind and how many there
+    were (``{"said": phrase, "count": n}``): a sentence repeated a dozen times is one line."""
+    return [{"said": latest.to_json(), "count": count} for latest, count in kinds.values()]
+
+
 def add_referee(state: dict[str, Any], game: Game, *, needs_look: dict[str, str],
-                flags: list[str], entries: list[Entry], last_reads: dict[str, SeatRead],
-                disputes: dict[str, Phrase] | None = None) -> dict[str, Any]:
-    """Everything: all dice, the values pending (and why), the players' disagreements over
-    exposed values, flags and the log of this game."""
+                flags: list[Phrase], entries: list[Entry], last_reads: dict[str, SeatRead],
+                disputes: dict[str, Phrase] | None = None,
+                flag_kinds: Mapping[str, tuple[Phrase, int]] | None = None) -> dict[str, Any]:
+    """Everything: all dice, the values pending (and why), the seat whose dice wait (shown
+    ones first), the players' disagreements over exposed values, flags and the log of this
+    game."""
     out = dict(state)
     out["dice"] = {p: seat_dice(game, p) for p in game.players}
     waiting = set(game.unsettled())
     out["needs_look"] = [{"seat": s, "reason": r} for s, r in needs_look.items()
                          if game.values_pending(s) or s in waiting]
+    # whose dice the referee is most likely to enter: shown ones first, as play waits on them
+    out["waiting_seat"] = next(iter(game.unsettled()), None) or next(
+        (n["seat"] for n in out["needs_look"]), None)
     out["disputes"] = [{"seat": s, "sentence": d.to_json()} for s, d in (disputes or {}).items()]
-    out["flags"] = list(flags)
+    out["flags"] = [str(f) for f in flags]  # each in English, as they came
+    out["flag_lines"] = folded_flags(flag_kinds or {})
     out["history"] = [f"{e.seq} {e.kind} {e.text} (by {e.by}{'; ' + e.why if e.why else ''})"
                       for e in entries]
     out["reads"] = {s: {"values": list(r.values) if r.values else None, "reason": r.reason}

@@ -189,7 +189,7 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
         rules = Tally()
         for step, item in enumerate(read, 1):
             rules.add(reader_choice.rule_tally([item]))
-            tell(N_("reading the pictures with the rule reader").msgid, step, len(read))
+            tell(N_("reading the pictures by counting their pips").msgid, step, len(read))
         result.seconds += time.monotonic() - start
     except KnownThrowsError as exc:
         return _failed(done, str(exc), 2)
@@ -212,7 +212,7 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
 
 def _reading(tell: Progress, step: int, steps: int) -> None:
     """The learned reader's reading of the pictures; the fit follows the last one."""
-    tell(N_("reading the pictures with the learned reader").msgid, step, steps)
+    tell(N_("reading the pictures with the trained reader").msgid, step, steps)
     if step == steps:
         tell(N_("fitting the table's own head and checking it on the throws held back").msgid,
              0, 1)

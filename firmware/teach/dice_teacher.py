@@ -289,15 +289,15 @@ class DiceTeacher:
     def reader_now(self) -> Phrase:
         """The reader the table reads with now, in words (said in the console's language)."""
         if self.files is None:
-            return N_("the rule reader")
+            return N_("the pip counter")
         try:
             vision = self.files.vision()
         except ConfigError:
             return N_("the reader its config names")
         if vision.reader == "learned":
-            return (N_("the learned reader with this table's own head") if vision.head
-                    else N_("the learned reader"))
-        return N_("the rule reader")
+            return (N_("the trained reader, taught this table's dice") if vision.head
+                    else N_("the trained reader"))
+        return N_("the pip counter")
 
     def stop(self) -> None:
         self.learning.stop()

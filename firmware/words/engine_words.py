@@ -21,6 +21,7 @@ from engine.errors import Said
 from engine.messages import BECAUSE, CITED, THEN, Message
 from firmware.words.lists import chips_phrase, list_phrase, or_list
 from firmware.words.phrases import N_, NN_, SENTENCE, Phrase
+from firmware.words.places import place_phrase, preposition_in
 from firmware.words.refusal_words import REFUSALS
 from firmware.words.throw_words import ordinal, throw_phrase
 from firmware.words.variant_names import variant_phrase
@@ -90,7 +91,7 @@ WORDS: dict[str, Phrase] = {
     "Hand %(hand)s: the ante is %(chips)s": N_("Hand %(hand)s: the ante is %(chips)s"),
     "Open throw: %(p)s holds %(chips)s and the last is with %(where)s; no betting, %(q)s "
     "throws first, exposed":
-        N_("Open throw: %(p)s holds %(chips)s and the last one is with %(where)s; no betting, "
+        N_("Open throw: %(p)s holds %(chips)s and the last one is %(at)s; no betting, "
            "%(q)s throws first, dice shown"),
     "The open throw is a tie (%(throw)s): it is played again, %(p)s first":
         N_("The open throw is a tie (%(throw)s): it is played again, %(p)s first"),
@@ -161,22 +162,21 @@ WORDS: dict[str, Phrase] = {
     "%(p)s antes %(chips)s, short of the %(chips2)s ante, and is all-in":
         N_("%(p)s antes %(chips)s, short of the ante of %(chips2)s, and is all-in"),
     "%(chips)s of %(p)s's stake goes back to %(where)s":
-        NN_("%(n)s chip of %(p)s's stake goes back to %(where)s",
-            "%(n)s chips of %(p)s's stake go back to %(where)s", 0),
+        NN_("%(n)s chip of %(p)s's stake goes back %(to)s",
+            "%(n)s chips of %(p)s's stake go back %(to)s", 0),
     "%(chips)s of %(p)s's stake go back to %(where)s":
-        NN_("%(n)s chip of %(p)s's stake goes back to %(where)s",
-            "%(n)s chips of %(p)s's stake go back to %(where)s", 0),
+        NN_("%(n)s chip of %(p)s's stake goes back %(to)s",
+            "%(n)s chips of %(p)s's stake go back %(to)s", 0),
     "%(chips)s removed from the game":
         NN_("%(n)s chip is removed from the game", "%(n)s chips are removed from the game", 0),
     "%(chips)s of %(where)s cannot be split and stays in the pot for the next hand":
-        NN_("%(n)s chip of %(where)s cannot be split and stays in the pot for the next hand",
-            "%(n)s chips of %(where)s cannot be split and stay in the pot for the next hand",
+        NN_("%(n)s chip %(of)s cannot be split and stays in the pot for the next hand",
+            "%(n)s chips %(of)s cannot be split and stay in the pot for the next hand",
             0),
     "%(p)s takes %(chips)s": N_("%(p)s takes %(chips)s"),
-    "%(p)s takes %(chips)s from %(where)s": N_("%(p)s takes %(chips)s from %(where)s"),
-    "%(p)s takes 1 penalty chip from %(where)s":
-        N_("%(p)s takes 1 penalty chip from %(where)s"),
-    "%(p)s takes the last chip from %(where)s": N_("%(p)s takes the last chip from %(where)s"),
+    "%(p)s takes %(chips)s from %(where)s": N_("%(p)s takes %(chips)s %(from)s"),
+    "%(p)s takes 1 penalty chip from %(where)s": N_("%(p)s takes 1 penalty chip %(from)s"),
+    "%(p)s takes the last chip from %(where)s": N_("%(p)s takes the last chip %(from)s"),
     "%(p)s takes back %(chips)s that nobody could call":
         N_("%(p)s takes back %(chips)s that nobody could call"),
     "%(p)s takes the pot of %(chips)s": N_("%(p)s takes the pot of %(chips)s"),
@@ -285,6 +285,10 @@ def phrase(said: Said | str) -> Phrase:
     if words is None:
         return Phrase(str(said))
     out = {_RENAMED.get(k, k): _arg(k, v) for k, v in args.items()}
+    preposition = preposition_in(words.msgid)
+    if preposition is not None and "where" in args:  # "from Ann", "from the centre"
+        out[preposition] = place_phrase(preposition, args["where"])
+        del out["where"]
     if words.plural is None:
         return Phrase(words.msgid, out)
     key = next(k for k in _COUNTS if isinstance(args.get(k), int))

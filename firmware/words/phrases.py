@@ -13,6 +13,8 @@ import gettext as _gettext
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from firmware.words.elision import elide
+
 #: The msgid that makes a phrase a whole sentence: a capital, and a full stop.
 SENTENCE = "%(said)s."
 
@@ -55,6 +57,7 @@ class Phrase:
         args = {k: v.say(words) if isinstance(v, Phrase) else v for k, v in self.args.items()}
         if self.n is not None:
             args.setdefault("n", self.n)
+        text = elide(text, args, getattr(words, "language", "en"))
         said = text % args if args or "%(" in text else text
         # a whole sentence starts with a capital, whatever the part it begins with
         return said[:1].upper() + said[1:] if self.msgid == SENTENCE else said

@@ -5,11 +5,17 @@ The labels come from the same pure mapping the presses go through
 (``firmware.table.presses.decide``), so a label can never promise what the press will not do; a
 button whose press would be refused gets no label (it stays dark). A drop's penalty is asked of the
 engine by playing the drop on a copy of the game (the engine is pure, so the copy changes nothing).
+
+One thing a phone does that a panel does not: where the rules allow a bet or raise of one
+amount only (two-hand's one chip, T5), its BET bets it in one tap (:func:`at_once`, played as
+that verb) instead of offering a chip for CALL to commit; the panel's BET still offers.
+The phone also says the bet facing its player (:func:`facing`).
 """
 
 from __future__ import annotations
 
 import copy
+from typing import Any
 
 from engine.actions import Action
 from engine.game import Game
@@ -71,7 +77,43 @@ def label(game: Game, seat: str, button: str, long: bool, offered: int) -> Phras
     return _WORDS.get(action.verb, Phrase(action.verb.upper()))
 
 
+def at_once(game: Game, seat: str, offered: int) -> dict[str, Any] | None:
+    """``{"action": "bet" or "raise", "chips": N}`` when ``seat`` may bet or raise now, has
+    offered nothing, and the rules allow one amount only: the seat page's BET plays it in one
+    tap. None otherwise (BET offers a chip, as the panel's does)."""
+    if offered or game.over or game.to_act != seat:
+        return None
+    stakes = [a for a in game.allowed() if a.player == seat and a.verb in ("bet", "raise")]
+    if len(stakes) != 1 or stakes[0].min_chips is None or \
+            stakes[0].min_chips != stakes[0].max_chips:
+        return None
+    verb, chips = stakes[0].verb, stakes[0].min_chips
+    if decide(game, seat, "BET", False, 0).refusal is not None:
+        return None
+    return {"action": verb, "chips": chips}
+
+
+def facing(game: Game, seat: str, hand_actions: int) -> Phrase | None:
+    """The bet facing ``seat`` on its turn, when calling it costs chips: "Facing you: Bob's
+    bet of 2 chips." (who made the highest stake, by the last bet or raise this hand)."""
+    if game.over or game.to_act != seat or hand_actions <= 0 or to_call(game, seat) <= 0:
+        return None
+    stakes = {v.name: v.stake for v in game.views()}
+    for action in reversed(game.history[-hand_actions:]):
+        if action.player != seat and action.verb in ("bet", "raise", "betpot") \
+                and stakes[action.player] == max(stakes.values()):
+            top = stakes[action.player]
+            return NN_("Facing you: %(p)s's bet of %(n)s chip.",
+                       "Facing you: %(p)s's bet of %(n)s chips.", top, p=action.player)
+    return None
+
+
 def labels(game: Game, seat: str, offered: int) -> dict[str, Phrase | None]:
     """Every seat-page button's label, by button id (``THROW``, ``STAND``, ``BET``, ``CALL``,
-    ``PASS``, ``POT``); None for a button whose press would be refused now."""
-    return {name: label(game, seat, button, long, offered) for name, button, long in BUTTONS}
+    ``PASS``, ``POT``); None for a button whose press would be refused now. BET says the bet
+    it makes when it makes one in one tap (:func:`at_once`)."""
+    said = {name: label(game, seat, button, long, offered) for name, button, long in BUTTONS}
+    once = at_once(game, seat, offered)
+    if once is not None:
+        said["BET"] = _chips(once["action"], once["chips"])
+    return said

@@ -46,7 +46,11 @@ def throw_phrase(dice: Sequence[int]) -> Phrase:
 
 
 def ordinal(n: int) -> Phrase:
-    """``3rd``: a place said as an ordinal."""
+    """``3rd``: the place of a throw said as an ordinal. The first has a msgid of its own, as
+    French says "1er" but "21e" where English says "1st" and "21st"."""
+    if n == 1:
+        # Translators: the first throw, or the first place of a throw (French 1er, Spanish 1.ª)
+        return N_("1st", n=n)
     if 10 <= n % 100 <= 20 or n % 10 not in (1, 2, 3):
         return N_("%(n)sth", n=n)
     return {1: N_("%(n)sst", n=n), 2: N_("%(n)snd", n=n), 3: N_("%(n)srd", n=n)}[n % 10]

@@ -9,9 +9,11 @@ dashboard, with nothing but the standard library and make pi-check's client
   acknowledged answer said is kept in a record file;
 - ``resume``: after the service was killed or the machine rebooted, ``GET /api/state`` must
   show the same game with every acknowledged action: the same number of actions, chips, pot,
-  round, hand and seat to act as the last answer acknowledged;
+  round, hand, captain, centre, rounds lost, seat to act and verbs allowed as the last answer
+  acknowledged;
 - ``finish``: play the same game to its end; its finished record must hold every action
-  played since ``start``;
+  played since ``start``, one for one (the seat, the verb and a bet's chips), the ones
+  acknowledged before a kill or a reboot included;
 - ``zones``: the referee gives the table its camera zones again (``POST
   /api/referee/zones``, the referee token from the journal): they must be saved in the
   config, which the service may write only where its unit lets it;
@@ -44,7 +46,8 @@ REFEREE_LINE = re.compile(r"^Referee token:\s+(\S+)", re.M)
 #: seconds to wait for a command answered 202 (being applied) to be decided
 OUTCOME_POLLS = 300
 #: what must be the same after a restart as in the last acknowledged answer
-KEPT = ("game_id", "actions", "chips", "pot", "round", "hand", "to_act", "over")
+KEPT = ("game_id", "actions", "hand_actions", "chips", "pot", "round", "hand", "rounds_lost",
+        "captain", "centre", "to_act", "expects", "allowed", "over")
 
 
 def snapshot(state: dict[str, Any]) -> dict[str, Any]:
@@ -105,7 +108,7 @@ def resume(port: int, record: dict[str, Any]) -> str:
     if status != 200:
         raise Failed(f"GET /api/state answered {status}")
     now, then = snapshot(state), record["last"]
-    differ = [f"{k} {now[k]!r} (was {then[k]!r})" for k in KEPT if now[k] != then[k]]
+    differ = [f"{k} {now[k]!r} (was {then.get(k)!r})" for k in KEPT if now[k] != then.get(k)]
     if differ:
         raise Failed("the table did not resume the game as acknowledged: " + "; ".join(differ))
     return (f"game {now['game_id']} resumed with its {now['actions']} acknowledged actions "
@@ -125,11 +128,30 @@ def finish(port: int, tokens: dict[str, str], record: dict[str, Any]) -> str:
     record["last"] = snapshot(state)
     game = state["game_id"]
     status, finished = play.request(port, "GET", f"/api/games/{game}")
-    if status != 200 or len(finished.get("actions", [])) != len(played):
-        raise Failed(f"GET /api/games/{game} answered {status} with "
-                     f"{len(finished.get('actions', []))} actions, not the {len(played)} played")
+    if status != 200:
+        raise Failed(f"GET /api/games/{game} answered {status}: {finished}")
+    differ = unlike(played, finished.get("actions", []))
+    if differ:
+        raise Failed(f"the record of game {game} is not the game played: {differ}")
     return (f"game {game} over after {len(played)} actions, loser {state['loser']}; its "
-            f"record has every one of them")
+            f"record has every one of them, one for one")
+
+
+def unlike(played: list[dict[str, Any]], recorded: list[str]) -> str:
+    """Where a finished record ("Ann bet 1", "Bob throw 6 3 1": seat, verb, then chips or the
+    dice read) departs from the actions acknowledged; "" when it holds them all, in order."""
+    if len(recorded) != len(played):
+        return f"{len(recorded)} actions recorded, {len(played)} acknowledged"
+    for n, (body, line) in enumerate(zip(played, recorded, strict=True), 1):
+        seat, verb, *rest = line.split()
+        want = [body["seat"], body["action"]]
+        got = [seat, verb]
+        if "chips" in body:
+            want.append(str(body["chips"]))
+            got.append(rest[0] if rest else "")
+        if got != want:
+            return f"action {n} recorded as {line!r}, acknowledged as {body}"
+    return ""
 
 
 def zones(port: int, journal: pathlib.Path) -> str:

@@ -10,7 +10,9 @@
 #   - postgresql and rsync, the apt packages the hub's install asks for;
 #   - systemd-networkd on DHCP (qemu's user network: no way out, only the forwarded ports);
 #   - the wheels the installs pip-install, downloaded from PyPI here, so that the booted
-#     machine installs from /var/cache/bidou-wheels and fetches nothing.
+#     machine installs from /var/cache/bidou-wheels and fetches nothing: the table's with its
+#     learn extra (install.sh installs it: PyTorch's CPU-only aarch64 wheels, as
+#     pi-constraints.txt pins them) and the hub's venue extra.
 # Then, at every run, a fresh clone of the repository in /home/pi/bidou-table and a new image
 # made from the overlay (mkfs.ext4 -d: no loop device): each boot starts from a clean install.
 #
@@ -123,7 +125,7 @@ if [[ "$(cat "$MERGED$WHEELS/.for" 2>/dev/null)" != "$want" ]]; then
     # resolution. pip itself and setuptools (the project's build backend) are fetched too.
     { in_root python3 -m venv --system-site-packages /tmp/wheel-venv \
       && in_root /tmp/wheel-venv/bin/pip download -q -d "$WHEELS" \
-          -c /tmp/pi-constraints.txt pip "setuptools>=70.1" wheel "/tmp/src[venue]"; } \
+          -c /tmp/pi-constraints.txt pip "setuptools>=70.1" wheel "/tmp/src[learn,venue]"; } \
         >"$LAYER/wheels.log" 2>&1 || die "pip download failed: see $LAYER/wheels.log"
     echo "$want" >"$MERGED$WHEELS/.for"
     say "wheels: $(( $(clock) - t )) s ($(find "$MERGED$WHEELS" -name '*.whl' | wc -l) from PyPI into $WHEELS)"
@@ -136,7 +138,9 @@ fi
 install -d -m 0700 "$MERGED/root/.ssh"
 install -m 0600 "$KEY.pub" "$MERGED/root/.ssh/authorized_keys"
 rm -rf "$MERGED/home/pi/bidou-table"
-git clone --quiet "$REPO" "$MERGED/home/pi/bidou-table"
+# the commit only: the history (3.3 GB of it, old weights included) would fill the disk that
+# the installs' PyTorch needs, and a pub's install never reads it
+git clone --quiet --depth 1 "file://$REPO" "$MERGED/home/pi/bidou-table"
 say "clone: $(git -C "$MERGED/home/pi/bidou-table" log --oneline -1)"  # before it is pi's
 timeout 600 chroot "$MERGED" chown -R pi:pi /home/pi/bidou-table
 t=$(clock)

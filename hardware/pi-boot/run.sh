@@ -25,6 +25,11 @@
 #      logged in to PostgreSQL over TCP with the passwords the install wrote, not by peer;
 #  10. the machine powered off.
 # Each step is bounded (timeout), and the machine is powered off (else killed) on any exit.
+#
+# PI_BOOT_FROM=STEP boots the disk the last run left (its install, game and hub kept, the
+# run's files in .pi-check/pi-boot/run) and runs from STEP on, appending to the report: one
+# of install dashboard zones badconfig game kill reboot security hub join venue logins. An
+# emulated install takes tens of minutes; a step found wrong after it is run again without it.
 # The report (each step, its seconds, what was checked) goes to $PI_BOOT_REPORT (default
 # .pi-check/pi-boot/last-run.md). The timings are emulated ones: qemu translates every
 # instruction, and they say nothing about a Pi's speed.
@@ -52,6 +57,8 @@ SHORT=60
 OFFLINE="PIP_NO_INDEX=1 PIP_FIND_LINKS=/var/cache/bidou-wheels PIP_DISABLE_PIP_VERSION_CHECK=1"
 CLONE=/home/pi/bidou-table
 
+STEPS=(install dashboard zones badconfig game kill reboot security hub join venue logins)
+FROM="${PI_BOOT_FROM:-}"
 say() { echo "pi-boot: $*"; }
 # PI_BOOT_HOLD=SECONDS: after a failure, the machine stays up that long for a look inside
 # (ssh -i .pi-check/pi-boot/id_ed25519 -p 2322 root@127.0.0.1), then is powered off
@@ -77,8 +84,24 @@ command -v ssh >/dev/null || missing+=(openssh-client)
 ((${#missing[@]} == 0)) || die "missing ${missing[*]}: apt-get install qemu-system-arm" \
     "qemu-user-static debootstrap binfmt-support e2fsprogs openssh-client"
 
+from=0
+if [[ -n "$FROM" ]]; then
+    for ((from = 0; from < ${#STEPS[@]}; from++)); do [[ "${STEPS[from]}" == "$FROM" ]] && break; done
+    ((from < ${#STEPS[@]})) || die "PI_BOOT_FROM=$FROM is none of: ${STEPS[*]}"
+    [[ -e "$IMAGE" && -e "$LAYER/vmlinuz" && -e "$LAYER/initrd.img" ]] \
+        || die "PI_BOOT_FROM needs the disk of a run before ($IMAGE): run sudo make pi-boot once"
+fi
+runs() {  # runs STEP: true when STEP is PI_BOOT_FROM's or after it
+    local i
+    for ((i = from; i < ${#STEPS[@]}; i++)); do [[ "${STEPS[i]}" == "$1" ]] && return 0; done
+    return 1
+}
+
 mkdir -p "$LAYER" "$WORK" "$(dirname "$REPORT")"
-: >"$REPORT"
+if [[ -z "$FROM" ]]; then  # a new run: a new report, and none of the last run's files
+    : >"$REPORT"
+    find "$WORK" -maxdepth 1 -type f -delete
+fi
 report() { echo "$*" | tee -a "$REPORT"; }
 started=$(clock)
 step_name="" step_start=0
@@ -88,15 +111,22 @@ block() {  # block TITLE FILE: a file's text in the report, as a code block
     { echo; echo "$1:"; echo '```'; cat "$2"; echo '```'; echo; } >>"$REPORT"
 }
 
-report "# make pi-boot, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$REPO" rev-parse --short HEAD)"
-report ""
-report "Emulated timings (qemu-system-aarch64, TCG, -smp 2 niced on a shared 2-core x86 host):"
-report "they say nothing about a Pi's speed."
+if [[ -n "$FROM" ]]; then
+    report ""
+    report "## From step $FROM, $(date -u '+%Y-%m-%d %H:%M UTC'), commit" \
+        "$(git -C "$REPO" rev-parse --short HEAD): the disk the run before left, booted again"
+else
+    report "# make pi-boot, $(date -u '+%Y-%m-%d %H:%M UTC'), commit $(git -C "$REPO" rev-parse --short HEAD)"
+    report ""
+    report "Emulated timings (qemu-system-aarch64, TCG, -smp 2 niced on a shared 2-core x86 host):"
+    report "they say nothing about a Pi's speed."
+fi
 report ""
 report "| step | seconds | checked |"
 report "|---|---|---|"
 
 # --- 1. 2. the root and the disk -----------------------------------------------------------
+if [[ -z "$FROM" ]]; then
 step "root"
 timeout --kill-after=30 7200 "$REPO/hardware/pi-check/run.sh" --root-only >"$WORK/root.log" 2>&1 \
     || die "pi-check's root: $(tail -3 "$WORK/root.log")"
@@ -106,6 +136,7 @@ step "disk"
 timeout --kill-after=30 7200 "$HERE/image.sh" "$CACHE" "$IMAGE" "$KEY" >"$WORK/image.log" 2>&1 \
     || die "the disk image: $(tail -3 "$WORK/image.log")"
 checked "$(sed -n 's/^pi-boot: //p' "$WORK/image.log" | paste -sd ';' | sed 's/;/; /g')"
+fi
 
 # --- 3. the boot, and the power-off on every exit ------------------------------------------
 SSH=(ssh -i "$KEY" -p "$SSH_PORT" -o BatchMode=yes -o StrictHostKeyChecking=no
@@ -160,7 +191,7 @@ game() {  # game COMMAND ARGS...: hardware/pi-boot/game.py's last line (the call
 
 step "boot"
 rm -f "$LAYER/console.log"
-nice -n 15 timeout --kill-after=10 "$LIFE_LIMIT" qemu-system-aarch64 -M virt -cpu cortex-a72 \
+nice -n 5 timeout --kill-after=10 "$LIFE_LIMIT" qemu-system-aarch64 -M virt -cpu cortex-a72 \
     -smp 2 -m "$MEMORY" -display none -monitor none -serial "file:$LAYER/console.log" \
     -kernel "$LAYER/vmlinuz" -initrd "$LAYER/initrd.img" \
     -append "root=/dev/vda rw console=ttyAMA0 systemd.show_status=false" \
@@ -175,14 +206,21 @@ state="$(vm "$BOOT_LIMIT" "systemctl is-system-running --wait" || true)"
 vm 20 "systemctl --failed --no-legend --plain" >"$WORK/failed.txt" || true
 checked "ssh answers; PID 1 is systemd; $(vm 20 'uname -m -r'); system $state" \
     "$( [[ -s "$WORK/failed.txt" ]] && echo "(failed: $(cut -d' ' -f1 "$WORK/failed.txt" | paste -sd' '))")"
+if ((from > 0)); then  # the table the run before installed: its service, its seats' tokens
+    wait_active 600 bidou-table
+    table_answers
+fi
 
 # --- 4. the table's install, as the pub runs it ----------------------------------------------
+if runs install; then
 step "install.sh"
 vm "$INSTALL_LIMIT" "cd $CLONE && env $OFFLINE firmware/deploy/install.sh" >"$WORK/install.log" 2>&1 \
     || die "firmware/deploy/install.sh: $(tail -5 "$WORK/install.log")"
 wait_active 300 bidou-table
 checked "firmware/deploy/install.sh from the clone exited 0 (pip from the image's wheels);" \
     "bidou-table.service active"
+fi
+if runs dashboard; then
 step "dashboard"
 # what the pub does for the phones: the dashboard on the pub's network (here, qemu's)
 vm "$SHORT" "sed -i 's/^host = \"127.0.0.1\"/host = \"0.0.0.0\"/' /etc/bidou-table/table.toml \
@@ -192,12 +230,16 @@ page="$(timeout 30 curl -fsS "http://127.0.0.1:$TABLE_PORT/" | grep -c '<html' |
 ((page >= 1)) || die "GET / on 127.0.0.1:$TABLE_PORT gave no page"
 checked "[server] host 0.0.0.0; GET /api/state and GET / answer on 127.0.0.1:$TABLE_PORT" \
     "(forwarded to the machine's 8080)"
+fi
 
+if runs zones; then
 step "zones saved"
 line="$(game zones --port "$TABLE_PORT" --tokens "$WORK/tokens.log")"
 [[ "$line" == *"saved in the config"* ]] || die "$line"
 checked "${line#game.py: } (the service writes /etc/bidou-table)"
+fi
 
+if runs badconfig; then
 step "a config it cannot use"
 vm "$SHORT" "cp -p /etc/bidou-table/table.toml /root/table.toml.good \
     && sed -i 's/^port = 8080/port = \"eighty\"/' /etc/bidou-table/table.toml \
@@ -216,13 +258,17 @@ wait_active 120 bidou-table
 table_answers
 checked "[server] port = \"eighty\": the service's journal says \"$said\", no traceback;" \
     "the config put back, the service active again"
+fi
 
 # --- 5. 6. 7. a game, a kill, a reboot ----------------------------------------------------
+if runs game; then
 step "game to a bet"
 line="$(game start --port "$TABLE_PORT" --tokens "$WORK/tokens.log")"
 [[ "$line" == *"played to a bet"* ]] || die "$line"
 checked "${line#game.py: }"
+fi
 
+if runs kill; then
 step "kill -9"
 pid="$(vm 20 "systemctl show -p MainPID --value bidou-table")"
 restarts="$(vm 20 "systemctl show -p NRestarts --value bidou-table")"
@@ -241,7 +287,9 @@ vm 20 "journalctl -u bidou-table -b -o cat --no-pager | grep -E 'status=9/KILL|S
     >"$WORK/kill.txt" || true
 checked "main PID $pid killed; systemd restarted it (NRestarts $restarts -> $now:" \
     "$(paste -sd' ' "$WORK/kill.txt" | cut -c1-160)); ${line#game.py: }"
+fi
 
+if runs reboot; then
 step "reboot"
 before="$(boot_id)"
 vm 20 "systemctl reboot" >/dev/null 2>&1 || true
@@ -254,13 +302,17 @@ table_answers
 line="$(game resume --port "$TABLE_PORT")"
 [[ "$line" == *resumed* ]] || die "$line"
 checked "a new boot id; bidou-table active again by itself (enabled); ${line#game.py: }"
+fi
 
 # --- 8. the sandboxing ----------------------------------------------------------------------
+if runs security; then
 step "security"
 vm 120 "systemd-analyze security bidou-table --no-pager" >"$WORK/security.txt" 2>&1 || true
 checked "systemd-analyze security bidou-table: $(grep -o 'Overall exposure level.*' "$WORK/security.txt")"
+fi
 
 # --- 9. the hub, in the same machine --------------------------------------------------------
+if runs hub; then
 step "install-hub"
 vm "$INSTALL_LIMIT" "cd $CLONE && env $OFFLINE venue/deploy/install-hub t1 t2" >"$WORK/hub.log" 2>&1 \
     || die "venue/deploy/install-hub t1 t2: $(tail -5 "$WORK/hub.log")"
@@ -269,7 +321,9 @@ for unit in postgresql bidou-venue-hub bidou-venue-ingest bidou-venue-screen; do
 done
 checked "venue/deploy/install-hub t1 t2 exited 0 (pip from the image's wheels); the hub," \
     "the ingester and the screen active"
+fi
 
+if runs join; then
 step "the table joins"
 awk '/^Table t1:/ {on = 1; next} on && /^\[venue\]/ {print; take = 1; next}
      take && NF == 0 {exit} take {print}' "$WORK/hub.log" >"$WORK/t1-venue.toml"
@@ -287,14 +341,18 @@ done
 grep -q accepted "$WORK/accept.txt" || die "accept-log: $(cat "$WORK/accept.txt")"
 checked "t1's [venue] section appended to /etc/bidou-table/table.toml, the service restarted;" \
     "${line#game.py: }; $(cat "$WORK/accept.txt")"
+fi
 
+if runs venue; then
 step "the game reaches the venue"
 line="$(game finish --port "$TABLE_PORT" --tokens "$WORK/tokens.log")"
 [[ "$line" == *"record has every"* ]] || die "$line"
 venue="$(game venue --port "$SCREEN_PORT" --table t1 --timeout 600)"
 [[ "$venue" == *"venue screen lists"* ]] || die "$venue"
 checked "${line#game.py: }; ${venue#game.py: } (127.0.0.1:$SCREEN_PORT/api/tables/t1/games)"
+fi
 
+if runs logins; then
 step "PostgreSQL logins"
 query="SELECT usename || ' ' || coalesce(host(client_addr), 'socket') || ' ' || application_name
        FROM pg_stat_activity WHERE datname = 'bidou_venue' AND usename <> 'postgres' ORDER BY 1"
@@ -305,9 +363,24 @@ vm "$SHORT" "grep -h dsn /etc/bidou-venue/venue.toml | sed 's/password=[^ \"]*/p
 ! grep -q ' socket' "$WORK/logins.txt" \
     || die "a service user logs in on the local socket (peer): $(grep ' socket' "$WORK/logins.txt")"
 grep -q password= "$WORK/dsn.txt" || die "the venue config's DSN has no password"
+# each DSN the install wrote logs in by itself (its password, over TCP); the owner's peer
+# login, which the services would otherwise have, is refused
+vm "$SHORT" "bash -s" >"$WORK/passwords.txt" 2>&1 <<'EOF'
+sed -n 's/^dsn = "\(.*\)"$/\1/p' /etc/bidou-venue/venue.toml | while read -r dsn; do
+    echo "$(psql "$dsn" -tAc 'SELECT current_user') logs in with its DSN's password"
+done
+if runuser -u bidou-venue -- psql -d bidou_venue -tAc 'SELECT 1' >/dev/null 2>/tmp/peer.err; then
+    echo "PEER: bidou-venue logs in by peer"
+else
+    echo "bidou-venue's peer login refused: $(head -1 /tmp/peer.err)"
+fi
+EOF
+(( $(grep -c "with its DSN's password" "$WORK/passwords.txt") == 2 )) \
+    || die "the venue config's DSNs do not both log in: $(paste -sd' ' "$WORK/passwords.txt")"
+! grep -q '^PEER' "$WORK/passwords.txt" || die "the database's owner logs in by peer"
 checked "sessions on bidou_venue: $(paste -sd, "$WORK/logins.txt" | sed 's/,/, /g'), all over" \
-    "TCP (pg_hba: scram-sha-256 on 127.0.0.1); the DSNs of /etc/bidou-venue/venue.toml carry" \
-    "the install's passwords"
+    "TCP; $(paste -sd';' "$WORK/passwords.txt" | sed 's/;/; /g')"
+fi
 
 # --- 10. the power-off ----------------------------------------------------------------------
 step "power-off"
@@ -318,6 +391,11 @@ QEMU=""
 checked "systemctl poweroff; qemu exited"
 report ""
 report "In all: $(( $(clock) - started )) s."
-block "systemd-analyze security bidou-table" "$WORK/security.txt"
-block "install-hub's output (passwords elided)" <(sed 's/password = ".*"/password = "..."/' "$WORK/hub.log")
+if runs security; then
+    block "systemd-analyze security bidou-table" "$WORK/security.txt"
+fi
+if runs hub; then
+    block "install-hub's output (passwords elided)" \
+        <(sed 's/password = ".*"/password = "..."/' "$WORK/hub.log")
+fi
 say "passed; the report is in $REPORT"

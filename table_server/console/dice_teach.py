@@ -15,7 +15,6 @@ The calibration's progress comes over Server-Sent Events of its own
 from __future__ import annotations
 
 import json
-import pathlib
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -40,6 +39,7 @@ from firmware.teach.photo_upload import MAX_BYTES, PhotoError
 from table_server.access.guards import csrf_protected, csrf_token, referee_required
 from table_server.context import ctx, error_page
 from table_server.words.i18n import gettext as _
+from table_server.words.i18n import ngettext
 from vision.calibrate import folds
 from web import sse
 
@@ -112,7 +112,6 @@ def page() -> Any:
                            needs=tally.needs(), seats=list(t.watcher.zones) if t.watcher else [],
                            throws=t.folder.throws() if t.folder else [],
                            folder=t.folder.path.name if t.folder else None,
-                           log_name=pathlib.Path(t.log.path).name,
                            status=status_of(t), upload_mb=MAX_BYTES // (1024 * 1024),
                            learn_extra=learn_extra_here(), teachings=teachings_of(t))
 
@@ -172,15 +171,24 @@ def save() -> Any:
     try:
         places = json.loads(request.form.get("places", ""))
     except ValueError:
-        return error_page(400, "The dice did not come with the form; reload the page and try "
-                               "again (nothing was saved).")
+        return error_page(400, _("The dice did not come with the form; reload the page and "
+                                 "try again (nothing was saved)."))
     try:
-        name = teacher().save(request.form.get("draft", ""), places)
+        teacher().save(request.form.get("draft", ""), places)
     except TeachError as exc:
-        return _refused(exc)
+        found = teacher().draft(request.form.get("draft", ""))
+        if found is None:
+            return _refused(exc)
+        # the same throw again, the dice as they were sent, the sentence beside Save
+        height, width = found.image.shape[:2]
+        sent = isinstance(places, list) and all(isinstance(p, dict) for p in places)
+        return render_template("dice_draft.html", csrf=csrf_token(), draft=found, width=width,
+                               height=height, places=json.dumps(places if sent else found.places),
+                               error=str(exc)), 400
     values = sorted(p["value"] for p in places if p["value"] != NOT_A_DIE)
-    flash(_("Saved %(name)s: %(n)s dice (%(values)s).", name=name, n=len(values),
-            values=" ".join(map(str, values)) or _("none")), "ok")
+    flash(ngettext("Known throw saved: %(num)s die (%(values)s).",
+                   "Known throw saved: %(num)s dice (%(values)s).", len(values),
+                   values=" ".join(map(str, values)) or _("none")), "ok")
     return redirect(url_for("dice.page"), code=303)
 
 
@@ -190,8 +198,7 @@ def known(name: str) -> Any:
     t = teacher()
     found = t.folder.throw(name) if t.folder else None
     if found is None:
-        return error_page(404, f"There is no known throw {name!r}; see the list on the Dice "
-                               "page.")
+        return error_page(404, _("There is no known throw “%(name)s”.", name=name))
     return render_template("dice_known.html", csrf=csrf_token(), throw=found,
                            places=json.dumps([m.to_json() for m in found.marked]))
 

@@ -180,9 +180,8 @@ def _answer(form_id: str, command: Callable[[], Command]) -> Any:
         outcome = ask(command())
     except (FormError, Refused) as e:
         return referee_forms.keep(form_id, request.form, str(e))
-    if not outcome.ok:
-        return referee_forms.keep(form_id, request.form, outcome.message + (
-            f" ({outcome.rule})" if outcome.rule else ""))
+    if not outcome.ok:  # said for people, without the rule's code (the API's "rule" has it)
+        return referee_forms.keep(form_id, request.form, say(outcome.phrase) or outcome.message)
     flash(outcome.message or "Done.", "ok")
     return redirect(url_for("referee.console"), code=303)
 

@@ -95,6 +95,16 @@ def check_press_rate(who: Caller, seat: str) -> None:
         raise Refused(429, too_many_presses(seat), retry_after=math.ceil(wait))
 
 
+def repeat_id(data: dict[str, Any]) -> str | None:
+    """A press's or act's optional ``id`` (1-64 characters): a repeat of it within a moment is
+    the same command (``firmware.table.press_repeats``). 400 for anything else."""
+    found = data.get("id")
+    if found is not None and not (isinstance(found, str) and 0 < len(found) <= 64):
+        raise Refused(400, f"The field \"id\" must be a text of 1 to 64 characters naming "
+                           f"the press, or left out{given(found)}.")
+    return found
+
+
 # --- public ---------------------------------------------------------------------------
 
 
@@ -158,7 +168,7 @@ def act() -> Any:
     """``{"seat", "action", "chips"}``: play a verb for a seat (its token, or the referee's)."""
     who = caller()
     data = json_body(ACT_EXAMPLE)
-    no_unknown_keys(data, ("seat", "action", "chips"))
+    no_unknown_keys(data, ("seat", "action", "chips", "id"))
     seat = existing_seat(data.get("seat"))
     verb = data.get("action")
     if not isinstance(verb, str) or verb not in VERBS:
@@ -171,10 +181,11 @@ def act() -> Any:
                                f"{given(chips)}.")
     elif chips not in (None, 0):
         raise Refused(400, f"A {verb} takes no chips; leave \"chips\" out.")
+    act_id = repeat_id(data)
     check_may_act(who, seat)
     check_press_rate(who, seat)
     source = "referee" if who.referee else "web"
-    return answer(ask(Act(seat, verb, chips if takes_chips else None, source)))
+    return answer(ask(Act(seat, verb, chips if takes_chips else None, source, act_id)))
 
 
 @bp.post("/press")
@@ -193,10 +204,7 @@ def press() -> Any:
     long = data.get("long", False)
     if not isinstance(long, bool):
         raise Refused(400, f"The field \"long\" must be true or false{given(long)}.")
-    press_id = data.get("id")
-    if press_id is not None and not (isinstance(press_id, str) and 0 < len(press_id) <= 64):
-        raise Refused(400, f"The field \"id\" must be a text of 1 to 64 characters naming "
-                           f"the press, or left out{given(press_id)}.")
+    press_id = repeat_id(data)
     check_may_act(who, seat)
     check_press_rate(who, seat)
     return answer(ask(Press(seat, button, long, "referee" if who.referee else "web",

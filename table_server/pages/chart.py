@@ -1,6 +1,7 @@
 """The history page's chart of chips hand by hand, drawn as inline SVG on the page's dark theme
 (no JS library, no network): a line per player with the name at its end, the hand numbers on
-the x axis, and a dashed line with who lost at each lost round.
+the x axis, and a dashed line with who lost at each lost round; and its key (each name in its
+line's colour), which a phone shows above the chart.
 
 No label may print over another: the names at the lines' ends are spread apart vertically,
 the round labels are stacked in as many lanes above the plot as they need, and the hand
@@ -68,6 +69,12 @@ def spread(ys: list[float], least: float, low: float, high: float) -> list[float
     for k, i in enumerate(order):
         out[i] = placed[k]
     return out
+
+
+def chart_key(players: list[str]) -> list[dict[str, str]]:
+    """Each player's name and line colour, for the key above the chart: on a phone the chart
+    scrolls sideways and the names at the lines' ends start off the screen's right edge."""
+    return [{"name": p, "colour": COLOURS[k % len(COLOURS)]} for k, p in enumerate(players)]
 
 
 def chart_svg(points: list[dict[str, int]], players: list[str], width: int = 960,

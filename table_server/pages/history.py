@@ -17,7 +17,7 @@ from flask import Blueprint, Response, render_template
 from engine.record import record_from_dict
 from engine.variants import new_game
 from table_server.context import error_page, finished_games, finished_record
-from table_server.pages.chart import chart_svg
+from table_server.pages.chart import chart_key, chart_svg
 from table_server.words.i18n import gettext as _
 
 bp = Blueprint("history", __name__, url_prefix="/history")
@@ -127,7 +127,7 @@ def game(game_id: int) -> Any:
     points, ends, hands = chart_data(record)
     chart = chart_svg(points, list(record["players"]), ends=ends, hands=hands)
     return render_template("history_game.html", game=dict(info, summary=summary(info)),
-                           record=record, chart=chart)
+                           record=record, chart=chart, key=chart_key(list(record["players"])))
 
 
 @bp.get("/<int:game_id>/record.json")

@@ -88,7 +88,13 @@ const Bidou = (() => {
      translation (a list of forms for a plural); a msgid it lacks is said in English. */
   const node = document.getElementById("i18n");
   const CATALOGUE = node ? JSON.parse(node.textContent) : { words: {}, zero_plural: true };
-  const fill = (text, args) => text.replace(/%\((\w+)\)[sd]/g,
+  /* French elides "de" and "que" before a name or words starting with a vowel ("les dés
+     d'Ann"): the text is mended at the hole, as firmware/words/elision.py does. */
+  const VOWEL = /^[aeiouyàâäéèêëîïôöùûüœ]/i;
+  const elide = (text, args) => (CATALOGUE.language !== "fr" ? text
+    : text.replace(/\b([Dd]e|[Qq]ue) %\((\w+)\)s/g, (whole, word, name) =>
+      (args && name in args && VOWEL.test(String(args[name])) ? `${word.slice(0, -1)}'%(${name})s` : whole)));
+  const fill = (text, args) => elide(text, args).replace(/%\((\w+)\)[sd]/g,
     (whole, name) => (args && name in args ? String(args[name]) : whole));
 
   /** `msgid` in the page's language, its `%(name)s` filled from `args`. */
@@ -106,6 +112,12 @@ const Bidou = (() => {
     return fill(text, { n, ...(args || {}) });
   }
 
+  /** "Ann, Bob and Cy" in the page's language (firmware/words/lists.py's list_phrase). */
+  function names(list) {
+    if (list.length <= 1) return list.join("");
+    return t("%(some)s and %(last)s", { some: list.slice(0, -1).join(", "), last: list[list.length - 1] });
+  }
+
   /** A phrase the server sent (firmware/words/phrases.py's Phrase.to_json: every text of a
       state is one), or a plain string, in the page's language. */
   function say(phrase) {
@@ -121,6 +133,6 @@ const Bidou = (() => {
     return phrase.t === "%(said)s." ? said.charAt(0).toUpperCase() + said.slice(1) : said;
   }
 
-  return { el, svg, die, dice, chips, listen, initialState, clear, t, tn, say,
+  return { el, svg, die, dice, chips, listen, initialState, clear, t, tn, say, names,
            language: CATALOGUE.language || "en" };
 })();

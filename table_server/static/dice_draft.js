@@ -1,7 +1,8 @@
 /* A known throw's picture with a box on each die: tap a die to set its value (1-6, or not a
    die), "Add a die" then tap the picture for one the reader missed. The places go to the
-   server as JSON in the save form; the server checks them again (an undecided die is refused
-   there, with a sentence). On a saved throw's page the boxes are only shown. */
+   server as JSON in the save form. A die not decided yet is refused here, beside Save, with
+   its chooser opened; the server checks them again (and refuses on the same page, the
+   dice as they were). On a saved throw's page the boxes are only shown. */
 "use strict";
 (() => {
   const picture = document.getElementById("picture");
@@ -46,8 +47,8 @@
       tag.className = "tag";
       tag.textContent = label(p);
       b.appendChild(tag);
-      b.setAttribute("aria-label", t("die %(i)s: %(value)s",
-                                     { i: i + 1, value: state === "undecided" ? t("not sure") : label(p) }));
+      const value = state === "undecided" ? t("not sure") : label(p);  // extracted out of the call
+      b.setAttribute("aria-label", t("die %(i)s: %(value)s", { i: i + 1, value }));
       if (!readonly) b.addEventListener("click", (e) => { e.stopPropagation(); choose(i); });
       picture.appendChild(b);
     });
@@ -108,6 +109,21 @@
     addButton.textContent = t("Add a die");
     choose(places.length - 1);
   });
+  // a die not decided yet: said here, beside Save, and its chooser opened; the page stays
+  const form = document.getElementById("save-form");
+  const refusal = document.getElementById("save-refusal");
+  if (form && !readonly) {
+    form.addEventListener("submit", (e) => {
+      const open = places.findIndex((p) => p.value === null || p.value === undefined);
+      if (open < 0) return;
+      e.preventDefault();
+      if (refusal) {
+        refusal.textContent = t("Die %(i)s has no value yet: tap it and choose its value (1-6, or not a die); nothing was saved.",
+                                { i: open + 1 });
+      }
+      choose(open);
+    });
+  }
   if (img.complete) draw(); else img.addEventListener("load", draw);
   draw();
 })();

@@ -12,6 +12,11 @@
     FIGURES.forEach((k, i) => { cells[i].textContent = figures ? String(figures[k]) : "–"; });
   }
 
+  // a teaching's time in the reader's time zone, written as the page's language writes it
+  const WHEN = new Intl.DateTimeFormat(document.documentElement.lang || undefined,
+                                       { dateStyle: "medium", timeStyle: "short" });
+  const when = (iso) => (Number.isNaN(new Date(iso).getTime()) ? iso : WHEN.format(new Date(iso)));
+
   // the table's teachings, newest first, redrawn when one has ended
   function teachings(rows) {
     const body = $("teachings-rows");
@@ -20,7 +25,7 @@
       const tr = document.createElement("tr");
       tr.className = "teaching";
       tr.dataset.kept = String(r.kept);
-      for (const text of [r.at, r.by === "table" ? t("the table") : t("the referee"),
+      for (const text of [when(r.at), r.by === "table" ? t("the table") : t("the referee"),
         `${r.dice} (${r.new_dice})`, r.before, r.after, say(r.why)]) {
         const td = document.createElement("td");
         td.textContent = text;
@@ -65,15 +70,15 @@
       const said = [];
       if (out.reader_changed) {
         said.push(out.reader === "learned"
-          ? t("The learned reader reads the known throws better than the table's reader now.")
-          : t("The rule reader reads the known throws better than the table's reader now."));
+          ? t("The trained reader reads the known throws better than the table's reader now.")
+          : t("The pip counter reads the known throws better than the table's reader now."));
       }
       if (out.network) {
         said.push(out.head_kept ? t("Taught these dice, the table's own network reads the throws held out of its teaching better.")
                                 : t("Taught these dice, the table's own network does not read the throws held out of its teaching better."));
       } else {
-        said.push(out.head_kept ? t("Adapted to these dice, the learned reader reads the throws held back from its fit better.")
-                                : t("Adapting the learned reader to these dice does not read the throws held back from its fit better."));
+        said.push(out.head_kept ? t("Adapted to these dice, the trained reader reads the throws held back from its fit better.")
+                                : t("Adapting the trained reader to these dice does not read the throws held back from its fit better."));
       }
       said.push(out.changes ? t("Keep it to read with it from the next throw.")
                             : t("Nothing to keep: the table reads as well without it."));

@@ -66,7 +66,7 @@
     if (mine) {
       mine.hidden = !dice;
       mine.textContent = !dice ? "" : state.dice_rank
-        ? Bidou.t("Your throw, %(dice)s, is marked below: %(place)s.", { dice, place: state.dice_rank })
+        ? Bidou.t("Your throw, %(dice)s, is marked below: %(place)s.", { dice, place: Bidou.say(state.dice_rank) })
         : Bidou.t("Your throw, %(dice)s, is marked below.", { dice });
     }
     if (dice) {

@@ -1,7 +1,8 @@
 /* A seat controller on a player's phone: each button says what its next press does (from the
    table's own press mapping, /api/seat's `buttons`), only those that would be accepted are lit;
    the player's own dice with their name and place; at a showdown the others' dice and what it
-   cost; a banner when the link to the table is lost and when it is back. The seat token
+   cost; a banner when the link to the table is lost and when it is back (the dice being
+   settled are seat_settle.js's). The seat token
    arrives in the link from the QR code; it is kept in this tab's sessionStorage and removed
    from the address bar, and sent only as an Authorization header to this table's API. The
    table keeps its seat tokens across a restart, so this page keeps working through one. */
@@ -42,7 +43,11 @@
     if (up) setTimeout(() => { if (link.dataset.state === "back") link.hidden = true; }, 5000);
   }
 
+  // BET's one bet, when the rules allow one amount only (two-hand's chip): one tap plays it
+  let betAtOnce = null;
+
   function buttons(state) {
+    betAtOnce = token ? state.bet_at_once || null : null;
     const labels = state.buttons || {};
     for (const id of IDS) {
       const b = document.getElementById(`btn-${id}`);
@@ -85,82 +90,27 @@
     }
   }
 
-  /* Exposed dice whose values are pending: one line per seat this player settles (his own, or
-     shown beside his), three choosers set to what the owner said (else what the camera is
-     sure of), and a button: "These are my dice" for the owner, "Agree" for the others. */
-  // the values this player chose for a seat's dice, kept while that seat is being settled: the
-  // rows are drawn again at every change of the table, and a choice must not be lost to it
-  const picked = {};
-
-  function settle(state) {
-    const mine = (state.settling || []).filter(
-      (s) => s.seat === seat || (s.witnesses || []).includes(seat));
-    for (const owner of Object.keys(picked)) {
-      if (!mine.some((s) => s.seat === owner)) delete picked[owner];
-    }
-    const box = document.getElementById("settle-box");
-    box.hidden = !token || mine.length === 0;
-    const list = clear(document.getElementById("settle"));
-    for (const s of mine) {
-      const row = el("div", { class: "settlerow", "data-settle": s.seat });
-      row.appendChild(el("strong", {}, s.seat === seat ? t("Your dice")
-        : t("%(p)s's dice", { p: s.seat })));
-      const start = picked[s.seat] || (s.said || {})[s.seat] || s.guess;
-      const pickers = start.map((v, i) => {
-        const pick = el("select", { "aria-label": t("die %(n)s", { n: i + 1 }), "data-die": i });
-        for (let f = 1; f <= 6; f++) pick.appendChild(el("option", { value: f }, String(f)));
-        pick.value = v === null ? "" : String(v);
-        row.appendChild(pick);
-        return pick;
-      });
-      for (const pick of pickers) {
-        pick.addEventListener("change", () => {
-          picked[s.seat] = pickers.map((p) => (p.value === "" ? null : Number(p.value)));
-        });
-      }
-      const said = (s.said || {})[seat];
-      const ownerSaid = s.seat in (s.said || {});
-      const label = s.referee ? t("With the referee") : said ? t("Said")
-        : s.seat === seat ? t("These are my dice") : ownerSaid ? t("Agree") : t("Say these");
-      const send = el("button", { class: "btn lit", "data-settle-send": s.seat }, label);
-      send.disabled = Boolean(s.referee || said);
-      send.addEventListener("click", () => sendSettle(s.seat, pickers.map((p) => Number(p.value))));
-      row.appendChild(send);
-      if (s.referee) row.appendChild(el("p", { class: "refusal small" }, say(s.referee)));
-      else if (s.seat !== seat && !ownerSaid) {
-        row.appendChild(el("p", { class: "muted small" }, t("Waiting for %(p)s to say them.", { p: s.seat })));
-      }
-      list.appendChild(row);
-    }
-  }
-
-  async function sendSettle(owner, values) {
-    if (!token) return;
-    if (values.some((v) => !(v >= 1 && v <= 6))) {
-      refusal.textContent = t("Choose each die's value, 1 to 6, first.");
-      return;
-    }
-    const r = await fetch("/api/settle", {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-      body: JSON.stringify({ seat: owner, player: seat, values }),
-    });
-    const body = await r.json();
-    if (forget(r, body)) return;
-    refusal.textContent = r.ok ? "" : body.error;  // no rule code: the referee's console has it
-    await refresh();
-  }
-
   function render(state) {
     if (!state) return;
     const me = (state.seats || []).find((s) => s.name === seat);
-    // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt)
+    // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt);
+    // the owner of dice being settled is spoken to, not named
     const choices = state.prompt && state.prompt.a && state.prompt.a.choices;
-    document.getElementById("seat-status").textContent = me && me.to_act && !state.over
-      ? t("Your turn: %(prompt)s", { prompt: say(choices || state.prompt) })
-      : say(state.prompt);
+    // shown dice this player settles: what to do, said to them (the settle box is below)
+    const settling = (state.settling || []).find(
+      (s) => s.seat === seat || (s.witnesses || []).includes(seat));
+    document.getElementById("seat-status").textContent = settling && token
+      ? (settling.seat === seat ? t("The camera is not sure of your dice: say their values below.")
+        : t("The camera is not sure of %(p)s's dice: check them below.", { p: settling.seat }))
+      : me && me.to_act && !state.over && choices
+        ? t("Your turn: %(prompt)s", { prompt: say(choices) })
+        : say(state.prompt);
+    const facing = document.getElementById("seat-facing");  // "Facing you: Bob's bet of 2 chips."
+    facing.textContent = say(state.facing);
+    facing.hidden = !state.facing;
     if (me) {
       document.getElementById("my-chips").textContent = me.chips;
+      document.getElementById("my-chips-word").textContent = Bidou.tn("chip", "chips", me.chips);
       document.getElementById("my-stake").textContent = me.stake;
       document.getElementById("my-throws").textContent = me.throws;
     }
@@ -182,7 +132,6 @@
       document.getElementById("my-rank").textContent = say(state.dice_rank);
     }
     showdown(state);
-    settle(state);
     const others = clear(document.getElementById("others"));
     for (const s of state.seats || []) {
       const bits = [`${s.name}: ${Bidou.tn("%(n)s chip", "%(n)s chips", s.chips)}`,
@@ -194,7 +143,8 @@
       others.appendChild(el("li", {}, bits.join(" · ")));
     }
     document.body.dataset.version = state.version;
-    document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));  // seat_turn.js, howto.js
+    // seat_settle.js, seat_turn.js, howto.js
+    document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));
   }
 
   async function refresh() {
@@ -207,14 +157,16 @@
     render(body);
   }
 
-  async function press(button, long, id) {
+  /* A press (`{button, long, id}`, to /api/press), or BET's one-tap bet (`{action, chips,
+     id}`, to /api/act). */
+  async function press(what, path = "/api/press") {
     if (!token) return;
     let r;
     try {
-      r = await fetch("/api/press", {
+      r = await fetch(path, {
         method: "POST",
         headers: { "Content-Type": "application/json", Authorization: `Bearer ${token}` },
-        body: JSON.stringify({ seat, button, long, id }),
+        body: JSON.stringify({ seat, ...what }),
       });
     } catch (err) {
       showLink(false);
@@ -263,7 +215,9 @@
       const held = downAt !== null && performance.now() - downAt >= HOLD_MS;
       downAt = null;
       const long = b.dataset.long === "1" || held;
-      press(b.dataset.button, long, pressId(`${b.id}:${long}`, b.textContent));
+      const id = pressId(`${b.id}:${long}`, b.textContent);
+      if (b.id === "btn-BET" && betAtOnce && !long) press({ ...betAtOnce, id }, "/api/act");
+      else press({ button: b.dataset.button, long, id });
     });
   }
 

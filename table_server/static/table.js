@@ -96,7 +96,7 @@
     const ask = tn("Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agrees.",
                    "Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agree.",
                    settling.witnesses.length,
-                   { p: settling.seat, others: settling.witnesses.join(" " + t("and") + " ") });
+                   { p: settling.seat, others: Bidou.names(settling.witnesses) });
     box.appendChild(el("p", { class: "settleask" }, settling.referee
       ? say(settling.referee)
       : ask + (waiting.length ? " " + t("(waiting for %(names)s)", { names: waiting.join(", ") }) : "")));
@@ -207,10 +207,14 @@
       card.style.setProperty("--col", col);
       felt.appendChild(card);
     });
+    // newest first, each sentence with its own number (it keeps it as new ones come)
     const events = clear(document.getElementById("events"));
-    for (const sentence of (state.events || []).slice(-8).reverse()) {
-      events.appendChild(el("li", {}, say(sentence).replace(/(\d)-(?=\d)/g, "$1\u2011")));
-    }
+    const said = state.events || [];
+    const first = (state.first_event || 1) + Math.max(0, said.length - 8);
+    said.slice(-8).forEach((sentence, i) => {
+      events.prepend(el("li", { value: first + i },
+                        say(sentence).replace(/(\d)-(?=\d)/g, "$1\u2011")));
+    });
     document.body.dataset.version = state.version;
     document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));
   }

@@ -34,6 +34,9 @@ RULES: dict[str, list[Phrase]] = {
         N_("Betting is one chip at a time: bet or pass; after a bet, call, raise or drop."),
         N_("A call shows both throws: the worse throw takes every chip bet. A drop gives the "
            "bets back and the dropper takes one penalty chip."),
+        N_("When one player holds 8 of the 9 chips, the next hand is an open throw: no "
+           "betting, the dice thrown in view, the player short of one chip first; the worse "
+           "throw takes the last chip."),
         N_("In round 2 a player may keep dice aside and throw the rest."),
     ],
     "multi-hand": [
@@ -66,6 +69,10 @@ TITLES = {variant: variant_title(variant) for variant in VARIANT_WORDS}
 POOR_FISH = N_("Poor Fish: if everyone passes, every last throw is shown, and the best "
                "throw (the poor fish) takes one chip from each other player.")
 
+SETTLE = N_("When the camera is not sure of dice that are shown, the players settle them on "
+            "their phones before the chips move: the owner says the values, the others agree; "
+            "if they do not, the referee decides.")
+
 WHAT_BEATS = N_("Table 1: every throw from best to worst. 1-1-1 beats Bidou (2-1-1), which "
                 "beats everything else.")
 
@@ -96,11 +103,11 @@ def table_one(ranking: str = "three-digit") -> list[Row]:
 def howto(state: dict[str, Any]) -> dict[str, Any]:
     """What ``templates/howto.html`` draws: the rules of every variant (the one played is shown,
     the others hidden, so a new game of another variant needs no reload), Poor Fish's line,
-    and Table 1 under each ranking."""
+    how shown dice the camera is unsure of are settled, and Table 1 under each ranking."""
     options = state.get("options") or {}
     return {"rules": {v: [say(line) for line in lines] for v, lines in RULES.items()},
             "titles": {v: say(title) for v, title in TITLES.items()},
-            "poor_fish": say(POOR_FISH), "what_beats": say(WHAT_BEATS),
+            "poor_fish": say(POOR_FISH), "what_beats": say(WHAT_BEATS), "settle": say(SETTLE),
             "variant": state.get("variant") or "two-hand",
             "poor_fish_on": bool(options.get("poor_fish")),
             "ranking": options.get("ranking") or "three-digit",

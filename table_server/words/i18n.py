@@ -32,7 +32,11 @@ from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import Translations
 from flask import Flask, g, has_request_context, request
+from jinja2.runtime import Context
+from jinja2.utils import pass_context
+from markupsafe import Markup
 
+from firmware.words.elision import elide
 from firmware.words.phrases import Phrase
 from firmware.words.variant_names import variant_phrase
 
@@ -63,7 +67,9 @@ def translations(language: str) -> _gettext.NullTranslations:
     buf = io.BytesIO()
     write_mo(buf, cat)
     buf.seek(0)
-    return Translations(buf)
+    said = Translations(buf)
+    said.language = language  # type: ignore[attr-defined]  # for Phrase.say's elision
+    return said
 
 
 @cache
@@ -103,16 +109,38 @@ def current() -> str:
 
 
 def gettext(msgid: str, **args: Any) -> str:
-    """``msgid`` in the request's language, its ``%(name)s`` filled from ``args``."""
+    """``msgid`` in the request's language, its ``%(name)s`` filled from ``args`` (French
+    elides "de" before a name that starts with a vowel: ``firmware.words.elision``)."""
     text = translations(current()).gettext(msgid)
-    return text % args if args else text
+    return elide(text, args, current()) % args if args else text
 
 
 def ngettext(singular: str, plural: str, n: int, **args: Any) -> str:
     """The form of ``singular``/``plural`` for ``n`` in the request's language (``n`` is
     given to the text as ``%(num)s`` and ``%(n)s``)."""
     text = translations(current()).ngettext(singular, plural, n)
-    return text % {"num": n, "n": n, **args}
+    args = {"num": n, "n": n, **args}
+    return elide(text, args, current()) % args
+
+
+@pass_context
+def _template_gettext(context: Context, msgid: str, **variables: Any) -> str:
+    """A template's ``_("...", name=value)``: Jinja's newstyle gettext (what fills a hole is
+    escaped unless marked safe) with French elision at the holes."""
+    text = elide(translations(current()).gettext(msgid), variables, current())
+    return (Markup(text) if context.eval_ctx.autoescape else text) % variables
+
+
+@pass_context
+def _template_ngettext(context: Context, singular: str, plural: str, num: int,
+                       **variables: Any) -> str:
+    """A template's ``ngettext(...)``, as :func:`_template_gettext` (``n`` is given to the
+    text as ``%(num)s`` and ``%(n)s``, as :func:`ngettext` does)."""
+    variables.setdefault("num", num)
+    variables.setdefault("n", num)
+    text = translations(current()).ngettext(singular, plural, num)
+    text = elide(text, variables, current())
+    return (Markup(text) if context.eval_ctx.autoescape else text) % variables
 
 
 def say(phrase: Phrase | dict[str, Any] | str | None) -> str | None:
@@ -132,6 +160,9 @@ def install(app: Flask, configured: str) -> None:
     app.jinja_env.add_extension("jinja2.ext.i18n")
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]
         gettext=gettext, ngettext=ngettext, newstyle=True)
+    # as Jinja's own "newstyle" callables (escaping what fills a hole), with the elision
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext,
+                                 ngettext=_template_ngettext)
 
     @app.before_request
     def _choose() -> None:

@@ -37,7 +37,7 @@ def standing(state: dict[str, Any]) -> Phrase | None:
     if not winning_game and worst == (0, 0):
         return None  # nobody holds a chip yet (the chips are in the centre)
     closest = [s["name"] for s in seats if danger(s) == worst]
-    held = N_("%(chips)s of %(total)s chips", chips=abs(worst[1]), total=total)
+    held = NN_("%(n)s chip of %(total)s", "%(n)s chips of %(total)s", abs(worst[1]), total=total)
     if worst[0]:
         held = N_("%(chips)s, %(rounds)s", chips=held, rounds=NN_(
             "%(n)s round lost", "%(n)s rounds lost", worst[0]))

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from engine import replay
 from engine.actions import dice_count
 from firmware.camera.simulation import random_presses
-from firmware.table.commands import Act, Correct, EnterDice, Outcome, Press, Reread
+from firmware.table.commands import Act, Correct, EnterDice, Outcome, Press, Reread, Settle
 
 SEATS = st.sampled_from(["Ann", "Bob", "Cid", "Zed"])
 DIE = st.integers(0, 7)
@@ -48,8 +48,14 @@ def test_any_command_sequence_keeps_state_equal_to_the_log_replay(fake, make, co
             if command == "legal":
                 if c.game.over:
                     continue
-                seat, presses = random_presses(c.game, rng)
-                command = Press(seat, *presses[0])
+                if c.game.unsettled():  # exposed dice wait: a player says them (D-S3)
+                    owner = c.game.unsettled()[0]
+                    said = tuple(rng.randint(1, 6) for _ in range(c.game.settle_dice()))
+                    command = Settle(owner, said, rng.choice(
+                        (owner, *c.game.settle_witnesses(owner))), "phone")
+                else:
+                    seat, presses = random_presses(c.game, rng)
+                    command = Press(seat, *presses[0])
             if isinstance(command, Press) and command.button == "THROW" and \
                     command.seat in players:
                 kind = "roll" if c.game.expects == "roll" else "throw"

@@ -10,7 +10,7 @@ import random
 from engine import new_game
 from engine.autoplay import random_action
 from firmware.gamelog.log import GameLog
-from firmware.table.commands import Correct, EnterDice, Press, Settle
+from firmware.table.commands import Act, Correct, EnterDice, Press, Settle
 from firmware.words.phrases import english
 
 
@@ -112,26 +112,68 @@ def test_the_led_of_a_seat_whose_shown_dice_wait_is_lit(fake, make):
         c.stop()
 
 
-def test_D_S5_a_pending_throw_in_the_round_that_keeps_dice_is_reported_and_counts(
-        tmp_path, fake, make):
+def round_two_log(tmp_path, seed: int = 3) -> str:
+    """A two-hand match's log played at random to round 2's first throw."""
     db = str(tmp_path / "t.db")
     log = GameLog(db)
     gid = log.start_game("two-hand", ("Ann", "Bob"), {}, "t0")
-    game, rng = new_game("two-hand", ["Ann", "Bob"]), random.Random(3)
+    game, rng = new_game("two-hand", ["Ann", "Bob"]), random.Random(seed)
     while game.state()["round"] < 2 or game.expects != "throw":
         action = random_action(game, rng)
         game.apply(action)
         log.append(gid, "action", str(action), "panel", "t")
     log.close()
-    c = make(fake, db)
+    return db
+
+
+def kept_aside_flag(seat: str, number: int) -> str:
+    return (f"{seat}'s throw {number} in round 2 has values pending: the dice kept aside "
+            "cannot be checked against it; it counts.")
+
+
+def test_D_S5_a_pending_throw_in_the_round_that_keeps_dice_is_reported_and_counts(
+        tmp_path, fake, make):
+    c = make(fake, round_two_log(tmp_path))
     try:
         seat = c.game.to_act
         fake.put(seat, [6, 5, 4], unsure=("a glint",))
         assert c.submit(Press(seat, "THROW")).values_pending
-        assert c.referee_state()["flags"] == [
-            f"{seat}'s throw 1 in round 2 has values pending: the dice kept aside cannot be "
-            "checked against it; it counts (D-S5)."]
+        assert c.referee_state()["flags"] == [kept_aside_flag(seat, 1)]  # no rule code
         assert c.game.to_act == seat  # play goes on
+    finally:
+        c.stop()
+
+
+def test_D_S5_each_flag_names_the_throw_it_is_and_a_throw_shown_at_once_has_none(
+        tmp_path, fake, make):
+    """Every throw of round 2 unsure: a flag names the throw's own number in the hand (never
+    "throw 0"); the last throw of a hand, whose dice are shown and settled at once,
+    gets none, since the players look at those very dice as they settle them."""
+    c = make(fake, round_two_log(tmp_path, seed=5))
+    rng = random.Random(5)
+    shown_at_once = flagged = 0
+    try:
+        while c.game.state()["round"] == 2 and not c.game.over and shown_at_once < 2:
+            for waiting in c.game.unsettled():
+                assert c.submit(EnterDice(waiting, (6, 5, 4), by="ref")).ok
+            seat = c.game.to_act
+            c.reads.flags.clear()  # the latest 30 are kept: each throw's own are read here
+            throws = next(v.throws for v in c.game.views() if v.name == seat)
+            options = [a for a in c.game.allowed() if a.player == seat]
+            if any(a.verb == "throw" for a in options) and (throws == 0 or rng.random() < 0.7):
+                fake.put(seat, [6, 5, 4], unsure=("a glint",))
+                assert c.submit(Press(seat, "THROW")).values_pending
+                new = c.referee_state()["flags"]
+                if seat in c.game.unsettled():
+                    assert new == [], new
+                    shown_at_once += 1
+                else:
+                    assert new == [kept_aside_flag(seat, throws + 1)]
+                    flagged += 1
+            else:
+                choice = rng.choice([a for a in options if a.verb != "throw"])
+                assert c.submit(Act(seat, choice.verb, choice.min_chips)).ok
+        assert shown_at_once >= 1 and flagged >= 2
     finally:
         c.stop()
 

@@ -40,19 +40,50 @@ def test_captain_roll_and_throwing_say_roll_throw_and_stand() -> None:
     assert (shown["THROW"], shown["STAND"]) == ("THROW", "STAND")
 
 
-def test_an_offer_turns_into_bet_then_raise_and_call_names_its_chips() -> None:
+def test_a_two_hand_bet_is_one_tap_and_call_names_its_chips() -> None:
+    """Two-hand bets and raises are one chip (T5): BET says the bet it makes at once."""
     game = play("two-hand", ["Ann", "Bob"], *THROWN)
     opener = game.to_act
     other = "Bob" if opener == "Ann" else "Ann"
     first = labels(game, opener, 0)
-    assert first["BET"] == "+1 → BET 1" and first["CALL"] is None and first["PASS"] == "PASS"
-    offered = labels(game, opener, 1)
+    assert first["BET"] == "BET 1" and first["CALL"] is None and first["PASS"] == "PASS"
+    assert press_labels.at_once(game, opener, 0) == {"action": "bet", "chips": 1}
+    assert press_labels.at_once(game, other, 0) is None  # not their turn
+    offered = labels(game, opener, 1)  # a chip offered by the panel's BET: CALL commits it
     assert (offered["CALL"], offered["PASS"]) == ("BET 1", "CANCEL")
+    assert press_labels.at_once(game, opener, 1) is None
     game.apply(Action(opener, "bet", (1,)))
     facing = labels(game, other, 0)
-    assert facing["CALL"] == "CALL 1"
+    assert facing["BET"] == "RAISE 1" and facing["CALL"] == "CALL 1"
+    assert press_labels.at_once(game, other, 0) == {"action": "raise", "chips": 1}
     assert facing["PASS"] == "DROP: you take 1 chip"  # the engine's penalty, in chips
     assert facing["POT"] is None  # only Montevideo bets the pot
+
+
+def test_a_multi_hand_bet_of_several_amounts_is_offered_chip_by_chip() -> None:
+    game = play("multi-hand", ["Ann", "Bob", "Cid"], "Ann roll 5", "Bob roll 3", "Cid roll 1",
+                "Ann throw 6 5 4", "Ann stand", "Bob throw 3 3 1", "Bob stand",
+                "Cid throw 2 2 1", "Cid stand")
+    seat = game.to_act
+    (bet,) = [a for a in game.allowed() if a.player == seat and a.verb == "bet"]
+    assert bet.min_chips != bet.max_chips  # several amounts: nothing to bet at once
+    assert press_labels.at_once(game, seat, 0) is None
+    assert labels(game, seat, 0)["BET"] == "+1 → BET 1"
+
+
+def test_the_phone_says_the_bet_facing_its_player_on_their_turn() -> None:
+    game = play("two-hand", ["Ann", "Bob"], *THROWN)
+    opener = game.to_act
+    other = "Bob" if opener == "Ann" else "Ann"
+    hand = len(THROWN) - 2  # the captain rolls began the hand before it
+    assert press_labels.facing(game, opener, hand) is None  # nothing to call yet
+    game.apply(Action(opener, "bet", (1,)))
+    said = press_labels.facing(game, other, hand + 1)
+    assert str(said) == f"Facing you: {opener}'s bet of 1 chip."
+    assert press_labels.facing(game, opener, hand + 1) is None  # not the opener's turn
+    game.apply(Action(other, "raise", (1,)))
+    assert str(press_labels.facing(game, opener, hand + 2)) == (
+        f"Facing you: {other}'s bet of 2 chips.")
 
 
 def test_montevideo_has_bet_the_pot() -> None:

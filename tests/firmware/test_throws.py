@@ -6,6 +6,7 @@ still frame is the second. Two frames that disagree send the seat to the referee
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from firmware.camera.throws import DiceWatcher
@@ -16,9 +17,17 @@ from .conftest import ZONES, FakeTable
 
 
 class Flicker(FakeTable):
-    """A table whose reader sees a 5 on even reads and a 6 on odd ones for Ann's last die."""
+    """A table whose reader sees a 5 on even reads and a 6 on odd ones for Ann's last die,
+    through a camera with a real sensor's noise: no two frames are the same, byte for byte."""
 
     reads = 0
+    frames = 0
+
+    def read(self) -> np.ndarray:
+        frame = super().read()
+        self.frames += 1
+        frame[0, 0, 0] = self.frames % 256  # noise far below the stillness threshold
+        return frame
 
     def reader(self, frame):
         self.reads += 1
@@ -41,6 +50,16 @@ def test_two_still_frames_that_disagree_need_a_look():
     assert read.values is None
     assert read.reason == "two still frames read differently (5 4 3 and 6 4 3)"
     assert table.reads == 2
+
+
+def test_a_frame_the_same_as_the_first_byte_for_byte_is_not_read_again():
+    """The reader is a function of the pixels: a second read of the same pixels (a simulated
+    or still camera) could only repeat the first, so the values stand on one read."""
+    table = Flicker({}, {})
+    table.read = lambda: np.zeros((100, 300, 3), np.uint8)  # type: ignore[method-assign]
+    watcher = DiceWatcher(table, {"Ann": ZONES["Ann"]}, WholeFrame(table.reader), frame_pause=0.0)
+    assert watcher.read_seat("Ann", 3).values == (5, 4, 3)
+    assert table.reads == 1
 
 
 def test_one_frame_is_enough_when_the_table_asks_for_one():

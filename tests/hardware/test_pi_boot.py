@@ -114,10 +114,12 @@ def test_the_machine_is_powered_off_on_every_exit() -> None:
 
 def test_resume_names_what_the_restart_changed(monkeypatch: pytest.MonkeyPatch) -> None:
     game = load_game()
-    then = {"game_id": 1, "actions": 5, "chips": {"Ann": 4, "Bob": 6}, "pot": 2, "round": 1,
-            "hand": 2, "to_act": "Bob", "over": False}
+    then = {"game_id": 1, "actions": 5, "hand_actions": 3, "chips": {"Ann": 4, "Bob": 6},
+            "pot": 2, "round": 1, "hand": 2, "rounds_lost": {"Ann": 0, "Bob": 0},
+            "captain": "Ann", "centre": 0, "to_act": "Bob", "expects": "bet",
+            "allowed": {"Ann": [], "Bob": ["call", "raise", "drop"]}, "over": False}
     record = {"seed": 1, "played": [], "last": then}
-    answer = {**then, "allowed": {}, "events": []}
+    answer = {**then, "events": [], "seats": []}
     monkeypatch.setattr(game.play, "request", lambda *a, **k: (200, answer))
     assert game.resume(8080, record).startswith("game 1 resumed with its 5 acknowledged")
     answer["actions"] = 4
@@ -146,3 +148,19 @@ def test_a_command_still_being_applied_is_followed_to_its_outcome(
     assert body == {"seat": "Ann", "action": "roll"} and after == {"actions": 1}
     assert asked == [("POST", "/api/act"), ("GET", "/api/commands/c1"),
                      ("GET", "/api/commands/c1"), ("GET", "/api/state")]
+
+
+def test_the_finished_record_must_hold_every_acknowledged_action_one_for_one() -> None:
+    """The game played across a kill and a reboot is checked action by action in its record:
+    the seat, the verb and a bet's chips (a throw's dice are the camera's)."""
+    game = load_game()
+    played = [{"seat": "Ann", "action": "roll"}, {"seat": "Bob", "action": "throw"},
+              {"seat": "Bob", "action": "bet", "chips": 1}]
+    recorded = ["Ann roll 1", "Bob throw 6 3 1", "Bob bet 1"]
+    assert game.unlike(played, recorded) == ""
+    assert game.unlike(played, recorded[:2]) == "2 actions recorded, 3 acknowledged"
+    assert game.unlike(played, ["Ann roll 1", "Bob throw 6 3 1", "Bob bet 2"]) == (
+        "action 3 recorded as 'Bob bet 2', acknowledged as "
+        "{'seat': 'Bob', 'action': 'bet', 'chips': 1}")
+    assert "action 1 recorded as 'Bob roll 1'" in game.unlike(
+        played, ["Bob roll 1", "Bob throw 6 3 1", "Bob bet 1"])

@@ -133,7 +133,7 @@ def test_chips_on_a_verb_without_chips_is_400(table) -> None:
 def test_unknown_field_is_400(table) -> None:
     response = table.client.post("/api/act", json={"seat": "Ann", "action": "roll", "x": 1},
                                  headers=table.auth("Ann"))
-    assert_error(response, 400, "Unknown field 'x'; the fields are seat, action, chips.")
+    assert_error(response, 400, "Unknown field 'x'; the fields are seat, action, chips, id.")
 
 
 def test_missing_token_is_401(table) -> None:
@@ -225,6 +225,29 @@ def test_a_double_tap_is_one_press_with_one_answer(table) -> None:
     again = table.client.post("/api/press", json={"seat": "Ann", "button": "THROW"},
                               headers=table.auth("Ann"))
     assert again.status_code == 409  # no id: a press of its own, refused as before
+
+
+def test_a_one_tap_bet_sent_twice_with_its_id_is_one_bet(table) -> None:
+    """The seat page's one-tap bet is an act with the press's id: tapped twice, one bet."""
+    for seat, verb in (("Ann", "roll"), ("Bob", "roll")):
+        assert table.act(seat, verb).status_code == 200
+    rng = random.Random(3)
+    while table.controller.game.expects != "bet":
+        table.play_one(rng)
+    seat = table.controller.game.to_act
+    mine = table.client.get(f"/api/seat/{seat}", headers=table.auth(seat)).get_json()
+    assert mine["bet_at_once"] == {"action": "bet", "chips": 1}
+    assert english(mine["buttons"]["BET"]) == "BET 1"
+    tap = {"seat": seat, **mine["bet_at_once"], "id": "tap-bet"}
+    first = table.client.post("/api/act", json=tap, headers=table.auth(seat))
+    second = table.client.post("/api/act", json=tap, headers=table.auth(seat))
+    assert first.status_code == second.status_code == 200
+    bets = [a for a in table.controller.game.history if a.verb == "bet"]
+    assert len(bets) == 1 and str(bets[0]) == f"{seat} bet 1"
+    other = table.controller.game.to_act
+    theirs = table.client.get(f"/api/seat/{other}", headers=table.auth(other)).get_json()
+    assert english(theirs["facing"]) == f"Facing you: {seat}'s bet of 1 chip."
+    assert english(theirs["buttons"]["BET"]) == "RAISE 1"
 
 
 def test_a_press_id_is_a_short_text(table) -> None:

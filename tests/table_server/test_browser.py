@@ -30,7 +30,8 @@ def wait_version(page, version: int) -> None:
 def press(seat_page, button_id: str) -> None:
     """Click a lit button and wait until the table has handled the press."""
     seat_page.wait_for_selector(f"#{button_id}.lit", timeout=WAIT_MS)
-    with seat_page.expect_response(lambda r: r.url.endswith("/api/press"),
+    # a press, or BET's one-tap bet (an act) where the rules allow one amount
+    with seat_page.expect_response(lambda r: r.url.endswith(("/api/press", "/api/act")),
                                    timeout=WAIT_MS) as answer:
         seat_page.click(f"#{button_id}")
     assert answer.value.status == 200, answer.value.text()
@@ -73,8 +74,8 @@ def test_table_view_follows_a_hand_played_from_two_seat_pages(browser, served, s
     opener = controller.public_state()["to_act"]
     other = next(s for s in seats if s != opener)
     assert table_page.locator(f".seat[data-seat={opener}].to-act").count() == 1
-    step(opener, "btn-BET")   # offers one chip
-    step(opener, "btn-CALL")  # commits the bet
+    seats[opener].locator("#btn-BET", has_text="BET 1").wait_for(timeout=WAIT_MS)
+    step(opener, "btn-BET")   # bets the one chip two-hand allows, in one tap
     table_page.wait_for_selector(f".seat[data-seat={opener}] .line:has-text('stake 1')",
                                  timeout=WAIT_MS)
     shot(table_page, "table-mid-hand.png")

@@ -62,3 +62,64 @@ def test_every_marked_word_is_translated(language: str) -> None:
                 f"{language}: {text!r} fills other holes than {msgid!r}")
     assert not missing, (f"{len(missing)} words have no {language} translation; run make "
                          f"translations and fill them: {missing[:20]}")
+
+
+def test_every_word_a_script_says_is_extracted() -> None:
+    """Babel's JavaScript extraction skips a ``t("...")`` written inside another call's
+    arguments; such a word would stay English on every page. Each literal a script gives
+    ``t``/``tn`` is among the extracted msgids, so it is hoisted out of the call instead."""
+    words = set().union(*marked().values())
+    said = re.compile(r'\b(?:Bidou\.)?tn?\(\s*"((?:[^"\\]|\\.)*)"')
+    left = [(path.name, text) for path in (ROOT / "table_server" / "static").glob("*.js")
+            for text in said.findall(path.read_text()) if text not in words]
+    assert not left, left
+
+
+#: The glossary (docs/dashboard.md, "The game's words"): one word for one idea in each
+#: language. A translation may not use a word the glossary set aside for the same idea.
+SET_ASIDE = {
+    "fr": {r"\blancers\b": "coups", r"\b(?:un|le|du|chaque|ce) lancer\b": "un coup",
+           r"\bcoup ouvert\b": "coup à découvert", r"\bplus mauvais\b": "le plus faible",
+           r"\benchères\b": "les mises", r"\bante\b": "la mise d'entrée",
+           r"\bmulti-mains\b": "Bidou à plusieurs", r"\brelanc\w* (?:les dés|le dé)\b":
+           "lancer de nouveau (relancer is a raise)", r"’": "'"},
+    "es": {r"\b(?i:pozos?)\b": "bote", r"\bmano a mano\b": "mano por mano",
+           r"\bcastigo\b": "penalización",
+           r"\btirada abierta\b": "tirada descubierta", r"\bpara capitán\b": "de capitán",
+           r"\bver la apuesta\b": "igualar", r"\bante\b": "apuesta inicial",
+           r"\bBidou de a dos\b": "Bidou a dos", r"\bantes de el\b": "antes del"},
+}
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_each_idea_has_one_word_in_each_language(language: str) -> None:
+    catalog = i18n.catalog(language)
+    assert catalog is not None
+    found = []
+    for message in catalog:
+        strings = message.string if isinstance(message.string, tuple | list) \
+            else (message.string,)
+        for text in strings:
+            found += [(text, f"say {word}") for pattern, word in SET_ASIDE[language].items()
+                      if re.search(pattern, text)]
+    assert not found, found
+
+
+@pytest.mark.parametrize("language", ["fr", "es"])
+def test_no_translation_keeps_an_english_word(language: str) -> None:
+    """The words that are English whatever a catalogue holds (``page_language.CORE``: "the",
+    "throw", "chips"...) are in no French or Spanish translation."""
+    from .page_language import CODE, CORE, words_of
+
+    catalog = i18n.catalog(language)
+    assert catalog is not None
+    found = []
+    for message in catalog:
+        if not message.id:
+            continue
+        strings = message.string if isinstance(message.string, tuple | list) \
+            else (message.string,)
+        for text in strings:  # a value of the config ("two-hand") is a name
+            if english := words_of(CODE.sub(" ", text)) & CORE:
+                found.append((text, sorted(english)))
+    assert not found, found

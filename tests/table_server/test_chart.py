@@ -89,3 +89,42 @@ def test_no_label_of_the_chart_prints_over_another(browser, table_factory, shot,
             page.context.close()
     finally:
         d.stop()
+
+
+KEY = """() => [...document.querySelectorAll('#chart-key li')].map((n) => {
+  const r = n.getBoundingClientRect();
+  return { text: n.innerText.trim(), left: r.left, right: r.right, top: r.top,
+           visible: n.checkVisibility(),
+           colour: getComputedStyle(n.querySelector('.swatch')).backgroundColor };
+})"""
+
+
+@pytest.mark.browser
+@pytest.mark.slow
+def test_on_a_phone_every_line_s_name_is_on_the_screen_in_its_line_s_colour(
+        browser, table_factory) -> None:
+    """At 390 px the chart scrolls sideways and the names at the lines' ends start past the
+    right edge: the key above it names every line, each on the screen, in its colour."""
+    players = ("Ann", "Bob", "Cy", "Dee", "Eve")
+    t = table_factory(variant="multi-hand", players=players, seed=5)
+    game_id = finished(t, 5)
+    d = Dashboard(t.controller, ServerSettings(port=0, referee_token=REFEREE_TOKEN,
+                                               referee_pin="482913")).start()
+    try:
+        page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
+        page.goto(f"{d.url}history/{game_id}")
+        page.locator("svg.chipchart").wait_for(timeout=10_000)
+        ends = page.evaluate(CHART_TEXTS)
+        assert any(x["x"] + x["width"] > 390 for x in ends if x["cls"] == "name")  # off-screen
+        key = page.evaluate(KEY)
+        assert [k["text"] for k in key] == list(players)
+        for k in key:
+            assert k["visible"] and k["left"] >= 0 and k["right"] <= 390, k
+        lines = page.evaluate("""() => [...document.querySelectorAll('svg.chipchart text.name')]
+            .map((n) => [n.textContent, getComputedStyle(n).fill])""")
+        assert {k["text"]: k["colour"] for k in key} == dict(lines)
+        wide = browser.new_context(viewport={"width": 1920, "height": 1080}).new_page()
+        wide.goto(f"{d.url}history/{game_id}")
+        assert not any(k["visible"] for k in wide.evaluate(KEY))  # the lines' ends say them
+    finally:
+        d.stop()

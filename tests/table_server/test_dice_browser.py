@@ -80,7 +80,8 @@ def centre(box) -> complex:
 
 
 def tally(page) -> str:
-    return page.locator("#tally-total strong").inner_text()
+    """How many dice the table knows, as the page says it ("24 dice known")."""
+    return page.locator("#tally-total strong").inner_text().split()[0]
 
 
 def shoot(page, name: str, shot) -> None:
@@ -185,7 +186,7 @@ def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_th
     assert (roll.player, roll.verb, roll.numbers) == (first, "roll", ())  # pending
     page.click("#keep-button")
     page.locator(".flash.ok:has-text('Kept')").wait_for(timeout=WAIT_MS)
-    assert page.locator("#reader-now").inner_text() == "the learned reader"
+    assert page.locator("#reader-now").inner_text() == "the trained reader"
     # ... and the kept reader reads the next one, without a restart
     seat = house.controller.public_state()["to_act"]
     assert seat != first

@@ -134,8 +134,8 @@ def test_a_table_killed_while_learning_keeps_its_reader_and_its_known_throws(tmp
         wait_until(lambda: console.get("/referee"), 60, "the table did not start again")
         console.post("/referee/login", pin=PIN)
         status = json.loads(console.get("/referee/dice/status.json"))
-        assert status["reader"] == "the rule reader" and not status["progress"]["running"]
-        assert "36</strong> dice known" in console.get("/referee/dice")
+        assert status["reader"] == "the pip counter" and not status["progress"]["running"]
+        assert "36 dice known</strong>" in console.get("/referee/dice")
     finally:
         again.send_signal(signal.SIGTERM)
         again.wait(timeout=30)

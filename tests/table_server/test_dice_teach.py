@@ -51,7 +51,7 @@ def test_a_known_throw_taken_at_a_seat_is_saved_in_the_calibration_s_format(taug
         [str(v) for v in values]
     assert json.loads((teacher.folder.path / f"{throw.name}.json").read_text()) == places
     assert teacher.tally().dice == 3
-    assert f"Saved {throw.name}: 3 dice" in client.get("/referee/dice").get_data(as_text=True)
+    assert "Known throw saved: 3 dice (" in client.get("/referee/dice").get_data(as_text=True)
     shown = client.get(f"/referee/dice/known/{throw.name}.jpg")
     assert shown.status_code == 200 and shown.data[:2] == b"\xff\xd8"
     deleted = client.post(f"/referee/dice/known/{throw.name}/delete", data={"csrf": csrf})
@@ -59,7 +59,15 @@ def test_a_known_throw_taken_at_a_seat_is_saved_in_the_calibration_s_format(taug
     assert not [p for p in teacher.folder.path.iterdir() if not p.name.startswith(".")]
 
 
-def test_a_throw_with_a_die_left_undecided_is_refused_and_nothing_is_written(taught) -> None:
+def refusal_on_the_draft(answer) -> str:
+    """The sentence beside Save on a known throw's page (the page the referee stays on)."""
+    text = html.unescape(answer.get_data(as_text=True))
+    assert 'id="picture-img"' in text  # still the throw's own page
+    return text.split('id="save-refusal" class="refusal" role="alert">', 1)[1].split("<", 1)[0]
+
+
+def test_a_throw_with_a_die_left_undecided_is_refused_on_its_page_and_nothing_is_written(
+        taught) -> None:
     house, teacher, app, folder = taught
     client, csrf, _ = login(app)
     draft_id = client.post("/referee/dice/take", data={"csrf": csrf, "seat": "Ann"}
@@ -70,13 +78,19 @@ def test_a_throw_with_a_die_left_undecided_is_refused_and_nothing_is_written(tau
     answer = client.post("/referee/dice/save", data={"csrf": csrf, "draft": draft_id,
                                                      "places": json.dumps(places)})
     assert answer.status_code == 400
-    assert sentence(answer).startswith("Die 2 has no value yet: tap it and choose its value")
+    assert refusal_on_the_draft(answer).startswith(
+        "Die 2 has no value yet: tap it and choose its value")
+    kept = html.unescape(answer.get_data(as_text=True)).split('id="places" value="', 1)[1]
+    assert json.loads(kept.split('">', 1)[0]) == places  # the dice as they were sent
     for bad, said in (([{"box": [1, 2, 3], "value": 4}], "is not a box on the picture"),
                       ([{"box": [1, 2, 30, 30], "value": 7}], "is not 1 to 6"),
                       ("six", "must come as a list")):
         answer = client.post("/referee/dice/save", data={"csrf": csrf, "draft": draft_id,
                                                          "places": json.dumps(bad)})
-        assert answer.status_code == 400 and said in sentence(answer)
+        assert answer.status_code == 400 and said in refusal_on_the_draft(answer)
+    gone = client.post("/referee/dice/save", data={"csrf": csrf, "draft": "no-such-draft",
+                                                   "places": json.dumps(places)})
+    assert gone.status_code == 400 and "no longer held" in sentence(gone)
     assert on_disk(folder) == before
 
 
@@ -170,7 +184,7 @@ def test_learning_is_one_at_a_time_holds_new_games_and_is_kept_and_undone_live(t
     assert client.post("/referee/dice/keep", data={"csrf": csrf}).status_code == 303
     assert 'reader = "learned"' in (folder / "pub.toml").read_text()
     assert isinstance(house.watcher.reader, ZoneReader)
-    assert "the learned reader" in client.get("/referee/dice").get_data(as_text=True)
+    assert "the trained reader" in client.get("/referee/dice").get_data(as_text=True)
     assert client.post("/referee/dice/go-back", data={"csrf": csrf}).status_code == 303
     assert 'reader = "rules"' in (folder / "pub.toml").read_text()
     assert not isinstance(house.watcher.reader, ZoneReader)
@@ -227,24 +241,25 @@ def test_a_table_started_without_a_config_keeps_its_reader_beside_its_log(tmp_pa
 
 
 @pytest.mark.parametrize(("language", "words"), [
-    ("en", ["Teach the table its dice", "</strong> dice known: 0 in 0 known throws, 0 in 0 "
-            "corrections made in play.", "Kept on the table in the folder "
-            "<code>known-throws</code>, beside its game log <code>table.db</code>;"]),
-    ("fr", ["Apprendre ses dés à la table", "</strong> dés connus : 0 dans 0 coup connu, 0 "
-            "dans 0 correction en cours de jeu.", "Gardés sur la table dans le dossier "
-            "<code>known-throws</code>, à côté de son journal de parties <code>table.db</code> ;"]),
-    ("es", ["Enseñar sus dados a la mesa", "</strong> dados conocidos: 0 en 0 tiradas "
+    ("en", ["Teach the table its dice", "0 dice known</strong>: 0 in 0 known throws, 0 in 0 "
+            "corrections made in play.", "Kept on the table beside its games; every teaching, "
+            "the referee's or the table's own, learns from them."]),
+    ("fr", ["Apprendre ses dés à la table", "0 dé connu</strong> : 0 dans 0 coup connu, 0 "
+            "dans 0 correction en cours de jeu.", "Gardés sur la table avec ses parties ; "
+            "chaque apprentissage, celui de l'arbitre comme celui de la table, s'en sert."]),
+    ("es", ["Enseñar sus dados a la mesa", "0 dados conocidos</strong>: 0 en 0 tiradas "
             "conocidas, 0 en 0 correcciones hechas durante el juego.", "Guardadas en la mesa "
-            "en la carpeta <code>known-throws</code>, junto a su registro de partidas "
-            "<code>table.db</code>;"]),
+            "junto a sus partidas; cada enseñanza, la del árbitro o la de la propia mesa, "
+            "aprende de ellas."]),
 ])
 def test_the_dice_page_says_where_its_throws_are_kept_in_each_language(taught, language,
                                                                          words) -> None:
-    """The page names the folder beside the table's log, never the machine's whole path (a
-    test's temp folder, say), in the referee's language."""
+    """The page says the known throws are kept with the table's games, in the referee's
+    language, with no folder, file or command of the machine: a pub reads it."""
     _, _, app, folder = taught
     client, _, _ = login(app)
     page = html.unescape(client.get(f"/referee/dice?lang={language}").get_data(as_text=True))
     for text in words:
         assert text in page, text
-    assert str(folder) not in page
+    for name in (str(folder), "known-throws", "table.db", "bidou-table calibrate"):
+        assert name not in page, name

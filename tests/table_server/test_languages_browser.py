@@ -7,7 +7,6 @@ test-artifacts/, and with BIDOU_UPDATE_DOCS_SCREENSHOTS=1 to docs/ (``screenshot
 from __future__ import annotations
 
 import os
-import re
 import shutil
 from pathlib import Path
 from urllib.parse import parse_qs, urlparse
@@ -16,30 +15,13 @@ import pytest
 
 from firmware.words.phrases import english
 
+from .page_language import english_left
+
 ROOT = Path(__file__).resolve().parents[2]
 WAIT_MS = 10_000
 PHONE = {"width": 390, "height": 844}
 
 pytestmark = [pytest.mark.browser]
-
-#: Words of the dashboard's English that are words in neither French nor Spanish: a page in
-#: either language that shows one has an English string left (names are taken out first).
-ENGLISH = frozenset("""
-the your you yours turn throw throws threw chip chips die bet bets call calls pass
-passes stand stands roll rolls rolled captain game hand round waiting what happened history
-referee connecting live and of to is not yet under cup settle shown showdown with stake
-players finished record download back language lost wins loses over removed
-worse best agree these said say open raise drop cancel rounds values pending act offers
-reconnecting camera start that did work chips connected lost press presses again
-""".split())  # noqa: SIM905 (a list to read and edit)
-
-
-def english_left(text: str, names: tuple[str, ...] = ("Ann", "Bob")) -> list[str]:
-    """The English words in ``text`` once the players' names are taken out."""
-    for name in names:
-        text = text.replace(name, " ")
-    return sorted({w for w in re.findall(r"[^\W\d_]+", text) if w.lower() in ENGLISH})
-
 
 def token_of(url: str) -> str:
     return parse_qs(urlparse(url).query)["token"][0]

@@ -145,7 +145,8 @@ def test_D_S4_a_disagreement_is_refused_with_a_sentence_and_goes_to_the_referee(
     sentence = answer.json()["error"]
     assert sentence.startswith(f"{other} says {owner}'s dice show ")
     assert sentence.endswith(f"the referee settles {owner}'s dice.")
-    seats[other].locator(f"#refusal:has-text({sentence!r})").wait_for(timeout=WAIT_MS)
+    seats[other].locator(f'[data-settle-error="{owner}"]:has-text({sentence!r})').wait_for(
+        timeout=WAIT_MS)  # in the settle box, beside its button
     table_page.locator(f'.seat[data-seat="{owner}"] .settleask:has-text("referee")').wait_for(
         timeout=WAIT_MS)
     [dispute] = t.controller.referee_state()["disputes"]

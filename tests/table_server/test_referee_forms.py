@@ -50,7 +50,7 @@ def post(table, path: str, data: dict[str, str]):
     ("/referee/correct", "new-game",
      {"kind": "new-game", "players": "Ann Bob Cy", "variant": "montevideo",
       "ranking": "three-digit", "poor_fish": "1", "why": "x"},
-     "The new game cannot start: Poor Fish is a rule of multi-hand only (P1); untick it for "
+     "The new game cannot start: Poor Fish is a rule of multi-hand only; untick it for "
      "montevideo.", ["Ann Bob Cy"]),
     ("/referee/zones", "zones",
      {"Ann.x": "10", "Ann.y": "10", "Ann.w": "300", "Ann.h": "200",
@@ -155,13 +155,13 @@ def test_the_console_and_its_refusals_speak_the_chosen_language(table, language,
     ("/referee/correct", "new-game",
      {"kind": "new-game", "players": "Ann Bob Cy", "variant": "two-hand",
       "ranking": "three-digit", "why": "x"},
-     "La nouvelle partie ne peut pas commencer : two-hand se joue à exactement 2 joueurs et 3 "
-     "sont nommés (Ann, Bob, Cy) ; nommez-en 2, ou choisissez multi-hand ou montevideo pour 3 "
-     "à 8 joueurs."),
+     "La nouvelle partie ne peut pas commencer : le Bidou à deux se joue à exactement 2 joueurs "
+     "et 3 sont nommés (Ann, Bob, Cy) ; nommez-en 2, ou choisissez le Bidou à plusieurs ou "
+     "Montevideo pour 3 à 8 joueurs."),
     ("/referee/zones", "zones",
      {"Ann.x": "10", "Ann.y": "10", "Ann.w": "700", "Ann.h": "200",
       "Bob.x": "10", "Bob.y": "250", "Bob.w": "300", "Bob.h": "200"},
-     "La zone de Ann dépasse le bord droit de l'image de 640 sur 480 : elle finit à 710 pixels "
+     "La zone d'Ann dépasse le bord droit de l'image de 640 sur 480 : elle finit à 710 pixels "
      "et peut finir au plus à 640. Rien n'a été changé."),
 ])
 def test_the_tables_own_refusals_reach_the_console_in_its_language(table, path, form_id,

@@ -182,8 +182,9 @@ def test_where_the_learn_extra_is_missing_the_page_says_so_naming_the_command(
     monkeypatch.setattr(dice_teach, "learn_extra_here", lambda: installed)
     page = " ".join(html.unescape(login(app)[0].get("/referee/dice").get_data(as_text=True))
                     .split())
-    said = ("PyTorch (the learn extra) is not installed on this table, so Learn fits only the "
-            "learned reader's head, not its network: <code>make learn</code> adds it")
+    said = ("This table can learn its dice only in part: its full learning is not installed. "
+            "Whoever installs the table adds it with <code>sudo firmware/deploy/install.sh"
+            "</code>.")
     assert (said in page) is not installed
 
 

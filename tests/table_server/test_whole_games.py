@@ -149,8 +149,9 @@ def play_whole_game(browser: Any, table_factory: Any, shot: Any, *, variant: str
             lit = lit_buttons(page)
             assert lit, f"{state['to_act']} is to act but no button is lit"
             button = choose(rng, lit)
-            with page.expect_response(lambda r: r.url.endswith("/api/press"),
-                                      timeout=WAIT_MS) as answer:
+            with page.expect_response(  # a press, or BET's one-tap bet (an act)
+                    lambda r: r.url.endswith(("/api/press", "/api/act")),
+                    timeout=WAIT_MS) as answer:
                 page.click(f"#btn-{button}")
             assert answer.value.status == 200, (button, lit[button], answer.value.text())
             presses += 1
