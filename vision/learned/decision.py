@@ -11,10 +11,9 @@ probability under ``sure_die``); a place whose "not a die" probability is at lea
 ``not_a_die`` is dropped; of overlapping places the one most surely a die stays; a place whose
 best value has at least ``min_value`` is that value, as is one whose best value has at least
 ``agree`` and whose pips, counted where it lies (:mod:`vision.learned.pip_count`), make the
-same value: two independent readings agree, unless another opinion speaks against the value
-(:mod:`vision.learned.opinions`, where the die lies among the others one of them); any other
-place is :class:`Unsure`. A die cut by the
-picture's edge is unsure whatever it reads.
+same value (two independent readings agree), unless another opinion speaks against the value
+(:mod:`vision.learned.opinions`; where the die lies among the others is one of them); any
+other place is :class:`Unsure`. A die cut by the picture's edge is unsure whatever it reads.
 """
 
 from __future__ import annotations
