@@ -166,15 +166,14 @@ def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_th
     phone.goto(f"{d.url.rstrip('/')}/referee/dice")
     phone.wait_for_selector("#keep-form:not([hidden])", timeout=WAIT_MS)
     # the figures fit a phone's width, and the page says where the throws are kept in the
-    # table's words (the folder beside its log), not the machine's whole path
+    # table's words (beside its games), not the machine's whole path
     figures = phone.locator("table.figures")
     panel = phone.locator("section.panel", has=figures)
     fig_box, panel_box = figures.bounding_box(), panel.bounding_box()
     assert fig_box["x"] + fig_box["width"] <= panel_box["x"] + panel_box["width"], (
         fig_box, panel_box)
     where = phone.locator("#known-where").inner_text()
-    assert where.startswith("Kept on the table in the folder known-throws, beside its game "
-                            "log ") and "/" not in where, where
+    assert where.startswith("Kept on the table beside its games") and "/" not in where, where
     shoot(phone, "screenshot-dice-390.png", shot)
 
     # the table's rule reader cannot read the captain roll of these dice: it counts with its
