@@ -10,7 +10,11 @@ centre lies inside the label box grown by ``margin`` times its longer side on ev
 by at least ``min_margin_px`` pixels, since a one's label is often just the pip). The longer
 side, both ways: a face is square, and a box flatter than a face is a pip pattern (a 2 or 3 in
 line with an axis: webcam-wood boxes the pattern) or a die seen at an angle; grown by its own
-short side, a right read centred on the face fell outside it (since 2 December 2026).
+short side, a right read centred on the face fell outside it (since 2 December 2026). It
+matches too when the label's centre lies inside a reader box larger than the label: where a
+one's label is its pip and the die is read whole, seen from an angle the pip lies off the
+face's centre by more than the pip's margin (webcam-wood's Valid: three ones read right were
+counted as a phantom die and a missed one).
 
 Each label takes the closest matching reader box (closest pairs first), dice before unsure
 places, and each reader box serves one label at most. Per label: *right* (a die with the
@@ -62,8 +66,11 @@ def score_reading(
         x, y, w, h = label.box
         mx = my = max(margin * max(w, h), min_margin_px)
         cx, cy = centre(box)
-        if x - mx <= cx <= x + w + mx and y - my <= cy <= y + h + my:
-            return float(np.hypot(cx - (x + w / 2), cy - (y + h / 2)))
+        lx, ly = x + w / 2, y + h / 2
+        inside = box[0] <= lx <= box[0] + box[2] and box[1] <= ly <= box[1] + box[3]
+        if (x - mx <= cx <= x + w + mx and y - my <= cy <= y + h + my) or (
+                inside and max(w, h) < box[2]):
+            return float(np.hypot(cx - lx, cy - ly))
         return None
 
     # closest pairs first (greedy), dice before unsure places, one reader box per label

@@ -13,6 +13,10 @@ rule reader, the untaught learned one, or the learned one with the table's own n
 that read the held-out folds better than the untaught table. The rule reader was tuned on
 webcam-wood: for that set its figure is not a new table's.
 
+With ``--rest valid`` only the set's Valid is read after the calibration: what a model trained
+on the set's Train (the shipped one, as ``DIR/without-SET``) can be measured on, a table of
+dice the model has seen, not a new one.
+
 ``python -m vision_lab.new_table --sets ../shared/dice --models DIR [--known 60 150]`` prints,
 per set whose ``DIR/without-SET`` model exists, the rest read zero-shot (the model trained
 without it) and as the calibrated table, a line per count of known dice. Needs the ``learn``
@@ -84,12 +88,13 @@ def every(seconds: float) -> teach.Progress:
 
 def calibrated_config(known: list[Known], model: pathlib.Path, folder: pathlib.Path,
                       steps: int, part: str, progress: teach.Progress | None = None,
+                      pasting: bool = False,
                       ) -> tuple[pathlib.Path, folds.Teaching, reader_choice.Choice]:
     """A config in ``folder`` as ``bidou-table calibrate`` leaves a table whose config named
     no reader: the reader that read the known throws better, the table's network when kept."""
     config = folder / "table.toml"
     result = folds.teach_table(known, Settings(model=model), steps=steps, part=part,
-                               progress=progress)
+                               progress=progress, pasting=pasting)
     learned = result.taught if result.kept else result.untaught
     choice = reader_choice.choose(reader_choice.rule_tally(known), learned, reader_choice.RULES)
     lines = ["[vision]", f'reader = "{choice.chosen}"']
@@ -125,6 +130,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--boxes", action="store_true",
                         help="the known throws carry each die's box (NAME.json), so the "
                              "calibration teaches the die finder too")
+    parser.add_argument("--paste", action="store_true",
+                        help="the boxed known dice also pasted onto the known pictures' cloth "
+                             "to teach more pictures (vision.calibrate.paste)")
+    parser.add_argument("--rest", choices=("all", "valid"), default="all",
+                        help="the pictures read after the calibration: every other picture "
+                             "of the set (a left-out model), or only its Valid (a model "
+                             "trained on the set's Train, such as the shipped one, saw the "
+                             "others)")
     parser.add_argument("--failures", action="store_true")
     parser.add_argument("--no-zero-shot", action="store_true",
                         help="do not read the rest with the left-out model first")
@@ -145,7 +158,7 @@ def main(argv: list[str] | None = None) -> int:
         valid = pictures([args.sets / name / "Valid"])
         for dice in args.known:
             known, rest = known_throws(train, dice, set_name=name, boxes=args.boxes)
-            rest += valid
+            rest = valid if args.rest == "valid" else rest + valid
             if not args.no_zero_shot:
                 before = evaluate(lambda image, m=model: read_dice(image, Settings(model=m)),
                                   rest)
@@ -153,7 +166,8 @@ def main(argv: list[str] | None = None) -> int:
             with tempfile.TemporaryDirectory() as folder:
                 start, cpu = time.monotonic(), time.process_time()
                 config, result, choice = calibrated_config(known, model, pathlib.Path(folder),
-                                                           args.steps, args.part, every(30))
+                                                           args.steps, args.part, every(30),
+                                                           args.paste)
                 seconds, cpu = time.monotonic() - start, time.process_time() - cpu
                 after = read_as_table(config, model, rest)
                 taught = None
@@ -175,7 +189,9 @@ def main(argv: list[str] | None = None) -> int:
                   f"{seconds:.0f} s, {cpu:.0f} s CPU "
                   f"({', '.join(f'{s:.0f}' for s in result.fold_seconds)} a fold), "
                   f"{args.part}, {args.steps} steps"
-                  f"{', the finder taught on boxes' if args.boxes else ''}", flush=True)
+                  f"{', the finder taught on boxes' if args.boxes else ''}"
+                  f"{', boxed dice pasted' if args.paste else ''}; careful until "
+                  f"{result.more_throws} more throws", flush=True)
             if args.failures:
                 for line in (taught or after).failures:
                     print(f"      {line}")

@@ -52,6 +52,10 @@ def main(argv: list[str] | None = None) -> int:
                         "train_faces exported it), fit the head again and train on places")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--threads", type=int, default=2)
+    parser.add_argument("--short", type=int, default=1, metavar="K",
+                        help="the face network's and the places' steps divided by K more (a "
+                             "quick left-out model to try a table's calibration on; its "
+                             "figures are not the recipe's)")
     args = parser.parse_args(argv)
     torch.set_num_threads(args.threads)
     cv2.setNumThreads(1)
@@ -64,13 +68,13 @@ def main(argv: list[str] | None = None) -> int:
         print(f"detector: {len(fit)} pictures, {steps} steps, into {out}", flush=True)
         train_detector.train(fit, out, steps, args.seed)
     if args.stage != "places":
-        steps = STEPS // 3 if left_out else STEPS
+        steps = (STEPS // 3 if left_out else STEPS) // args.short
         print(f"face classifier: {len(fit)} pictures ({len(calib)} kept for calibration), "
               f"{steps} steps", flush=True)
         net = train_faces.train(fit, steps, args.seed)
         train_faces.export(net, calib, out)
     refit_head.refit(out, fit + calib)  # the head again, on the reader's own proposals
-    steps = train_on_places.STEPS // 3 if left_out else train_on_places.STEPS
+    steps = (train_on_places.STEPS // 3 if left_out else train_on_places.STEPS) // args.short
     print(f"the network on the reader's places: {steps} steps", flush=True)
     net = train_on_places.train(out, fit, steps, args.seed)
     train_on_places.export(net, out, calib)

@@ -34,7 +34,8 @@ import numpy as np
 from vision.calibrate.adapt import Seen, match
 from vision.calibrate.known import Tally
 from vision.learned import face_reader
-from vision.learned.face_reader import Place, decide, look, lowest_score
+from vision.learned.decision import Place, decide, lowest_score
+from vision.learned.face_reader import look
 from vision.reader import config_vision, face_settings
 from vision.reading import Die, Reading, Unsure
 from vision.rules.reader import read_dice as rules_read

@@ -293,8 +293,8 @@ class TableController:
             return roster_seating.seating(self.table)
 
     def settle_jpeg(self, seat: str) -> bytes:
-        """The picture of ``seat``'s exposed dice with the unsure ones marked (red) and the
-        sure ones framed (green): only while they wait to be settled, so it never shows a
+        """The picture of ``seat``'s exposed dice, a tile a die, the sure ones framed green and
+        the unsure ones red: only while they wait to be settled, so it never shows a
         concealed throw. LookupError otherwise; CameraError when there is no picture."""
         with self._lock:
             picture, read, zone = exposure.settle_picture(self.table, seat)

@@ -28,6 +28,7 @@ import numpy as np
 
 from engine.actions import Action, dice_fit
 from engine.errors import CameraError
+from firmware.camera.dice_tiles import dice_tiles
 from firmware.camera.seat_reads import zone_picture
 from firmware.camera.throws import SeatRead
 from firmware.table.commands import Outcome, Refusal, Settle
@@ -170,13 +171,10 @@ def settle_picture(t: TableState, seat: str) -> tuple[np.ndarray, SeatRead, Zone
 
 
 def marked_jpeg(picture: np.ndarray, read: SeatRead, zone: Zone) -> bytes:
-    """``picture`` (a seat's zone) as JPEG, its unsure dice marked (red) and its sure ones
-    framed (green); CameraError when it cannot be encoded."""
-    for boxes, colour in (([d.box for d in read.dice], (0, 170, 0)),
-                          ([u.box for u in read.unsure], (0, 0, 230))):
-        for x, y, w, h in boxes:
-            _frame(picture, x - zone.x, y - zone.y, w, h, colour)
-    ok, buf = cv2.imencode(".jpg", picture)
+    """``picture`` (a seat's zone) as JPEG, a tile a die (``firmware.camera.dice_tiles``): the
+    sure dice framed green, then the unsure ones red; CameraError when it cannot be encoded."""
+    tiles = dice_tiles(picture, read.dice, read.unsure, (zone.x, zone.y))
+    ok, buf = cv2.imencode(".jpg", tiles)
     if not ok:
         raise CameraError(f"The picture of {zone.seat}'s dice could not be encoded.")
     return bytes(buf)
@@ -189,8 +187,3 @@ def _same_dice(values: tuple[int, ...]) -> tuple[int, ...]:
 
 def _said(values: tuple[int, ...]) -> str:
     return "-".join(map(str, values))
-
-
-def _frame(picture: np.ndarray, x: int, y: int, w: int, h: int,
-           colour: tuple[int, int, int]) -> None:
-    cv2.rectangle(picture, (int(x), int(y)), (int(x + w), int(y + h)), colour, 2)

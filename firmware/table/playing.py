@@ -54,6 +54,8 @@ def play(t: TableState, action: Action, by: str, why: str = "",
     settled = [e for e in event.effects if views.is_settlement(e)]
     if settled:
         t.settled = settled
+    elif len(t.game.history) - t.hand_start == 1:  # the next hand's first action: the last
+        t.settled = []  # hand's result is no longer news, on the felt or on the phones
     if event.starts_hand:
         t.opening = list(event.effects)
     t.offered.clear()

@@ -18,6 +18,7 @@ The decision is one of:
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.actions import Action
@@ -166,12 +167,23 @@ def _call(game: Game, seat: str, long: bool, offered: int) -> Decision:
     return _not_now(game, seat, "call")
 
 
+#: What a PASS press plays: the first of these that is open. Once betting has begun a pass IS a
+#: drop (source situation 9, D-T2), so where both are open the press writes what it means.
+PASS_PLAYS = ("drop", "pass")
+
+
 def _pass(game: Game, seat: str, long: bool, offered: int) -> Decision:
     if offered > 0:
         return Decision(stake=0)
     open_ = _open(game, seat)
-    # Once betting has begun a pass IS a drop (source situation 9, D-T2): write what it means.
-    for verb in ("drop", "pass"):
+    for verb in PASS_PLAYS:
         if verb in open_:
             return Decision(action=Action(seat, verb))
     return _not_now(game, seat, "pass")
+
+
+def pressable(verbs: Sequence[str]) -> list[str]:
+    """The verbs of ``verbs`` (a seat's open verbs) its buttons can play: all but the ones a
+    PASS press passes over (a pass where a drop is open), in their order."""
+    first = next((v for v in PASS_PLAYS if v in verbs), None)
+    return [v for v in verbs if v not in PASS_PLAYS or v == first]

@@ -70,7 +70,8 @@ class TableState:
         self.offered: dict[str, int] = {}
         #: seat -> its last refusal, until its situation changes or it presses again
         self.refusals: dict[str, Refusal] = {}
-        #: the latest settlement's effects; the effects of the action that began this hand
+        #: the latest settlement's effects (until the next hand's first action); the effects
+        #: of the action that began this hand
         self.settled: list[Effect] = []
         self.opening: list[Effect] = []
         self.reads.reset()

@@ -35,7 +35,8 @@ def public_state(game: Game, *, game_id: int, status: str, version: int,
                  ) -> dict[str, Any]:
     """What anyone at the table may see: no concealed dice.
 
-    ``settled`` are the chip moves and game end of the latest settlement, kept as the engine
+    ``settled`` are the chip moves and game end of the latest settlement, until the next
+    hand's first action (``firmware.table.playing.play``), kept as the engine
     gave them (who, how many chips, from where, to where, the rule, its sentence) so the
     dashboard words them from fields, never by reading the event sentences back. ``opening``
     are the effects of the action that began this hand (a player going out, M8, an open throw,

@@ -65,6 +65,10 @@ def report_teaching(result: folds.Teaching, say: Callable[[str], None]) -> None:
     say(f"Taught, each throw read by a network that never saw it: {_reads(result.taught)}.")
     say("(At the table a throw with anything unsure in its zone goes to the referee.)")
     _failures(result.taught, say)
+    if result.more_throws:
+        say(f"So few known dice cannot show that fewer than 1 die in 500 is read wrong, so the "
+            f"table stays careful: about {result.more_throws} more known throws would show "
+            "it, or let the table be less careful.")
     say(f"The calibration took {result.seconds:.0f} seconds on this machine, reading the "
         "pictures and teaching the network included.")
 

@@ -15,6 +15,7 @@ The calibration's progress comes over Server-Sent Events of its own
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -192,6 +193,23 @@ def save() -> Any:
     return redirect(url_for("dice.page"), code=303)
 
 
+#: A known throw's name as the folder writes it: its moment (UTC), then the seat it was taken
+#: at ("photo" for a phone's photo), then a count when two share the second.
+_KNOWN_NAME = re.compile(r"^(\d{4})(\d{2})(\d{2})-(\d{2})(\d{2})(\d{2})-([A-Za-z0-9]+?)(?:-\d+)?$")
+
+
+@bp.app_template_global()
+def known_taken(name: str) -> dict[str, str] | None:
+    """Where and when a known throw was taken, read from its name ("20261206-051706-Ann": at
+    Ann's seat, 05:17:06 UTC), for the pages to say instead of a file's name; None for a name
+    the folder did not write so."""
+    found = _KNOWN_NAME.match(name)
+    if found is None:
+        return None
+    y, mo, d, h, mi, sec, seat = found.groups()
+    return {"seat": seat, "at": f"{y}-{mo}-{d}T{h}:{mi}:{sec}+00:00"}
+
+
 @bp.get("/known/<name>")
 @referee_required
 def known(name: str) -> Any:
@@ -222,7 +240,13 @@ def delete(name: str) -> Any:
     if t.folder is None or not t.folder.delete(name):
         return error_page(404, _("There is no known throw “%(name)s”; nothing was deleted.",
                                  name=name))
-    flash(_("Deleted the known throw %(name)s.", name=name), "ok")
+    taken = known_taken(name)
+    if taken is None:
+        flash(_("Deleted the known throw %(name)s.", name=name), "ok")
+    elif taken["seat"] == "photo":
+        flash(_("Deleted a known throw from a photo."), "ok")
+    else:
+        flash(_("Deleted %(seat)s's known throw.", seat=taken["seat"]), "ok")
     return redirect(url_for("dice.page"), code=303)
 
 

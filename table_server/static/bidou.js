@@ -67,7 +67,8 @@ const Bidou = (() => {
     const mark = (state, text) => {
       if (live) { live.dataset.state = state; live.textContent = text; }
       const now = state === "live";
-      if (onLink && up !== null && now !== up) onLink(now);
+      // a change of link; a page that never reached the table is told too
+      if (onLink && now !== up && (up !== null || !now)) onLink(now);
       up = now;
     };
     const source = new EventSource("/api/events");

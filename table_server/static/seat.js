@@ -85,7 +85,8 @@
       const line = say(e.text);
       if (line !== showdownLine) cost.appendChild(el("li", {}, line));
     }
-    if (shownSeats.length && !mine.length) {
+    // only once these dice have settled something: an open throw's first dice settle nothing yet
+    if (shownSeats.length && !mine.length && (state.settled || []).length) {
       cost.appendChild(el("li", { class: "muted" }, t("No chips move to or from you.")));
     }
   }
@@ -93,8 +94,7 @@
   function render(state) {
     if (!state) return;
     const me = (state.seats || []).find((s) => s.name === seat);
-    // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt);
-    // the owner of dice being settled is spoken to, not named
+    // on this player's turn: "Your turn: throw or stand" (what they may do, from the prompt)
     const choices = state.prompt && state.prompt.a && state.prompt.a.choices;
     // shown dice this player settles: what to do, said to them (the settle box is below)
     const settling = (state.settling || []).find(

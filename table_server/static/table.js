@@ -2,9 +2,11 @@
    each with its score, chips, last action, declared throws and, at a showdown, the dice, the
    throw's name and place and which throw is the worse; the banner says the variant's stakes,
    hand and round, what is expected, who is closest to losing, what this hand began with, and
-   how the game ended. At game over a screen over the felt says the result and stays until the
-   next game begins. A showdown and the game's end are heard (static/sound.js), from the
-   changes between two states, never at the page's first drawing.
+   how the game ended. While shown dice are settled, the banner says who says them and who
+   agrees, and the felt's centre shows the camera's picture of them. At game over a screen over
+   the felt says the result and stays until the next game begins. A lost link to the table
+   dims everything under a sentence in large type. A showdown and the game's end are heard
+   (static/sound.js), from the changes between two states, never at the page's first drawing.
    Redrawn from the whole public state on every event, so it can never drift from the table.
    The script only says where each seat sits (CSS custom properties); the stylesheet decides
    how, so the phone layout is the stylesheet's to change. */
@@ -74,33 +76,47 @@
       if (seat.mark) named.appendChild(el("span", { class: `mark ${seat.mark}` }, MARKS[seat.mark]));
       card.appendChild(named);
     }
-    const settling = (state.settling || []).find((s) => s.seat === seat.name);
-    if (settling) card.appendChild(settleBox(settling, state));
     // a refused press is that player's own business: shown on their phone, never here
     return card;
   }
 
-  /* Exposed dice the camera could not read surely: the seat's picture, unsure dice marked in
-     red, and what the table is waiting for (the players' word, or the referee). */
+  /* Exposed dice the camera could not read surely, in the felt's centre where everyone looks:
+     the camera's picture (a tile a die: sure ones framed green, unsure ones red) and what the
+     camera is sure of; the banner says what the table waits for (settleAsk). */
   function settleBox(settling, state) {
     const box = el("div", { class: "settle", "data-settle": settling.seat });
+    box.appendChild(el("p", { class: "settlewho" }, t("%(p)s's dice", { p: settling.seat })));
     if (settling.picture) {
       box.appendChild(el("img", { class: "settlepic", alt: t("%(p)s's dice", { p: settling.seat }),
                                   src: `/api/settle/${encodeURIComponent(settling.seat)}.jpg?v=${state.version}` }));
     }
     const guess = settling.guess.map((v) => (v === null ? "?" : v)).join(" ");
-    box.appendChild(el("p", { class: "small" }, t("Camera: %(guess)s (red: not sure)", { guess })));
-    const said = settling.said || {};
-    const who = [settling.seat, ...settling.witnesses];
-    const waiting = who.filter((p) => !(p in said));
-    const ask = tn("Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agrees.",
-                   "Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agree.",
-                   settling.witnesses.length,
-                   { p: settling.seat, others: Bidou.names(settling.witnesses) });
-    box.appendChild(el("p", { class: "settleask" }, settling.referee
-      ? say(settling.referee)
-      : ask + (waiting.length ? " " + t("(waiting for %(names)s)", { names: waiting.join(", ") }) : "")));
+    box.appendChild(el("p", { class: "settleguess" }, t("Camera: %(guess)s (red: not sure)", { guess })));
     return box;
+  }
+
+  /* What the table waits for while shown dice are settled, in one sentence: who says them on
+     their phone, who agrees, who has not said yet; and each disagreement's sentence (those
+     dice are the referee's). Several seats shown together are said together. */
+  function settleAsk(settling) {
+    const disputes = settling.filter((s) => s.referee).map((s) => say(s.referee));
+    const open = settling.filter((s) => !s.referee);
+    if (!open.length) return disputes.join(" ");
+    const waiting = [];
+    for (const s of open) {
+      for (const p of [s.seat, ...s.witnesses]) {
+        if (!(p in (s.said || {})) && !waiting.includes(p)) waiting.push(p);
+      }
+    }
+    const [one] = open;
+    const ask = open.length > 1
+      ? t("Settle the shown dice on your phones (%(names)s): each says their own, the others agree.",
+          { names: Bidou.names(open.map((s) => s.seat)) })
+      : tn("Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agrees.",
+           "Settle %(p)s's dice on your phones: %(p)s says them, %(others)s agree.",
+           one.witnesses.length, { p: one.seat, others: Bidou.names(one.witnesses) });
+    const wait = waiting.length ? " " + t("(waiting for %(names)s)", { names: waiting.join(", ") }) : "";
+    return [ask + wait, ...disputes].join(" ");
   }
 
   /* Where seat i of n sits: two face each other across the centre; more go clockwise along
@@ -132,6 +148,9 @@
       spot.appendChild(el("span", {}, label));
       pile.appendChild(spot);
     }
+    const settles = clear(document.getElementById("settles"));
+    for (const settling of state.settling || []) settles.appendChild(settleBox(settling, state));
+    settles.hidden = !settles.firstChild;
     return cols;
   }
 
@@ -144,7 +163,9 @@
     document.getElementById("title").textContent =
       `Bidou · ${VARIANTS[state.variant] || state.variant || ""}`;
     text("progress", say(state.progress));
-    text("prompt", say(state.prompt));
+    // while shown dice are settled, the banner says what everyone waits for (settleAsk)
+    const settling = state.settling || [];
+    text("prompt", settling.length ? settleAsk(settling) : say(state.prompt));
     text("reminder", say(state.reminder));
     text("showdown", say(state.showdown));
     text("hint", say(state.hint));
@@ -219,6 +240,13 @@
     document.dispatchEvent(new CustomEvent("bidou:state", { detail: state }));
   }
 
+  /* The link to the table: lost, the whole screen dims under one sentence in large type
+     (what it shows may be out of date); back, the screen is whole again. */
+  function link(up) {
+    document.body.classList.toggle("link-lost", !up);
+    document.getElementById("linklost").hidden = up;
+  }
+
   render(Bidou.initialState());
-  Bidou.listen(render);
+  Bidou.listen(render, link);
 })();

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from firmware.table.presses import pressable
 from firmware.words.lists import list_phrase, or_list
 from firmware.words.phrases import N_, Phrase
 from firmware.words.verbs import verb_name
@@ -61,8 +62,9 @@ def prompt(state: dict[str, Any]) -> str:
 
 
 def _choices(verbs: list[str]) -> Phrase | str:
-    """"throw or stand", "call, raise or drop": what a player may do now."""
-    return or_list([verb_name(v) for v in verbs if v != "settle"])
+    """"throw or stand", "call, raise or drop": what a player may do now with their buttons
+    (a pass the PASS button would play as a drop is not offered: ``presses.pressable``)."""
+    return or_list([verb_name(v) for v in pressable(verbs) if v != "settle"])
 
 
 def prompt_phrase(state: dict[str, Any]) -> Phrase:

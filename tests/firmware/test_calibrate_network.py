@@ -62,6 +62,9 @@ def test_calibrate_teaches_the_table_s_network_and_keeps_it_only_when_the_folds_
     untaught = next(line for line in out.splitlines() if line.startswith("Untaught"))
     taught = next(line for line in out.splitlines() if line.startswith("Taught"))
     assert "dice read right" in untaught and "dice read right" in taught
+    # 35 known dice cannot show 1 wrong die in 500: the table stays careful and says how
+    # many more throws would show it
+    assert "the table stays careful: about" in out and "more known throws" in out
     faces = tmp_path / "pub.faces.onnx"
     if "Kept: the taught network reads the folds held out better" in out:
         assert status == 0 and faces.is_file()

@@ -16,6 +16,8 @@ import cv2
 import numpy as np
 import pytest
 
+from table_server.console.dice_teach import known_taken
+
 from .teach_table import PIN, served_taught, teach, true_places
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -165,16 +167,15 @@ def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_th
     log_in(phone, d.url)
     phone.goto(f"{d.url.rstrip('/')}/referee/dice")
     phone.wait_for_selector("#keep-form:not([hidden])", timeout=WAIT_MS)
-    # the figures fit a phone's width, and the page says where the throws are kept in the
-    # table's words (the folder beside its log), not the machine's whole path
+    # the figures fit a phone's width, and the page says where the throws are kept in a pub's
+    # words: no folder, file or path of the machine
     figures = phone.locator("table.figures")
     panel = phone.locator("section.panel", has=figures)
     fig_box, panel_box = figures.bounding_box(), panel.bounding_box()
     assert fig_box["x"] + fig_box["width"] <= panel_box["x"] + panel_box["width"], (
         fig_box, panel_box)
     where = phone.locator("#known-where").inner_text()
-    assert where.startswith("Kept on the table in the folder known-throws, beside its game "
-                            "log ") and "/" not in where, where
+    assert where.startswith("Kept on the table beside its games") and "/" not in where, where
     shoot(phone, "screenshot-dice-390.png", shot)
 
     # the table's rule reader cannot read the captain roll of these dice: it counts with its
@@ -238,6 +239,9 @@ def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_th
     assert shown == sorted(newest.values)
     shot(page, "dice-known-throw.png")
     page.click("#delete-button")
-    page.locator(f".flash.ok:has-text('Deleted the known throw {newest.name}')").wait_for(
+    seat = known_taken(newest.name)["seat"]
+    deleted = ("Deleted a known throw from a photo." if seat == "photo"
+               else f"Deleted {seat}'s known throw.")
+    page.locator(".flash.ok", has_text=deleted).wait_for(
         timeout=WAIT_MS)
     assert tally(page) == "27" and teacher.folder.throw(newest.name) is None

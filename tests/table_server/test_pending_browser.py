@@ -103,11 +103,12 @@ def test_D_S4_a_match_at_30_percent_unsure_ends_with_no_referee_settled_from_two
         waiting = state["settling"][0]
         owner, (other,) = waiting["seat"], waiting["witnesses"]
         values = list(t.sim.camera.dice()[owner])
-        # the table view shows the seat's picture, unsure dice marked, and asks the table
-        card = table_page.locator(f'.seat[data-seat="{owner}"] .settle')
+        # the felt's centre shows the seat's picture, unsure dice marked; the banner asks
+        card = table_page.locator(f'#centre .settle[data-settle="{owner}"]')
         card.wait_for(timeout=WAIT_MS)
         if settled_on_phones == 0:
-            assert table_page.locator(f'.seat[data-seat="{owner}"] img.settlepic').count() == 1
+            assert card.locator("img.settlepic").count() == 1
+            assert owner in table_page.locator("#prompt").inner_text()
             shot(table_page, "table-settle.png")
             settle_pictures(shot, table_page, seats[owner])
         assert say_on_phone(seats[owner], owner, values, "These are my dice").status == 200
@@ -147,7 +148,7 @@ def test_D_S4_a_disagreement_is_refused_with_a_sentence_and_goes_to_the_referee(
     assert sentence.endswith(f"the referee settles {owner}'s dice.")
     seats[other].locator(f'[data-settle-error="{owner}"]:has-text({sentence!r})').wait_for(
         timeout=WAIT_MS)  # in the settle box, beside its button
-    table_page.locator(f'.seat[data-seat="{owner}"] .settleask:has-text("referee")').wait_for(
+    table_page.locator(f'#prompt:has-text("the referee settles {owner}")').wait_for(
         timeout=WAIT_MS)
     [dispute] = t.controller.referee_state()["disputes"]
     assert (dispute["seat"], english(dispute["sentence"])) == (owner, sentence)

@@ -14,8 +14,9 @@ import pytest
 
 from vision.calibrate import adapt, head_fit
 from vision.calibrate.known import KnownThrowsError, Tally
+from vision.learned.decision import Place
 from vision.learned.face_model import CLASSES, Head, load_head
-from vision.learned.face_reader import Place, Settings
+from vision.learned.face_reader import Settings
 from vision.learned.table_files import thresholds_path
 
 F = 16

@@ -11,9 +11,10 @@ import numpy as np
 import pytest
 
 from engine.errors import VisionError
-from vision.learned import face_reader
+from vision.learned import decision, face_reader
+from vision.learned.decision import CUT_BY_EDGE, Place, decide
 from vision.learned.face_model import Head, load_head
-from vision.learned.face_reader import CUT_BY_EDGE, Place, Settings, decide, scales
+from vision.learned.face_reader import Settings, scales
 from vision.learned.networks import MODELS
 
 T = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9}
@@ -77,13 +78,13 @@ def test_a_place_the_detector_doubts_is_a_die_when_the_network_is_sure_of_it():
     assert [d.value for d in decide([sure], t)[0]] == [3]
     doubted = place(value=3, p=0.99, no_die=0.005, score=0.25)
     assert decide([doubted], t) == ([], [])
-    below_floor = place(value=3, p=0.999, no_die=0.001, score=face_reader.PROPOSAL_FLOOR / 2)
+    below_floor = place(value=3, p=0.999, no_die=0.001, score=decision.PROPOSAL_FLOOR / 2)
     assert decide([below_floor], t) == ([], [])
 
 
 def test_the_reader_looks_as_low_as_its_thresholds_can_take_a_die():
-    assert face_reader.lowest_score(T) == 0.3
-    assert face_reader.lowest_score({**T, "sure_die": 0.003}) == face_reader.PROPOSAL_FLOOR
+    assert decision.lowest_score(T) == 0.3
+    assert decision.lowest_score({**T, "sure_die": 0.003}) == decision.PROPOSAL_FLOOR
 
 
 def test_a_known_die_size_reads_the_picture_at_one_scale():
@@ -116,7 +117,7 @@ def test_the_head_gives_probabilities_that_sum_to_one():
 
 def test_the_shipped_model_loads_and_its_thresholds_are_its_own():
     model = face_reader.load(MODELS)
-    assert set(model.thresholds) == set(face_reader.DEFAULTS)
+    assert set(model.thresholds) == set(decision.DEFAULTS)
     assert model.faces.features == model.head.weight.shape[1]
 
 

@@ -6,9 +6,11 @@ The figures are printed (``pytest -s``). What the shipped model must keep: at le
 it read when it was shipped, less two for OpenCV and onnxruntime version differences, and no
 more wrong values or phantom dice than then (docs/vision-model.md has the figures; they are
 far from the table's needs, which is why the rule reader is still the table's default).
-Measured when shipped (4 December 2026, the network trained on the reader's places, four
-views): 69, 80 and 77 right; 0, 1 and 1 wrong; 3, 0 and 2 phantom dice (3 December's model:
-63, 51 and 43 right; 0, 1 and 2 wrong; 2, 0 and 0 phantom dice).
+Measured with the thresholds chosen within 1 wrong in 500 and the quarter-turned views'
+dissent (6 December 2026): 68, 79 and 64 right; 0, 0 and 2 wrong; 1, 0 and 0 phantom dice
+(webcam-wood, topdown-colour, oblique-colour; the network of 4 December, which read 69, 80
+and 77 right with 0, 1 and 1 wrong and 3, 0 and 2 phantom dice at the thresholds chosen
+within 1 in 200).
 """
 
 from __future__ import annotations
@@ -25,9 +27,9 @@ DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 
 #: set -> (pictures, dice, fewest dice right, most wrong values, most phantom dice)
 FLOORS = {
-    "webcam-wood": (32, 71, 67, 0, 3),
-    "topdown-colour": (12, 91, 78, 1, 0),
-    "oblique-colour": (16, 116, 75, 1, 2),
+    "webcam-wood": (32, 71, 66, 0, 1),
+    "topdown-colour": (12, 91, 77, 0, 0),
+    "oblique-colour": (16, 116, 62, 2, 0),
 }
 
 

@@ -18,7 +18,7 @@ from vision.calibrate import folds, teach, thresholds
 from vision.calibrate.adapt import Seen
 from vision.calibrate.known import KnownThrowsError, find_throws, load_boxes
 from vision.learned.crops import FACE_INPUT, Pyramid
-from vision.learned.face_reader import Place
+from vision.learned.decision import Place
 
 DATA = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice"
 
@@ -109,16 +109,33 @@ def test_thresholds_never_buy_right_dice_with_a_wrong_one():
     assert chosen["min_value"] > 0.97
 
 
+def pips_agreeing(copies: int) -> list[Seen]:
+    """Dice the network reads right but unsure (0.6-0.8), whose pips agree, and a die read
+    wrong at 0.75 whose pips say otherwise; ``copies`` pictures of them."""
+    return [Seen(f"a{i}", (2, 3, 4, 5), (place(2, 0.6, pips=2), place(3, 0.7, pips=3),
+                                         place(4, 0.8, pips=4), place(6, 0.75, pips=5)))
+            for i in range(copies)]
+
+
 def test_the_pips_word_is_taken_where_it_reads_more_dice_and_no_wrong_one():
-    """Dice the network reads right but unsure (0.6-0.8), whose pips agree, are given their
-    values at the ``agree`` chosen; a die read wrong at 0.75 whose pips say otherwise stays
-    unsure."""
-    seen = [Seen("a", (2, 3, 4, 5), (place(2, 0.6, pips=2), place(3, 0.7, pips=3),
-                                     place(4, 0.8, pips=4), place(6, 0.75, pips=5)))]
+    """Where the known dice can show a wrong share under 1 in 500 (here 510 values given,
+    none wrong), the dice whose pips agree are given their values at the ``agree`` chosen;
+    the die read wrong whose pips say otherwise stays unsure."""
+    seen = pips_agreeing(170)
     chosen = thresholds.choose_thresholds(seen, {"detect": 0.3})
     tally = thresholds.tally(seen, chosen)
-    assert (tally.right, tally.wrong, tally.unsure) == (3, 0, 1)
+    assert (tally.right, tally.wrong, tally.unsure) == (3 * 170, 0, 170)
     assert chosen["agree"] <= 0.6 < 0.8 < chosen["min_value"]
+
+
+def test_too_few_known_dice_take_no_value_on_the_pips_word_under_the_untaught_bar():
+    """Careful: 4 known dice cannot show 1 wrong in 500, so the pips' word, like the
+    network's, gives no value under the untaught model's ``min_value`` (0.95 here)."""
+    seen = pips_agreeing(1)
+    chosen = thresholds.choose_thresholds(seen, {"detect": 0.3, "min_value": 0.95})
+    tally = thresholds.tally(seen, chosen)
+    assert (tally.right, tally.wrong, tally.unsure) == (0, 0, 4)
+    assert chosen["agree"] >= 0.95 and chosen["min_value"] >= 0.95
 
 
 def test_the_die_sizes_read_leave_out_a_stray_place():

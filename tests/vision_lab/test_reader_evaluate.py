@@ -75,6 +75,19 @@ def test_a_flat_label_box_matches_as_far_as_half_its_longer_side_every_way():
     assert (score.right, score.missed, score.extra) == (0, 1, 1)
 
 
+def test_a_one_labelled_at_its_pip_matches_a_reading_of_the_whole_die_around_it():
+    """webcam-wood labels a one by its pip; seen from an angle the pip lies off the face's
+    centre (valid_46: 40 px in a 90 px die), beyond the pip's margin. The die read whole
+    around the pip is that one, not a phantom die; a box that misses the pip is not."""
+    pip = Label(1, (380.0, 395.0, 14.0, 14.0))  # centre (387, 402)
+    whole = Reading(dice=(Die(1, (315, 370, 125, 125), 0.99),))  # centre (377, 432)
+    score = score_reading(whole, [pip])
+    assert (score.right, score.missed, score.extra) == (1, 0, 0)
+    beside = Reading(dice=(Die(1, (395, 410, 125, 125), 0.99),))
+    score = score_reading(beside, [pip])
+    assert (score.right, score.missed, score.extra) == (0, 1, 1)
+
+
 def test_baseline_reads_no_white_pips():
     image, truth = render_scene(random_scene(3, 6, colour="blue", surface="felt"), seed=3)
     assert len(truth) == 6

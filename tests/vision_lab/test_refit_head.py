@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from vision.learned.decision import Place
 from vision.learned.face_model import Head
-from vision.learned.face_reader import Place
 from vision_lab import choose_thresholds, refit_head
 from vision_lab.evaluate import Label
 

@@ -52,18 +52,10 @@ import numpy as np
 from engine.errors import VisionError
 from vision.calibrate.head_fit import Examples, choose, fit, place_probs
 from vision.calibrate.known import KnownThrowsError, Tally, by_values
-from vision.learned import face_reader, table_files
+from vision.learned import decision, face_reader, table_files
+from vision.learned.decision import SAME_DIE, Place, decide, lowest_score, proposed
 from vision.learned.face_model import Head, fingerprint, with_model_die
-from vision.learned.face_reader import (
-    SAME_DIE,
-    Model,
-    Place,
-    Settings,
-    decide,
-    look,
-    lowest_score,
-    proposed,
-)
+from vision.learned.face_reader import Model, Settings, look
 from vision.picture import checked_picture
 
 #: the fewest known dice worth adapting on: fewer, and a lucky throw decides
@@ -146,7 +138,7 @@ def read_known(known: Sequence[Known], model: Model, settings: Settings,
 
 def candidates(places: Sequence[Place], thresholds: Mapping[str, float]) -> list[int]:
     """The places the detector takes for dice, one per die, most surely a die first: the
-    reader's own choice (:func:`vision.learned.face_reader.decide`) before its "not a die" cut, so a
+    reader's own choice (:func:`vision.learned.decision.decide`) before its "not a die" cut, so a
     die the model thinks is none can still be matched and taught."""
     order = sorted((i for i, p in enumerate(places) if proposed(p, thresholds)),
                    key=lambda i: float(places[i].probs[0]))
@@ -258,7 +250,7 @@ def adapt(seen: Sequence[Seen], base: Head, thresholds: Mapping[str, float], *,
     :class:`KnownThrowsError` when the throws hold fewer than ``FEWEST_DICE`` dice, or too few
     pictures with dice to both fit and judge.
     """
-    t = {**face_reader.DEFAULTS, **thresholds}
+    t = {**decision.DEFAULTS, **thresholds}
     dice = sum(len(s.values) for s in seen)
     check_enough(dice)
     fitted, held = split(seen, seed)
@@ -278,7 +270,7 @@ def adapt(seen: Sequence[Seen], base: Head, thresholds: Mapping[str, float], *,
         head = Head(w.astype(np.float32), b.astype(np.float32), t_fit)
         after = tally(held, t, head)
         kept = better(before, after)
-    return Adaptation(head, {k: float(t[k]) for k in face_reader.DEFAULTS}, before, after, kept,
+    return Adaptation(head, {k: float(t[k]) for k in decision.DEFAULTS}, before, after, kept,
                       tuple(s.name for s in fitted), tuple(s.name for s in held), dice,
                       ex.dice, ex.not_dice, network=network, prior=prior, now=tally(seen, t))
 

@@ -41,7 +41,7 @@ import random
 import shutil
 import tempfile
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -49,7 +49,8 @@ import numpy as np
 from engine.errors import VisionError
 from vision.calibrate import finder, network, teach
 from vision.calibrate.adapt import Known, Seen, check_enough, match
-from vision.calibrate.known import KnownThrowsError, Tally, rank
+from vision.calibrate.boxed_pictures import boxed, pasted, teach_finder
+from vision.calibrate.known import KnownThrowsError, Tally, errors, needed_dice, rank
 from vision.calibrate.teach import Example, Progress
 from vision.calibrate.thresholds import (
     FINDER_DETECT,
@@ -57,22 +58,14 @@ from vision.calibrate.thresholds import (
     tally,
 )
 from vision.learned import face_reader
+from vision.learned.decision import PROPOSAL_FLOOR, lowest_score
 from vision.learned.face_model import fingerprint
-from vision.learned.face_reader import (
-    PROPOSAL_FLOOR,
-    Settings,
-    look,
-    lowest_score,
-)
+from vision.learned.face_reader import Settings, look
 from vision.picture import checked_picture
 
 FOLDS = 3
 #: the die sizes read are those of the known dice, this much smaller and larger
 SIZE_MARGIN = 1.5
-#: background crops taught per known picture
-BACKGROUND = 12
-#: the die finder is taught only from this many boxed pictures
-FEWEST_BOXED = 4
 
 
 @dataclass
@@ -113,6 +106,21 @@ class Teaching:
         """Every known throw as the table's learned reader reads it now."""
         return self.untaught
 
+    @property
+    def more_dice(self) -> int:
+        """How many more known dice would let the held-out readings show a wrong share under
+        :data:`vision.calibrate.known.WRONG_TARGET` (:func:`vision.calibrate.known.
+        needed_dice`), for the reading the table keeps; 0 when they show it already. Until
+        then the table stays careful: its thresholds are no looser than the untaught model's
+        (:func:`careful`)."""
+        t = self.taught if self.kept else self.untaught
+        return needed_dice(t.right + errors(t), errors(t), t.dice)
+
+    @property
+    def more_throws(self) -> int:
+        """:attr:`more_dice` in throws of three dice, as the Dice page says it."""
+        return -(-self.more_dice // 3)
+
 
 def load_pictures(known: Sequence[Known], left_out: list[str] | None = None,
                   ) -> list[np.ndarray]:
@@ -152,7 +160,7 @@ def examples_of(known: Sequence[Known], seen: Sequence[Seen], pictures: Sequence
             dice = [e for e in here if e.cls > 0]
             out += dice + [e for e in here if e.cls == 0 and not_a_die_place(e, dice)]
         out += teach.near_misses(dice, rng)
-        out += teach.background(pictures[index].shape, dice, index, rng, BACKGROUND)
+        out += teach.background(pictures[index].shape, dice, index, rng, teach.BACKGROUND)
     return out
 
 
@@ -219,30 +227,6 @@ def read_with(head: pathlib.Path, settings: Settings, items: Sequence[tuple[Know
             for k, image in items]
 
 
-def boxed(known: Sequence[Known], among: Iterable[int]) -> list[int]:
-    """The pictures among ``among`` whose every die is boxed (``NAME.json``): the finder is
-    taught on those alone, since a die without a box would be taught as background."""
-    out = []
-    for i in among:
-        boxes = known[i].boxes
-        if boxes is not None and sorted(v for _, v in boxes if v > 0) == sorted(known[i].values):
-            out.append(i)
-    return out
-
-
-def teach_finder(settings: Settings, known: Sequence[Known], pictures: Sequence[np.ndarray],
-                 among: Iterable[int], seed: int, progress: Progress) -> object | None:
-    """The model's detector taught on the boxed pictures among ``among``
-    (:mod:`vision.calibrate.finder`), or None when fewer than :data:`FEWEST_BOXED` are."""
-    chosen = boxed(known, among)
-    if len(chosen) < FEWEST_BOXED:
-        return None
-    det = finder.trainable(settings.model / "detector.onnx")
-    spots = [finder.boxed_dice(known[i].boxes or ()) for i in chosen]
-    return finder.fine_tune(det, [pictures[i] for i in chosen], spots, steps=finder.STEPS,
-                            seed=seed, progress=progress)
-
-
 def judged(held: Mapping[int, Sequence[Seen]], base: Mapping[str, float],
            detects: Sequence[float] | None) -> tuple[Tally, dict[str, float]]:
     """The held-out folds' tally, cross-fitted (each fold read at the thresholds the other
@@ -257,10 +241,16 @@ def judged(held: Mapping[int, Sequence[Seen]], base: Mapping[str, float],
 
 def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLDS,
                 seed: int = 0, steps: int = teach.STEPS, part: str = "all",
-                progress: Progress | None = None) -> Teaching:
+                progress: Progress | None = None, pasting: bool = False,
+                backgrounds: Sequence[np.ndarray] = ()) -> Teaching:
     """Teach the table's network on its known throws and judge it by folds (module
     docstring). ``settings``: the learned reader as the table reads now. The taught files,
-    when kept, are in ``Teaching.folder`` (a temporary folder: :func:`save` them)."""
+    when kept, are in ``Teaching.folder`` (a temporary folder: :func:`save` them).
+    ``pasting``: the boxed dice also pasted onto the known pictures' cloth and onto
+    ``backgrounds`` (pictures of the table's empty zones) to teach the finder and the face
+    network more pictures (:func:`pasted`). ``progress(stage, step, steps)`` is called from
+    every long step; the result's ``before``/``after`` are the held-out figures and
+    ``more_throws`` how many more known throws would let the table be less careful."""
     check_enough(sum(len(k.values) for k in known))
     start = time.monotonic()
     say = progress or (lambda stage, step, steps_: None)
@@ -299,12 +289,14 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
             def fold_progress(stage: str, step: int, steps_: int, k: int = k) -> None:
                 say(f"fold {k + 1} of {folds}: {stage}", step, steps_)
 
-            det = teach_finder(settings, known, pictures, inside, seed + k, fold_progress)
+            made, made_ex = (pasted(known, pictures, inside, backgrounds, seed + k)
+                             if pasting else ([], []))
+            det = teach_finder(settings, known, pictures, inside, seed + k, fold_progress, made)
             detects = FINDER_DETECT if det is not None else None
-            taught_ex = [e for e in ex if e.picture in inside_set]
+            taught_ex = [e for e in ex if e.picture in inside_set] + made_ex
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
-            teach.fine_tune(net, pictures, taught_ex, steps=steps, part=part, seed=seed + k,
-                            progress=fold_progress)
+            teach.fine_tune(net, [*pictures, *(m.image for m in made)], taught_ex, steps=steps,
+                            part=part, seed=seed + k, progress=fold_progress)
             head = write_network(net, pathlib.Path(tmp), f"fold{k}", base_t, sizes, base_print,
                                  detector=det)
             held[k] = read_with(head, settings, [(known[i], pictures[i]) for i in out])
@@ -316,7 +308,9 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
             if not any(s.name == item.name for s in all_held):
                 left.add(tally([s for s in seen_now if s.name == item.name], now_t))
         taught.add(left)
-        kept = rank(taught) > rank(untaught)
+        # kept when worth more, and never with more errors than the untaught table's on the
+        # same throws, whatever the dice right
+        kept = rank(taught) > rank(untaught) and errors(taught) <= errors(untaught)
         result = Teaching(untaught, taught, kept, chosen, sizes,
                           sum(len(k.values) for k in known), len(known),
                           sum(e.cls > 0 for e in ex), sum(e.cls == 0 for e in ex),
@@ -328,11 +322,13 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
                 say(f"the table's network: {stage}", step, steps_)
 
             every_one = range(len(known))
-            det = (teach_finder(settings, known, pictures, every_one, seed + folds, last)
+            made, made_ex = (pasted(known, pictures, every_one, backgrounds, seed + folds)
+                             if pasting else ([], []))
+            det = (teach_finder(settings, known, pictures, every_one, seed + folds, last, made)
                    if detects else None)  # only a finder the folds judged
             net = network.trainable(settings.model / "faces.onnx", base_model.head)
-            teach.fine_tune(net, pictures, ex, steps=steps, part=part, seed=seed + folds,
-                            progress=last)
+            teach.fine_tune(net, [*pictures, *(m.image for m in made)], ex + made_ex,
+                            steps=steps, part=part, seed=seed + folds, progress=last)
             folder = pathlib.Path(tempfile.mkdtemp(prefix="bidou-table-net-"))
             write_network(net, folder, "table", chosen, sizes, base_print, detector=det)
             result.folder = folder

@@ -14,6 +14,7 @@ folder format needs no network.
 from __future__ import annotations
 
 import json
+import math
 import pathlib
 import re
 from collections import Counter
@@ -102,23 +103,52 @@ class Tally:
 
 
 #: what one error (a wrong value, or a die read where none was thrown) costs, in dice read
-#: right, when a calibration judges a reader on its known throws
-#: (:mod:`vision.calibrate.reader_choice` says why 4)
-CHOICE_COST = 4
+#: right, wherever a calibration judges a reading of known throws: when it chooses thresholds,
+#: keeps a taught network, or chooses the reader. Why 100: a referee who is unsure asks, one
+#: who is sure and wrong decides a showdown unseen; at 2% wrong dice about one showdown in
+#: nine is decided wrongly. At 20 (thresholds) and 4 (keeping), dice with a 5-20% chance of
+#: being wrong were given values, and a taught table read 1.3-3.7% of its rest wrong
+ERROR_COST = 100
+#: the same cost, by the name the reader's choice and its report use
+CHOICE_COST = ERROR_COST
+#: the share of wrong dice a table aims under (wrong values and phantom dice, of its dice)
+WRONG_TARGET = 0.002
+#: the values that show it with none wrong (:func:`needed_dice`): fewer known dice than this
+#: cannot, and a calibration on them stays careful (:func:`vision.learned.opinions.careful`)
+SHOWS_TARGET = math.ceil(1 / WRONG_TARGET) - 1
+
+
+def errors(t: Tally) -> int:
+    """Wrong values and dice read where none was thrown."""
+    return t.wrong + t.extra
 
 
 def worth(t: Tally) -> int:
-    """What a reader's reading of known throws is worth: dice right less :data:`CHOICE_COST`
+    """What a reader's reading of known throws is worth: dice right less :data:`ERROR_COST`
     for each wrong value or die read where none was thrown; unsure and missed dice are worth
     0 (the referee reads them)."""
-    return t.right - CHOICE_COST * (t.wrong + t.extra)
+    return t.right - ERROR_COST * errors(t)
 
 
-def rank(t: Tally) -> tuple[bool, int]:
-    """How a calibration orders two readings of the same known throws, better last: one that
-    reads no die right reads nothing at the table and is below any that reads one; then by
-    :func:`worth`."""
-    return (t.right > 0, worth(t))
+def rank(t: Tally) -> tuple[int, int]:
+    """How a calibration orders two readings of the same known throws, better last: by
+    :func:`worth`, then by fewer errors. A reading that reads nothing right and nothing wrong
+    sends every die to the referee: worth 0, above one that reads 40 right and one wrong."""
+    return (worth(t), -errors(t))
+
+
+def needed_dice(given: int, wrong: int, known: int, target: float = WRONG_TARGET) -> int:
+    """How many more known dice would let held-out readings show a wrong share under
+    ``target``: of ``known`` dice, ``given`` were given a value on the held-out folds and
+    ``wrong`` of those were wrong (or phantom). A calibration set of n values bounds the
+    share wrong on new dice by (wrong + 1) / (n + 1) (split conformal), so it needs
+    (wrong + 1) / target - 1 values; the known dice needed grow as the share of them given a
+    value. 0 when the known dice already show it."""
+    values = math.ceil((wrong + 1) / target) - 1
+    if given >= values:
+        return 0
+    rate = given / known if known and given else 1.0
+    return max(0, math.ceil(values / rate) - known)
 
 
 def parse_values(text: str, path: pathlib.Path) -> tuple[int, ...]:

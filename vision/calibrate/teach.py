@@ -65,6 +65,8 @@ OFF_CENTRE = (0.55, 0.8)
 WRONG_SIZES = ((0.08, 0.4), (2.2, 3.0))
 #: near misses drawn per known die and picture (:func:`near_misses`)
 NEAR_MISSES = 4
+#: places of a picture's background taught as "not a die" (:func:`background`)
+BACKGROUND = 12
 #: which parameters train: all of them, or the first blocks (stem and blocks 0-4) and the head
 PARTS = ("all", "first")
 FIRST = ("backbone/_conv_stem/", *(f"backbone/_blocks/{i}/" for i in range(5)))

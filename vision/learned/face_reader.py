@@ -15,15 +15,8 @@ weights has that classifier as its ceiling; here the classifier is a pretrained 
    it, turned a little either way (never far: the picture's up stays up, so a side face is
    "not a die"), each also mirrored, the head's calibrated probabilities averaged over the
    four views.
-4. **Decide**, one rule: a place is taken for a die when the detector scores it at least
-   ``detect``, or, down to :data:`PROPOSAL_FLOOR`, when the network takes it for a die
-   surely (its "not a die" probability under ``sure_die``); a place whose "not a die"
-   probability is at least ``not_a_die`` is dropped; of overlapping places the one most
-   surely a die stays; a place whose best value has at least ``min_value`` is that value, as
-   is one whose best value has at least ``agree`` and whose pips, counted where it lies
-   (:mod:`vision.learned.pip_count`), make the same value: two independent readings agree;
-   any other place is :class:`Unsure`. A die cut by the picture's edge is unsure whatever it
-   reads.
+4. **Decide**, one rule (:mod:`vision.learned.decision`): which places are dice, and which
+   of them are sure of their value.
 
 The thresholds come with the model (``reader.json``, chosen on a calibration split cut from
 Train, never Valid) or from the table's own calibration (``NAME.head.npz`` and
@@ -35,13 +28,13 @@ from __future__ import annotations
 import functools
 import math
 import pathlib
-from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.errors import VisionError
 from vision.learned.crops import Pyramid, die_crop
+from vision.learned.decision import DEFAULTS, SAME_DIE, Place, decide, lowest_score
 from vision.learned.face_model import (
     FACE_INPUT,
     FaceNetwork,
@@ -51,6 +44,7 @@ from vision.learned.face_model import (
     with_model_die,
 )
 from vision.learned.networks import MODELS, Candidate, detect, session
+from vision.learned.opinions import READ, TURNS, asked
 from vision.learned.pip_count import count_pips
 from vision.learned.table_files import (
     FINDER,
@@ -61,7 +55,7 @@ from vision.learned.table_files import (
     thresholds_path,
 )
 from vision.picture import checked_picture
-from vision.reading import Box, Die, Reading, Unsure
+from vision.reading import Reading
 
 #: the die sizes, in pixels of its input, the detector reads best
 DETECT_RANGE = (12.0, 60.0)
@@ -70,32 +64,11 @@ DETECT_AT = 28.0
 SCALE_STEP = 2.0
 #: at most this many proposals per picture are read, the detector's surest first
 MAX_PROPOSALS = 120
-#: two proposals closer than this times the larger's size are one die
-SAME_DIE = 0.5
 #: ... and less than this factor apart in size
 SAME_SIZE = 1.6
 #: how far the network's views of a place are turned either way (degrees, :data:`VIEWS`)
 VIEW_TURN = 12.0
 
-NOT_SURE = "not sure of the value"
-CUT_BY_EDGE = "the die is cut by the picture's edge"
-
-#: the thresholds when neither the model nor the table gives one; ``sure_die`` 0 keeps only
-#: what the detector scores ``detect`` or more, ``agree`` 1 gives no value on the pips'
-#: word (a model's ``reader.json`` from before them)
-DEFAULTS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9, "sure_die": 0.0, "agree": 1.0}
-#: the lowest detector score a place may have and still be taken for a die, when the network
-#: is sure of it (``sure_die``). Why the network may overrule the detector: the detector's
-#: score does not travel to dice it was not trained on, the network's "not a die" does. With
-#: the detector trained without webcam-wood, its surest places on that set's dice were pips
-#: (0.35-0.49), and the die itself, read right by the network at 0.999 or more, scored
-#: 0.20-0.29 under the 0.3 chosen on the other sets (4 December 2026, docs/vision-model.md).
-#: Why 0.15: every place above it is sized (four crops); a 640x480 photo cost 34 ms of CPU
-#: with the detector alone, 70 with a floor of 0.1, 53 at 0.15 and 45 at 0.2; 0.1 and 0.15
-#: read about the same (the calibration split 524 dice each, webcam-wood's Train left out
-#: 81.1% and 80.5%), while at 0.2 the left-out model's thresholds no longer take the second
-#: tier (sure_die 0 read its calibration split as well) and webcam-wood stays at 68.8%
-PROPOSAL_FLOOR = 0.15
 
 
 @dataclass(frozen=True)
@@ -121,34 +94,6 @@ class Settings:
     head: pathlib.Path | None = None
 
 
-@dataclass(frozen=True)
-class Place:
-    """One proposed die as read: where, how big, the detector's score, the probabilities
-    (not a die, 1-6) and the features they came from (for a table's own head): ``features``
-    the mean of the views', ``views`` each view's (len(VIEWS) x F), which a table's own head
-    is fitted on, since the reader averages the views' probabilities, not their features."""
-
-    centre: tuple[float, float]
-    size: float
-    score: float
-    probs: np.ndarray
-    features: np.ndarray
-    cut: bool
-    views: np.ndarray | None = None
-    #: the value its pips make where it lies (:mod:`vision.learned.pip_count`), None where
-    #: they make no die's pattern or were not counted (:data:`COUNTED`)
-    pips: int | None = None
-
-    @property
-    def box(self) -> Box:
-        (cx, cy), s = self.centre, self.size
-        return (int(round(cx - s / 2)), int(round(cy - s / 2)), int(round(s)), int(round(s)))
-
-    @property
-    def value(self) -> int:
-        return int(np.argmax(self.probs[1:])) + 1
-
-
 class Model:
     """A model folder's detector, face network, head and thresholds, loaded once."""
 
@@ -172,6 +117,12 @@ class Model:
         # face_model.with_model_die says why); a taught network and its head do all of it
         self.sizer: Head = self.head if head is None or table_faces else load_head(
             folder / "head.npz", self.faces.features)
+        #: the network the table's was taught from, and its head: the untaught opinion
+        #: (:mod:`vision.learned.opinions`), where the table has its own network
+        self.untaught: tuple[FaceNetwork, Head] | None = None
+        if table_faces is not None:
+            base = face_network(folder / "faces.onnx")
+            self.untaught = (base, load_head(folder / "head.npz", base.features))
         self.thresholds = dict(DEFAULTS)
         for source in (folder / "reader.json", own):
             if source is not None and source.is_file():
@@ -189,23 +140,8 @@ def load(folder: pathlib.Path = MODELS, head: pathlib.Path | None = None) -> Mod
 
 def thresholds_of(model: Model, settings: Settings) -> dict[str, float]:
     """The model's thresholds, with those the settings give instead."""
-    given = {k: getattr(settings, k) for k in DEFAULTS if getattr(settings, k) is not None}
+    given = {k: v for k in DEFAULTS if (v := getattr(settings, k, None)) is not None}
     return {**model.thresholds, **given}
-
-
-def lowest_score(thresholds: Mapping[str, float]) -> float:
-    """The lowest detector score a place needs to be read at all under ``thresholds``."""
-    t = {**DEFAULTS, **thresholds}
-    return min(t["detect"], PROPOSAL_FLOOR) if t["sure_die"] > 0 else t["detect"]
-
-
-def proposed(place: Place, thresholds: Mapping[str, float]) -> bool:
-    """Whether the detector's score, or the network's certainty that it is a die, makes the
-    place a die's candidate (:func:`decide`, before its "not a die" cut)."""
-    if place.score >= thresholds["detect"]:
-        return True
-    return (place.score >= PROPOSAL_FLOOR
-            and float(place.probs[0]) < thresholds.get("sure_die", 0.0))
 
 
 def scales(width: int, height: int, settings: Settings) -> list[float]:
@@ -260,30 +196,58 @@ def view_crops(pyramid: Pyramid, centre: tuple[float, float], size: float) -> li
     return [die_crop(pyramid, centre, size, turn, mirror, FACE_INPUT) for turn, mirror in VIEWS]
 
 
+def _probabilities(model: Model, features: np.ndarray) -> np.ndarray:
+    """Places' probabilities from their views' features (places x views x F), the views
+    averaged; a head fitted alone: its values, the model's "a die?", each averaged before
+    they are put together, as calibration judged the head (:func:`vision.calibrate.adapt.tally`)."""
+    places, n, width = features.shape
+    flat = features.reshape(places * n, width)
+    probs = model.head.probabilities(flat).reshape(places, n, -1).mean(axis=1)
+    if model.head is not model.sizer:  # a table's head: the value is its, "a die?" the model's
+        die = model.sizer.probabilities(flat).reshape(places, n, -1).mean(axis=1)
+        probs = with_model_die(die, probs)
+    return probs
+
+
 def read_places(image: np.ndarray, places: list[Spot], model: Model, pips: bool = True,
-                ) -> list[Place]:
-    """Read each (centre, size, detector score) in its views (:data:`VIEWS`), and with
-    ``pips`` count its pips where they could change the decision (:func:`counted`)."""
+                opinions: bool = True) -> list[Place]:
+    """Read each (centre, size, detector score) in its views (:data:`VIEWS`); with ``pips``
+    count its pips where they could change the decision (:func:`counted`); with
+    ``opinions`` ask the other opinions of each place that could be given a value
+    (:mod:`vision.learned.opinions`), its pips among them."""
     if not places:
         return []
     pyramid = Pyramid(image)
-    crops = np.stack([v for centre, size, _ in places
-                      for v in view_crops(pyramid, centre, size)])
+    views = [view_crops(pyramid, centre, size) for centre, size, _ in places]
+    crops = np.stack([v for vs in views for v in vs])
     n = len(VIEWS)
     features = model.faces.embed(crops).reshape(len(places), n, -1)
-    flat = features.reshape(n * len(places), -1)
-    probs = model.head.probabilities(flat).reshape(len(places), n, -1).mean(axis=1)
-    if model.head is not model.sizer:  # a table's head: the value is its, "a die?" the model's
-        model_probs = model.sizer.probabilities(flat).reshape(len(places), n, -1).mean(axis=1)
-        probs = with_model_die(model_probs, probs)
+    probs = _probabilities(model, features)
+    ask = [i for i, p in enumerate(probs) if opinions and asked(p)]
+    turned: dict[int, np.ndarray] = {}
+    untaught: dict[int, np.ndarray] = {}
+    if ask:
+        turns = np.stack([die_crop(pyramid, places[i][0], places[i][1], turn, False, FACE_INPUT)
+                          for i in ask for turn in TURNS])
+        # the network's own head (a head fitted alone changes values, not this opinion)
+        read = model.sizer.probabilities(model.faces.embed(turns)).reshape(len(ask), len(TURNS),
+                                                                           -1)
+        turned = dict(zip(ask, read, strict=True))
+        if model.untaught is not None:
+            net, head = model.untaught
+            mine = np.stack([v for i in ask for v in views[i]])
+            read = head.probabilities(net.embed(mine)).reshape(len(ask), n, -1).mean(axis=1)
+            untaught = dict(zip(ask, read, strict=True))
     h, w = image.shape[:2]
     out = []
-    for (centre, size, score), p, f in zip(places, probs, features, strict=True):
+    for i, ((centre, size, score), p, f) in enumerate(zip(places, probs, features, strict=True)):
         half = size / 2
         cut = (centre[0] - half < 0 or centre[1] - half < 0 or centre[0] + half > w
                or centre[1] + half > h)
-        count = count_pips(pyramid, centre, size) if pips and counted(p) else None
-        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f, count))
+        count = (count_pips(pyramid, centre, size)
+                 if (pips and counted(p)) or i in turned else None)
+        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f, count,
+                         turned.get(i), untaught.get(i)))
     return out
 
 
@@ -335,12 +299,14 @@ def sized(image: np.ndarray, proposed: list[Candidate], model: Model,
 
 
 def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
-         every_place: bool = False, pips: bool = True) -> list[Place]:
+         every_place: bool = False, pips: bool = True, opinions: bool = True) -> list[Place]:
     """The proposals read: what :func:`decide` needs, but for places the model's own head has
     already taken for no die (:data:`NO_DIE_AT_SIZING`); ``every_place`` for what fits a head
     (a table's calibration, the recipe's refit), which learns from those too. ``pips``: the
     places' pips counted, which whatever chooses ``agree`` needs, and a reading only where
-    its ``agree`` is under 1."""
+    its ``agree`` is under 1; ``opinions``: the other opinions asked
+    (:mod:`vision.learned.opinions`), which whatever chooses their thresholds needs, and a
+    reading only where one is under 1."""
     spots, no_die = sized(image, propose(image, model, settings, min_score), model,
                           settings.die_size)
     if model.die_sizes is not None and settings.die_size is None:  # a table's own dice
@@ -350,31 +316,7 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
         no_die = no_die[np.asarray(keep, bool)] if len(keep) else no_die
     if not every_place:
         spots = [s for s, p in zip(spots, no_die, strict=True) if p < NO_DIE_AT_SIZING]
-    return read_places(image, spots, model, pips)
-
-
-def decide(places: list[Place], thresholds: Mapping[str, float],
-           ) -> tuple[list[Die], list[Unsure]]:
-    """The one rule (module docstring): drop what is no die, keep one place per die, give a
-    value only when its calibrated probability reaches ``min_value``, or ``agree`` where the
-    place's pips make the same value (two readings agree)."""
-    t = {**DEFAULTS, **thresholds}
-    dice_like = [p for p in places if proposed(p, t) and p.probs[0] < t["not_a_die"]]
-    dice_like.sort(key=lambda p: -(1 - float(p.probs[0])))
-    kept: list[Place] = []
-    for p in dice_like:
-        if all(math.dist(p.centre, k.centre) > SAME_DIE * max(p.size, k.size) for k in kept):
-            kept.append(p)
-    dice, unsure = [], []
-    for p in kept:
-        sure = float(p.probs[p.value])
-        if p.cut:
-            unsure.append(Unsure(p.box, CUT_BY_EDGE))
-        elif sure >= t["min_value"] or (sure >= t["agree"] and p.pips == p.value):
-            dice.append(Die(p.value, p.box, round(sure, 4)))
-        else:
-            unsure.append(Unsure(p.box, f"{NOT_SURE} ({p.value}: {100 * sure:.1f}%)"))
-    return dice, unsure
+    return read_places(image, spots, model, pips, opinions)
 
 
 def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
@@ -384,7 +326,8 @@ def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
     image = checked_picture(image)
     model = load(settings.model, settings.head)
     t = thresholds_of(model, settings)
-    dice, unsure = decide(look(image, model, settings, lowest_score(t), pips=t["agree"] < 1.0),
-                          t)
+    opinions = any(t[k] < 1.0 for k in READ)
+    dice, unsure = decide(look(image, model, settings, lowest_score(t),
+                               pips=t["agree"] < 1.0, opinions=opinions), t)
     h, w = image.shape[:2]
     return Reading(tuple(dice), tuple(unsure), w, h)
