@@ -60,8 +60,9 @@ def set_up_roles(owner_dsn: str) -> dict[str, str]:
                 records=sql.SQL(", ").join(map(sql.Identifier, INGESTER_RECORDS)),
                 derives=sql.SQL(", ").join(map(sql.Identifier, INGESTER_DERIVES)),
                 holds=sql.SQL(", ").join(map(sql.Identifier, INGESTER_HOLDS))))
-        params = db.info.get_parameters()
-        host, port, dbname = params["host"], params["port"], params["dbname"]
+        # the connection's own, not get_parameters(), which leaves out what the owner's DSN
+        # left to libpq's defaults (install-hub names no port)
+        host, port, dbname = db.info.host, db.info.port, db.info.dbname
     return {role: f"host={host} port={port} user={role} dbname={dbname} password={password}"
             for role, password in passwords.items()}
 
@@ -69,9 +70,13 @@ def set_up_roles(owner_dsn: str) -> dict[str, str]:
 def login_role(db: psycopg.Connection[Any], role: str, password: str) -> None:
     """Make ``role`` (or update it) a login role with ``password`` and no other power."""
     known = db.execute("SELECT 1 FROM pg_roles WHERE rolname = %s", (role,)).fetchone()
-    db.execute(sql.SQL("{} ROLE {} LOGIN NOSUPERUSER NOCREATEDB NOCREATEROLE "
-                       "NOREPLICATION PASSWORD {}").format(
-        sql.SQL("ALTER" if known else "CREATE"), sql.Identifier(role), sql.Literal(password)))
+    # Made without SUPERUSER and REPLICATION; naming them again in an ALTER needs a superuser,
+    # which install-hub's owner (CREATEROLE only) is not, so a second run leaves them out.
+    powers = "NOCREATEDB NOCREATEROLE" if known else \
+        "NOSUPERUSER NOCREATEDB NOCREATEROLE NOREPLICATION"
+    db.execute(sql.SQL("{} ROLE {} LOGIN {} PASSWORD {}").format(
+        sql.SQL("ALTER" if known else "CREATE"), sql.Identifier(role), sql.SQL(powers),
+        sql.Literal(password)))
 
 
 def set_up_reader(db: psycopg.Connection[Any], role: str) -> str:
@@ -86,6 +91,6 @@ def set_up_reader(db: psycopg.Connection[Any], role: str) -> str:
                           "REVOKE ALL ON ALL TABLES IN SCHEMA public FROM {role}",
                           "GRANT SELECT ON ALL TABLES IN SCHEMA public TO {role}"):
             db.execute(sql.SQL(statement).format(name=name, role=ident))
-    params = db.info.get_parameters()
-    return (f"host={params['host']} port={params['port']} user={role} "
-            f"dbname={params['dbname']} password={password}")
+    info = db.info  # not get_parameters(): see set_up_roles
+    return (f"host={info.host} port={info.port} user={role} "
+            f"dbname={info.dbname} password={password}")

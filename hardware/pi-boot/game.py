@@ -17,6 +17,9 @@ dashboard, with nothing but the standard library and make pi-check's client
 - ``zones``: the referee gives the table its camera zones again (``POST
   /api/referee/zones``, the referee token from the journal): they must be saved in the
   config, which the service may write only where its unit lets it;
+- ``link``: with ``[venue]`` in its config, the table's referee console says it is connected
+  to the hub, and names the log the venue is to enroll (``bidou-venue accept-log --log ID``:
+  nothing of the game reaches the hub before it is over, its dice being under the cups);
 - ``venue``: the venue screen's API lists that game, over, for the table.
 
 Each failure is one sentence on stderr and exit status 1.
@@ -139,7 +142,11 @@ def finish(port: int, tokens: dict[str, str], record: dict[str, Any]) -> str:
 
 def unlike(played: list[dict[str, Any]], recorded: list[str]) -> str:
     """Where a finished record ("Ann bet 1", "Bob throw 6 3 1": seat, verb, then chips or the
-    dice read) departs from the actions acknowledged; "" when it holds them all, in order."""
+    dice read) departs from the actions acknowledged; "" when it holds them all, in order.
+    The table's own actions (the camera settling shown dice after a call: "Ann settle 6 4 1
+    by camera") are nobody's acknowledgement and are left out."""
+    recorded = [line for line in recorded
+                if not (line.split()[1:2] == ["settle"] and line.endswith(" by camera"))]
     if len(recorded) != len(played):
         return f"{len(recorded)} actions recorded, {len(played)} acknowledged"
     for n, (body, line) in enumerate(zip(played, recorded, strict=True), 1):
@@ -168,6 +175,27 @@ def zones(port: int, journal: pathlib.Path) -> str:
         raise Failed(f"POST /api/referee/zones answered {status}: "
                      f"{answer.get('message') or answer.get('error')}")
     return f"the referee's zones: {answer['message']}"
+
+
+def link(port: int, journal: pathlib.Path, timeout: float) -> str:
+    """Wait until the referee console says the table is connected to its venue's hub; a
+    sentence starting "the venue link: log ID;"."""
+    tokens = REFEREE_LINE.findall(journal.read_text(encoding="utf-8", errors="replace"))
+    if not tokens:
+        raise Failed(f"{journal} has no 'Referee token: T' line")
+    start_time, venue_status = time.monotonic(), None
+    while time.monotonic() - start_time < timeout:
+        status, state = play.request(port, "GET", "/api/referee/state", token=tokens[-1])
+        if status != 200:
+            raise Failed(f"GET /api/referee/state answered {status}: {state}")
+        venue_status = state.get("venue")
+        if venue_status is None:
+            raise Failed("the referee console shows no venue: the config has no [venue]")
+        if venue_status["connected"]:
+            return f"the venue link: log {venue_status['log_id']}; {venue_status['sentence']}"
+        time.sleep(3)
+    raise Failed(f"the table was not connected to its hub within {timeout:.0f} s: "
+                 f"{venue_status and venue_status['sentence']}")
 
 
 def venue(port: int, table: str, game: int, timeout: float) -> str:
@@ -208,6 +236,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--record", type=pathlib.Path, required=True)
     p.add_argument("--tokens", type=pathlib.Path, required=True)
+    p = sub.add_parser("link")
+    p.add_argument("--port", type=int, required=True)
+    p.add_argument("--record", type=pathlib.Path, required=True)
+    p.add_argument("--tokens", type=pathlib.Path, required=True)
+    p.add_argument("--timeout", type=float, default=300.0)
     p = sub.add_parser("venue")
     p.add_argument("--port", type=int, required=True)
     p.add_argument("--table", required=True)
@@ -225,12 +258,17 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "zones":
             print(f"game.py: {zones(args.port, args.tokens)}")
             return 0
+        if args.command == "link":
+            print(f"game.py: {link(args.port, args.tokens, args.timeout)}")
+            return 0
         record = json.loads(args.record.read_text())
         if args.command == "resume":
             print(f"game.py: {resume(args.port, record)}")
         elif args.command == "finish":
-            print(f"game.py: {finish(args.port, play.seat_tokens(args.tokens), record)}")
-            args.record.write_text(json.dumps(record))
+            try:
+                print(f"game.py: {finish(args.port, play.seat_tokens(args.tokens), record)}")
+            finally:  # what was acknowledged is kept, passed or failed
+                args.record.write_text(json.dumps(record))
         else:
             game = record["last"]["game_id"]
             print(f"game.py: {venue(args.port, args.table, game, args.timeout)}")

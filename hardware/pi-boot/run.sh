@@ -182,7 +182,16 @@ table_answers() {  # the dashboard through the forwarded port, then the seats' t
     timeout --kill-after=10 660 python3 "$REPO/hardware/pi-check/play.py" wait \
         --port "$TABLE_PORT" --log /dev/null --timeout 600 >>"$WORK/play.log" 2>&1 \
         || die "the dashboard did not answer on 127.0.0.1:$TABLE_PORT: $(tail -1 "$WORK/play.log")"
-    vm "$SHORT" "journalctl -u bidou-table -b -o cat --no-pager" >"$WORK/tokens.log"
+    # the newest start's lines (its seats' and referee's tokens): journald may write them
+    # after the dashboard answers, under emulation
+    local _
+    for _ in $(seq 30); do
+        vm "$SHORT" "journalctl -u bidou-table -b -o cat --no-pager" >"$WORK/tokens.log" || true
+        awk '/^Started bidou-table/ {n = 0} /^Referee token:/ {n = 1} END {exit !n}' \
+            "$WORK/tokens.log" && return 0
+        sleep 3
+    done
+    die "the journal has no referee token from the table's newest start"
 }
 game() {  # game COMMAND ARGS...: hardware/pi-boot/game.py's last line (the caller checks it)
     { timeout --kill-after=10 1800 python3 "$HERE/game.py" "$@" --record "$WORK/game.json" \
@@ -207,8 +216,14 @@ vm 20 "systemctl --failed --no-legend --plain" >"$WORK/failed.txt" || true
 checked "ssh answers; PID 1 is systemd; $(vm 20 'uname -m -r'); system $state" \
     "$( [[ -s "$WORK/failed.txt" ]] && echo "(failed: $(cut -d' ' -f1 "$WORK/failed.txt" | paste -sd' '))")"
 if ((from > 0)); then  # the table the run before installed: its service, its seats' tokens
+    step "the clone updated"
+    # the clone brought to this commit, as the pub's `git pull` would (the installs read it)
+    git -C "$REPO" archive HEAD | vm 600 "tar -x -C $CLONE && chown -R pi:pi $CLONE" \
+        || die "the clone in the machine could not be brought to this commit"
     wait_active 600 bidou-table
     table_answers
+    checked "the clone brought to $(git -C "$REPO" rev-parse --short HEAD); bidou-table active," \
+        "the dashboard answers"
 fi
 
 # --- 4. the table's install, as the pub runs it ----------------------------------------------
@@ -314,8 +329,11 @@ fi
 # --- 9. the hub, in the same machine --------------------------------------------------------
 if runs hub; then
 step "install-hub"
+# run again, install-hub keeps the tables' passwords and prints no [venue] section for them:
+# the one printed before is the one the table is given
+if [[ -s "$WORK/hub.log" ]]; then cat "$WORK/hub.log" >>"$WORK/hub-before.log"; fi
 vm "$INSTALL_LIMIT" "cd $CLONE && env $OFFLINE venue/deploy/install-hub t1 t2" >"$WORK/hub.log" 2>&1 \
-    || die "venue/deploy/install-hub t1 t2: $(tail -5 "$WORK/hub.log")"
+    || die "venue/deploy/install-hub t1 t2: $(tail -5 "$WORK/hub.log" | sed 's/password = ".*"/password = "..."/')"
 for unit in postgresql bidou-venue-hub bidou-venue-ingest bidou-venue-screen; do
     wait_active 300 "$unit"
 done
@@ -326,21 +344,26 @@ fi
 if runs join; then
 step "the table joins"
 awk '/^Table t1:/ {on = 1; next} on && /^\[venue\]/ {print; take = 1; next}
-     take && NF == 0 {exit} take {print}' "$WORK/hub.log" >"$WORK/t1-venue.toml"
+     take && NF == 0 {exit} take {print}' "$WORK/hub.log" "$WORK"/hub-before*.log \
+    >"$WORK/t1-venue.toml" 2>/dev/null || true
 grep -q '^password = ' "$WORK/t1-venue.toml" || die "install-hub printed no [venue] section for t1"
-vm "$SHORT" "cat >>/etc/bidou-table/table.toml && systemctl restart bidou-table" <"$WORK/t1-venue.toml"
+# (once: a run from this step finds it there)
+vm "$SHORT" "{ grep -q '^\[venue\]' /etc/bidou-table/table.toml || cat >>/etc/bidou-table/table.toml; } \
+    && systemctl restart bidou-table" <"$WORK/t1-venue.toml"
 wait_active 120 bidou-table
 table_answers
 line="$(game resume --port "$TABLE_PORT")"
 [[ "$line" == *resumed* ]] || die "$line"
-accept="runuser -u bidou-venue -- /opt/bidou-table/venv/bin/bidou-venue accept-log --config /etc/bidou-venue/venue.toml t1"
-for _ in $(seq 20); do
-    vm 120 "$accept" >"$WORK/accept.txt" 2>&1 && break
-    sleep 5
-done
-grep -q accepted "$WORK/accept.txt" || die "accept-log: $(cat "$WORK/accept.txt")"
+# what the pub does: the referee console names the table's log, the hub's operator enrolls it
+link="$(game link --port "$TABLE_PORT" --tokens "$WORK/tokens.log" --timeout 300)"
+[[ "$link" == "game.py: the venue link: log "* ]] || die "$link"
+log_id="$(sed -n 's/^game.py: the venue link: log \([^;]*\);.*/\1/p' <<<"$link")"
+vm 300 "runuser -u bidou-venue -- /opt/bidou-table/venv/bin/bidou-venue accept-log \
+    --config /etc/bidou-venue/venue.toml t1 --log=$log_id" >"$WORK/accept.txt" 2>&1 \
+    || die "accept-log: $(cat "$WORK/accept.txt")"
 checked "t1's [venue] section appended to /etc/bidou-table/table.toml, the service restarted;" \
-    "${line#game.py: }; $(cat "$WORK/accept.txt")"
+    "${line#game.py: }; the referee console: ${link#game.py: the venue link: log * }" \
+    "$(grep accepted "$WORK/accept.txt")"
 fi
 
 if runs venue; then
@@ -366,13 +389,14 @@ grep -q password= "$WORK/dsn.txt" || die "the venue config's DSN has no password
 # each DSN the install wrote logs in by itself (its password, over TCP); the owner's peer
 # login, which the services would otherwise have, is refused
 vm "$SHORT" "bash -s" >"$WORK/passwords.txt" 2>&1 <<'EOF'
+cd /  # runuser keeps the directory, and bidou-venue may not enter /root
 sed -n 's/^dsn = "\(.*\)"$/\1/p' /etc/bidou-venue/venue.toml | while read -r dsn; do
     echo "$(psql "$dsn" -tAc 'SELECT current_user') logs in with its DSN's password"
 done
 if runuser -u bidou-venue -- psql -d bidou_venue -tAc 'SELECT 1' >/dev/null 2>/tmp/peer.err; then
     echo "PEER: bidou-venue logs in by peer"
 else
-    echo "bidou-venue's peer login refused: $(head -1 /tmp/peer.err)"
+    echo "bidou-venue's peer login refused: $(grep -m1 FATAL /tmp/peer.err || head -1 /tmp/peer.err)"
 fi
 EOF
 (( $(grep -c "with its DSN's password" "$WORK/passwords.txt") == 2 )) \

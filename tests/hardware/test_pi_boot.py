@@ -164,3 +164,12 @@ def test_the_finished_record_must_hold_every_acknowledged_action_one_for_one() -
         "{'seat': 'Bob', 'action': 'bet', 'chips': 1}")
     assert "action 1 recorded as 'Bob roll 1'" in game.unlike(
         played, ["Bob roll 1", "Bob throw 6 3 1", "Bob bet 1"])
+
+
+def test_the_camera_s_own_settle_is_no_player_s_acknowledgement() -> None:
+    game = load_game()
+    played = [{"seat": "Ann", "action": "call"}, {"seat": "Bob", "action": "throw"}]
+    assert game.unlike(played, ["Ann call", "Ann settle 6 4 1 by camera",
+                                "Bob throw 5 3 1"]) == ""
+    assert game.unlike(played, ["Ann call", "Ann settle 6 4 1", "Bob throw 5 3 1"]) == (
+        "3 actions recorded, 2 acknowledged")

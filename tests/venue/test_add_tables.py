@@ -109,8 +109,9 @@ def test_install_hub_dry_run_lists_its_steps_and_each_file_it_installs_exists() 
     assert done.returncode == 0, done.stderr
     steps = [line[2:] for line in done.stdout.splitlines() if line.startswith("+ ")]
     order = ["apt-get install", "useradd", "rsync -a", "/usr/bin/python3 -m venv", "pip install",
-             "createuser", "createdb", "bidou-venue add-tables", "chgrp", "LOGIN PASSWORD",
-             "bidou-venue db-logins", "NOLOGIN PASSWORD NULL", "install -m 0644",
+             "createuser", "createdb", "bidou-venue add-tables", "chgrp",
+             "LOGIN CREATEROLE PASSWORD", "bidou-venue db-logins",
+             "NOLOGIN NOCREATEROLE PASSWORD NULL", "install -m 0644",
              "systemctl daemon-reload", "systemctl enable", "systemctl restart"]
     at = [next(i for i, s in enumerate(steps) if word in s) for word in order]
     assert at == sorted(at), steps

@@ -4,6 +4,8 @@ login only reads. A database it cannot reach leaves the config as it was, with o
 
 from __future__ import annotations
 
+import re
+import uuid
 from pathlib import Path
 
 import psycopg
@@ -51,3 +53,26 @@ def test_an_owner_it_cannot_reach_changes_nothing(
     assert err.startswith("bidou-venue db-logins: cannot set up the database's logins")
     assert err.count("\n") == 1 and "Traceback" not in err
     assert config.read_text() == text
+
+
+def test_an_owner_as_install_hub_makes_it_without_a_port_in_its_dsn(
+        dsn: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """venue/deploy/install-hub's owner: the database's owner, no superuser, allowed to make
+    roles for this step only (CREATEROLE), reached by a DSN that names no port (libpq's
+    default): the DSNs written name the server's port, and each logs in."""
+    owner, password = f"owner_{uuid.uuid4().hex[:8]}", "for-this-step"
+    dbname = re.search(r"dbname=(\w+)", dsn).group(1)
+    with psycopg.connect(dsn, autocommit=True) as db:
+        port = db.info.port
+        db.execute(f"CREATE ROLE {owner} LOGIN CREATEROLE PASSWORD '{password}'")
+        db.execute(f"ALTER DATABASE {dbname} OWNER TO {owner}")
+    monkeypatch.setenv("PGPORT", str(port))
+    owner_dsn = f"host=127.0.0.1 dbname={dbname} user={owner} password={password}"
+    config = new_config(tmp_path)
+    assert main(["db-logins", "--config", str(config), "--owner-dsn", owner_dsn]) == 0
+    settings = load_venue_config(str(config))
+    monkeypatch.delenv("PGPORT")
+    for role, login in (("bidou_ingest", settings.dsn), ("bidou_screen", settings.reader_dsn)):
+        assert f"port={port}" in login
+        with psycopg.connect(login) as db:
+            assert db.execute("SELECT current_user").fetchone() == (role,)
