@@ -42,12 +42,12 @@ def run(args: argparse.Namespace) -> int:
     live.start()
     app = create_app(Reader(args.dsn or config.screen_dsn or config.dsn), live,
                      name=f"League {config.name}", host=args.host)
-    server = ScreenServer(app, args.host, args.port)
+    server = ScreenServer(app, args.host, args.port, who="The league screen", hosts="--host",
+                          ports="--port")
     try:
         server.start()
     except OSError as e:
-        print(f"bidou-league screen: cannot listen on port {args.port}: {e.strerror or e}; "
-              "choose another with --port.", file=sys.stderr)
+        print(f"bidou-league screen: {e.strerror or e}", file=sys.stderr)  # it says what to change
         live.stop()
         return 1
     print(f"League screen: {server.url}", flush=True)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import tempfile
 from collections.abc import Iterator
 
 import pytest
 
 from vision.calibrate.network import NO_TEACHING
+from web.ports import free_port
 
 os.environ.setdefault(NO_TEACHING, "0")
 
@@ -43,11 +43,6 @@ def need(what: str, error: Exception) -> None:
     pytest.skip(f"{text}. Install it to run them (docs/venue.md).")
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
 
 @pytest.fixture(scope="session")
 def pg_cluster() -> Iterator[object]:
@@ -60,7 +55,7 @@ def pg_cluster() -> Iterator[object]:
 
         nats_server_binary()
         folder = tempfile.mkdtemp(prefix="bidou-venue-pg-", dir=PG_TOP)
-        cluster = PgCluster(folder, _free_port())
+        cluster = PgCluster(folder, free_port())
     except (FileNotFoundError, ImportError) as e:
         need("PostgreSQL or the NATS server", e)
     cluster.init()

@@ -29,9 +29,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         server.start()
     except OSError as e:
-        print(f"bidou-venue screen: cannot listen on port {args.port or config.screen_port}: "
-              f"{e.strerror or e}; choose another with --port or [screen] port.",
-              file=sys.stderr)
+        print(f"bidou-venue screen: {e.strerror or e}", file=sys.stderr)  # it says what to change
         live.stop()
         return 1
     print(f"Venue screen: {server.url}", flush=True)

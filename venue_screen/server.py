@@ -22,10 +22,13 @@ READ_TIMEOUT = 10.0
 
 
 class ScreenServer:
-    """``app`` on ``host:port`` (0 = any free port); ``url`` once started."""
+    """``app`` on ``host:port`` (0 = any free port); ``url`` once started. ``who`` names the
+    screen in what it says, ``hosts`` and ``ports`` the settings that choose its address."""
 
-    def __init__(self, app: Flask, host: str, port: int) -> None:
+    def __init__(self, app: Flask, host: str, port: int, *, who: str = "The venue screen",
+                 hosts: str = "[screen] host", ports: str = "--port or [screen] port") -> None:
         self.app = app
+        self.who, self.hosts, self.ports = who, hosts, ports
         self.host = host
         self.port_asked = port
         self.server: BoundedServer | None = None
@@ -37,11 +40,11 @@ class ScreenServer:
         """Listen (OSError with a sentence if it cannot, before anything is printed) and
         serve in a daemon thread."""
         self.bound = choose_bound(MAX_CONNECTIONS, 0)  # event streams are connections here
-        sock = listening_socket(self.host, self.port_asked, who="The venue screen",
-                                hosts="[screen] host", ports="--port or [screen] port")
+        sock = listening_socket(self.host, self.port_asked, who=self.who, hosts=self.hosts,
+                                ports=self.ports)
         server = BoundedServer(sock, self.app, threads=THREADS, timeout=READ_TIMEOUT,
                                max_connections=self.bound.connections,
-                               per_address=self.bound.per_address, who="The venue screen")
+                               per_address=self.bound.per_address, who=self.who)
         try:
             server.prepare()
         except BaseException:

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import pathlib
 import signal
-import socket
 import subprocess
 import time
 import urllib.error
@@ -15,14 +14,11 @@ import urllib.request
 
 import pytest
 
+from web.ports import free_port
+
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 PORT_ALLOWED = "a whole number from 1 to 65535 (or 0 for any free port)"
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 def wait_for_state(port: int, timeout: float = 60.0) -> dict:

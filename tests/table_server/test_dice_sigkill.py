@@ -9,7 +9,6 @@ import http.cookiejar
 import json
 import re
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -18,15 +17,12 @@ import urllib.parse
 import urllib.request
 from pathlib import Path
 
+from web.ports import free_port
+
 from .teach_table import PIN, teach, teach_house
 
 ROOT = Path(__file__).resolve().parents[2]
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Console:

@@ -33,6 +33,7 @@ from venue.hub import start_hub
 from venue.messages import entry_message, inbox_prefix
 from venue.outbox import log_id_of
 from venue.settings import VenueConfig, load_venue_config
+from web.ports import free_port
 
 PYTHON = sys.executable
 BIN = Path(sys.executable).parent
@@ -40,11 +41,6 @@ BIN = Path(sys.executable).parent
 SCENE_TABLE = Path(__file__).with_name("scene_table.py")
 TOKEN = "venue-test-referee-token-0123456789"
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def new_database(pg_cluster: Any, prefix: str = "t") -> str:
