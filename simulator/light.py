@@ -60,7 +60,9 @@ def surface(size: tuple[int, int], kind: str, colour: Colour | None,
     shade = cv2.resize(shade.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     img = shade[:, :, None] * base[None, None, :]
     if kind == "felt":  # fibres: fine per-pixel texture
-        img += rng.standard_normal((h, w, 1), dtype=np.float32) * 6.0
+        fibres = rng.standard_normal((h, w, 1), dtype=np.float32)
+        fibres *= np.float32(6.0)
+        img += fibres
     return img
 
 
@@ -99,8 +101,10 @@ def backdrop(size: tuple[int, int], kind: str, colour: Colour | None, noise: flo
     rng = np.random.default_rng(seed)
     w, h = size
     table = surface(size, kind, colour, rng)
-    grain = (rng.standard_normal((h, w, 3), dtype=np.float32) * np.float32(noise)
-             if noise > 0 else None)
+    grain = None
+    if noise > 0:
+        grain = rng.standard_normal((h, w, 3), dtype=np.float32)
+        grain *= np.float32(noise)
     return Backdrop((size, kind, colour, noise, seed), table, grain)
 
 

@@ -5,28 +5,32 @@ calls ``set_dice(seat, values)``, and the real reader reads the rendered frame, 
 zones and controller are exercised end to end. ``unplug()`` and ``black()`` make it fail
 the way real cameras do, so the controller's fallback to manual entry can be tested.
 
-A frame's surface and sensor noise need only its seed, and the next throw's seed is known
-before its dice are: each is drawn ahead on a thread of its own
-(:func:`simulator.table_scenes.table_backdrop`), so a THROW waits for the dice to be drawn
-and not for the whole table. The frame is the same pixels either way. A frame is checked
-(:func:`~hardware.cameras.base.check_frame`) once, when drawn: a still table gives the same
-frame again, and the same pixels pass the same check.
+A frame's surface and sensor noise need only its seed, and the next throws' seeds are known
+before their dice are: they are drawn ahead on a thread (:mod:`hardware.cameras.drawn_ahead`),
+so a THROW waits for its dice to be drawn and not for the whole table. The frame is the same
+pixels either way. A frame is checked (:func:`~hardware.cameras.base.check_frame`) once, when
+drawn: a still table gives the same frame again, and the same pixels pass the same check.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
 from engine.actions import is_die
 from engine.errors import CameraError
 from hardware.cameras.base import BaseSource, check_frame
-from simulator.light import Backdrop
+from hardware.cameras.drawn_ahead import DrawnAhead
 from simulator.render import top_face_box
 from simulator.table_scenes import render_table, table_backdrop, table_scene
 from vision.zones import Zone
+
+#: how many next throws' backdrops are drawn ahead, and the most memory they may take (a
+#: backdrop is two float32 pictures: 24 bytes a pixel; 7.4 MB at 640x480)
+AHEAD = 3
+AHEAD_BYTES = 64 << 20
 
 
 class SimulatedCamera(BaseSource):
@@ -52,8 +56,11 @@ class SimulatedCamera(BaseSource):
         self._frame: np.ndarray | None = None
         self._fault: str | None = None
         self.reads = 0
-        self._ahead: _Ahead | None = None
-        self._draw_ahead(seed + 1)  # the first throw's
+        width, height = size
+        self._ahead = DrawnAhead(
+            lambda s: table_backdrop(s, self.size, surface=self.surface),
+            depth=max(1, min(AHEAD, AHEAD_BYTES // (24 * width * height))))
+        self._ahead.want(seed + 1)  # the first throws'
 
     def set_dice(self, seat: str, values: Sequence[int]) -> None:
         """Put ``values`` (each 1-6; usually three) in ``seat``'s zone, as if just thrown."""
@@ -128,57 +135,14 @@ class SimulatedCamera(BaseSource):
         if frame is None:
             frame = check_frame(self.name, render_table(
                 self.zones, dice, seed, self.size, surface=self.surface, colour=self.look,
-                bottom_faces=self.bottom_faces, drawn=self._drawn(seed)))
+                bottom_faces=self.bottom_faces, drawn=self._ahead.take(seed)))
             with self._lock:
                 if self._throws + self.seed == seed and self._dice == dice:
                     self._frame = frame
-            self._draw_ahead(seed + 1)  # the next throw's
+            self._ahead.want(seed + 1)  # the next throws'
         self.reads += 1
         return frame.copy()
 
-    def _drawn(self, seed: int) -> Backdrop | None:
-        """The backdrop of frame ``seed`` if it was drawn ahead (waiting for it if need be)."""
-        with self._lock:
-            ahead = self._ahead
-            if ahead is None or ahead.seed != seed:
-                return None
-            self._ahead = None
-        return ahead.result()
-
-    def _draw_ahead(self, seed: int) -> None:
-        """Start drawing frame ``seed``'s backdrop, unless it is being drawn already."""
-        with self._lock:
-            if self._ahead is not None and self._ahead.seed == seed:
-                return
-            self._ahead = _Ahead(seed, lambda: table_backdrop(
-                seed, self.size, surface=self.surface))
-
     def _release(self) -> None:
-        with self._lock:
-            ahead, self._ahead = self._ahead, None
-        if ahead is not None:
-            ahead.result()  # no drawing left running once the camera is closed
+        self._ahead.close()
 
-
-class _Ahead:
-    """One frame's backdrop, drawn on a thread of its own."""
-
-    def __init__(self, seed: int, draw: Callable[[], Backdrop]) -> None:
-        self.seed = seed
-        self._done = threading.Event()
-        self._backdrop: Backdrop | None = None
-        threading.Thread(target=self._run, args=(draw,), name="simulated-camera-ahead",
-                         daemon=True).start()
-
-    def _run(self, draw: Callable[[], Backdrop]) -> None:
-        try:
-            self._backdrop = draw()
-        except Exception:  # noqa: S110 - the frame draws its own backdrop, and says what fails
-            pass
-        finally:
-            self._done.set()
-
-    def result(self) -> Backdrop | None:
-        """The backdrop once drawn; None if drawing it failed (the frame draws its own)."""
-        self._done.wait()
-        return self._backdrop
