@@ -60,8 +60,52 @@ def surface(size: tuple[int, int], kind: str, colour: Colour | None,
     shade = cv2.resize(shade.astype(np.float32), (w, h), interpolation=cv2.INTER_LINEAR)
     img = shade[:, :, None] * base[None, None, :]
     if kind == "felt":  # fibres: fine per-pixel texture
-        img += rng.standard_normal((h, w, 1), dtype=np.float32) * 6.0
+        fibres = rng.standard_normal((h, w, 1), dtype=np.float32)
+        fibres *= np.float32(6.0)
+        img += fibres
     return img
+
+
+class Backdrop:
+    """The layers of a scene its seed alone decides: the empty table and the sensor noise.
+
+    Why apart from the dice: they are most of a frame's drawing (two normal draws a pixel on
+    felt) and need nothing the dice change, so a caller that knows the next frame's seed
+    (the simulated camera, :mod:`hardware.cameras.simulated`) may draw them before the dice
+    are thrown. ``key`` is what they were drawn for: (size, surface kind, surface colour,
+    noise, seed). A backdrop serves one frame: the dice are drawn on its table (:meth:`take`).
+    """
+
+    def __init__(self, key: tuple[tuple[int, int], str, Colour | None, float, int],
+                 table: np.ndarray, grain: np.ndarray | None) -> None:
+        self.key = key
+        self._table: np.ndarray | None = table
+        self._grain = grain
+
+    def take(self) -> tuple[np.ndarray, np.ndarray | None]:
+        """The surface to draw the frame on (float32 BGR) and the noise to add once the dice
+        and the light are drawn (float32, already scaled; None without noise). Once only:
+        the surface is drawn on, so a second frame would find the first's dice on it."""
+        if self._table is None:
+            raise ValueError("this backdrop was drawn on already: a backdrop serves one frame")
+        table, self._table = self._table, None
+        return table, self._grain
+
+
+def backdrop(size: tuple[int, int], kind: str, colour: Colour | None, noise: float,
+             seed: int) -> Backdrop:
+    """The backdrop of a scene drawn with ``seed``: one ``numpy.random.default_rng(seed)``
+    gives the surface's draws, then the noise's, as :func:`simulator.render.render_scene`
+    has always drawn them (nothing between them draws), so a frame is the same pixels
+    whether its backdrop was drawn ahead or not."""
+    rng = np.random.default_rng(seed)
+    w, h = size
+    table = surface(size, kind, colour, rng)
+    grain = None
+    if noise > 0:
+        grain = rng.standard_normal((h, w, 3), dtype=np.float32)
+        grain *= np.float32(noise)
+    return Backdrop((size, kind, colour, noise, seed), table, grain)
 
 
 def light_field(w: int, h: int, strength: float, angle_deg: float) -> np.ndarray:

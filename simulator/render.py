@@ -28,7 +28,14 @@ from typing import NamedTuple
 import cv2
 import numpy as np
 
-from simulator.light import SURFACE_COLOURS, SURFACES, add_glare, light_field, surface
+from simulator.light import (
+    SURFACE_COLOURS,
+    SURFACES,
+    Backdrop,
+    add_glare,
+    backdrop,
+    light_field,
+)
 from vision.reading import Box
 
 Colour = tuple[int, int, int]
@@ -309,14 +316,24 @@ def _draw_die(img: np.ndarray, die: DieSpec, shadow: float) -> None:
 # whole scene
 
 
-def render_scene(spec: SceneSpec, seed: int = 0) -> tuple[np.ndarray, list[TrueDie]]:
+def scene_backdrop(spec: SceneSpec, seed: int = 0) -> Backdrop:
+    """The layers of ``spec`` drawn with ``seed`` that need no dice (:class:`Backdrop`)."""
+    return backdrop(spec.size, spec.surface, spec.surface_colour, spec.noise, seed)
+
+
+def render_scene(spec: SceneSpec, seed: int = 0,
+                 drawn: Backdrop | None = None) -> tuple[np.ndarray, list[TrueDie]]:
     """Render a scene: the BGR uint8 image and, per die in ``spec.dice`` order, its truth.
 
-    The same spec and seed always give the same image.
+    The same spec and seed always give the same image. ``drawn``: the scene's backdrop
+    drawn ahead (:func:`scene_backdrop` of the same spec and seed, not yet drawn on), else
+    it is drawn now.
     """
-    rng = np.random.default_rng(seed)
+    key = (spec.size, spec.surface, spec.surface_colour, spec.noise, seed)
+    if drawn is not None and drawn.key != key:
+        raise ValueError(f"the backdrop was drawn for {drawn.key}, not for this scene's {key}")
+    img, grain = (drawn or scene_backdrop(spec, seed)).take()
     w, h = spec.size
-    img = surface(spec.size, spec.surface, spec.surface_colour, rng)
     for die in spec.dice:
         _draw_die(img, die, spec.shadow)
 
@@ -327,14 +344,15 @@ def render_scene(spec: SceneSpec, seed: int = 0) -> tuple[np.ndarray, list[TrueD
         add_glare(img, g.centre, g.radius, g.strength)
     if spec.blur > 0:
         img = cv2.GaussianBlur(img, (0, 0), spec.blur)
-    if spec.noise > 0:
-        img += rng.standard_normal(img.shape, dtype=np.float32) * np.float32(spec.noise)
-    out = np.clip(img, 0, 255).astype(np.uint8)
+    if grain is not None:
+        img += grain
+    out: np.ndarray = np.clip(img, 0, 255, out=img).astype(np.uint8)
     if spec.jpeg_quality is not None:
         ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(spec.jpeg_quality)])
-        if not ok:  # pragma: no cover - OpenCV's JPEG codec is always built in
+        decoded = cv2.imdecode(buf, cv2.IMREAD_COLOR) if ok else None
+        if decoded is None:  # pragma: no cover - OpenCV's JPEG codec is always built in
             raise RuntimeError("OpenCV could not encode the scene as JPEG.")
-        out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+        out = decoded
     truth = [TrueDie(d.value, top_face_box(d)) for d in spec.dice]
     return out, truth
 
@@ -362,6 +380,6 @@ def with_dice(spec: SceneSpec, dice: Iterable[DieSpec]) -> SceneSpec:
 __all__ = [
     "DICE_COLOURS", "OTHER_DICE_COLOURS", "PIP_LAYOUTS", "SURFACES", "SURFACE_COLOURS", "DieSpec",
     "Glare", "SceneSpec",
-    "TrueDie", "dice_colours", "footprint_radius", "render_scene",
+    "TrueDie", "dice_colours", "footprint_radius", "render_scene", "scene_backdrop",
     "top_face_box", "top_face_outline", "with_dice",
 ]

@@ -13,6 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
+from simulator.light import Backdrop, backdrop
 from simulator.random_scenes import place_apart
 from simulator.render import DieSpec, SceneSpec, dice_colours, render_scene
 
@@ -71,12 +72,24 @@ def render_table(
     colour: str = "white",
     bottom_faces: bool = False,
     noise: float = 2.0,
+    drawn: Backdrop | None = None,
 ) -> np.ndarray:
     """A frame of the table with each seat's dice in its zone (what the simulated camera shows).
 
     See :func:`table_scene` for the options; the same arguments give the same frame.
+    ``drawn``: its :func:`table_backdrop`, drawn ahead (the same frame, sooner).
     """
     spec = table_scene(zones, dice_by_seat, seed, size, surface=surface, colour=colour,
                        bottom_faces=bottom_faces, noise=noise)
-    image, _ = render_scene(spec, seed)
+    image, _ = render_scene(spec, seed, drawn)
     return image
+
+
+def table_backdrop(seed: int = 0, size: tuple[int, int] = (640, 480), *,
+                   surface: str = "felt", noise: float = 2.0) -> Backdrop:
+    """The layers of :func:`render_table`'s frame that need no dice: its surface and noise.
+
+    Why: they are most of a frame's drawing, and the seed of a throw's frame is known before
+    its dice are, so the simulated camera draws them ahead, off the press's path.
+    """
+    return backdrop(size, surface, None, noise, seed)

@@ -4,6 +4,12 @@ Off the Pi, the table runs with this instead of a lens: the simulation decides t
 calls ``set_dice(seat, values)``, and the real reader reads the rendered frame, so vision,
 zones and controller are exercised end to end. ``unplug()`` and ``black()`` make it fail
 the way real cameras do, so the controller's fallback to manual entry can be tested.
+
+A frame's surface and sensor noise need only its seed, and the next throws' seeds are known
+before their dice are: they are drawn ahead on a thread (:mod:`hardware.cameras.drawn_ahead`),
+so a THROW waits for its dice to be drawn and not for the whole table. The frame is the same
+pixels either way. A frame is checked (:func:`~hardware.cameras.base.check_frame`) once, when
+drawn: a still table gives the same frame again, and the same pixels pass the same check.
 """
 
 from __future__ import annotations
@@ -16,9 +22,15 @@ import numpy as np
 from engine.actions import is_die
 from engine.errors import CameraError
 from hardware.cameras.base import BaseSource, check_frame
+from hardware.cameras.drawn_ahead import DrawnAhead
 from simulator.render import top_face_box
-from simulator.table_scenes import render_table, table_scene
+from simulator.table_scenes import render_table, table_backdrop, table_scene
 from vision.zones import Zone
+
+#: how many next throws' backdrops are drawn ahead, and the most memory they may take (a
+#: backdrop is two float32 pictures: 24 bytes a pixel; 7.4 MB at 640x480)
+AHEAD = 3
+AHEAD_BYTES = 64 << 20
 
 
 class SimulatedCamera(BaseSource):
@@ -44,6 +56,11 @@ class SimulatedCamera(BaseSource):
         self._frame: np.ndarray | None = None
         self._fault: str | None = None
         self.reads = 0
+        width, height = size
+        self._ahead = DrawnAhead(
+            lambda s: table_backdrop(s, self.size, surface=self.surface),
+            depth=max(1, min(AHEAD, AHEAD_BYTES // (24 * width * height))))
+        self._ahead.want(seed + 1)  # the first throws'
 
     def set_dice(self, seat: str, values: Sequence[int]) -> None:
         """Put ``values`` (each 1-6; usually three) in ``seat``'s zone, as if just thrown."""
@@ -116,10 +133,16 @@ class SimulatedCamera(BaseSource):
             width, height = self.size
             return check_frame(self.name, np.zeros((height, width, 3), np.uint8))
         if frame is None:
-            frame = render_table(self.zones, dice, seed, self.size, surface=self.surface,
-                                 colour=self.look, bottom_faces=self.bottom_faces)
+            frame = check_frame(self.name, render_table(
+                self.zones, dice, seed, self.size, surface=self.surface, colour=self.look,
+                bottom_faces=self.bottom_faces, drawn=self._ahead.take(seed)))
             with self._lock:
                 if self._throws + self.seed == seed and self._dice == dice:
                     self._frame = frame
+            self._ahead.want(seed + 1)  # the next throws'
         self.reads += 1
-        return check_frame(self.name, frame.copy())
+        return frame.copy()
+
+    def _release(self) -> None:
+        self._ahead.close()
+

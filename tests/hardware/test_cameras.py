@@ -23,6 +23,7 @@ from hardware.cameras.files import FolderSource, VideoFileSource
 from hardware.cameras.picamera import PiCamera
 from hardware.cameras.simulated import SimulatedCamera
 from hardware.cameras.usb import UsbCamera
+from simulator.table_scenes import render_table
 from vision.zones import default_zones
 
 SEATS = ["Ann", "Bob", "Cy", "Dee"]
@@ -159,6 +160,29 @@ def test_simulated_camera_draws_the_dice_that_were_set() -> None:
     assert changed[ann.y:ann.y + ann.h, ann.x:ann.x + ann.w].sum() == changed.sum()
     cam.clear("Ann")
     assert cam.dice() == {}
+
+
+def test_simulated_camera_frames_are_render_table_s_though_drawn_ahead() -> None:
+    """The camera draws each next throw's surface and noise ahead: every frame must still be
+    the pixels :func:`render_table` draws for its dice and seed (seed + throws so far), and a
+    frame a reader draws on must not change the frames after it."""
+    cam = SimulatedCamera(ZONES, size=(320, 240), seed=11)
+
+    def drawn(throws: int) -> np.ndarray:
+        return render_table(ZONES, cam.dice(), 11 + throws, (320, 240))
+
+    assert np.array_equal(cam.read(), drawn(0))  # no dice yet
+    for throws, (seat, values) in enumerate([("Ann", [1, 2, 3]), ("Bob", [6, 5, 4]),
+                                             ("Ann", [2, 2, 2])], start=1):
+        cam.set_dice(seat, values)
+        frame = cam.read()
+        assert np.array_equal(frame, drawn(throws))
+        frame[:] = 0
+        assert np.array_equal(cam.read(), drawn(throws))
+    cam.set_dice("Cy", [5, 5, 5])  # two throws and no read between: past the one drawn ahead
+    cam.set_dice("Dee", [1, 1, 1])
+    assert np.array_equal(cam.read(), drawn(5))
+    cam.close()
 
 
 def test_simulated_camera_refuses_bad_dice_and_unknown_seats() -> None:

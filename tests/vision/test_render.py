@@ -17,9 +17,10 @@ from simulator.render import (
     SceneSpec,
     TrueDie,
     render_scene,
+    scene_backdrop,
     top_face_outline,
 )
-from simulator.table_scenes import render_table, table_scene
+from simulator.table_scenes import render_table, table_backdrop, table_scene
 from vision.zones import Zone, default_zones
 
 
@@ -215,6 +216,31 @@ def test_render_table_puts_each_seats_dice_in_its_zone():
     assert by_zone == {"Ann": [1, 2, 3], "Bob": [6, 6, 6], "Cat": [4, 5]}
     image = render_table(zones, dice, seed=5)
     assert np.array_equal(image, render_scene(spec, 5)[0])
+
+
+def test_a_backdrop_drawn_ahead_gives_the_same_frame():
+    """The surface and noise drawn before the dice (the simulated camera does) must make the
+    same pixels as a frame drawn in one go, on every surface, with and without noise."""
+    zones = default_zones(["Ann", "Bob", "Cat"], 640, 480)
+    dice = {"Ann": [1, 2, 3], "Cat": [4, 5, 6]}
+    for seed, surface, noise in ((5, "felt", 2.0), (6, "wood", 2.0), (7, "glass", 0.0)):
+        ahead = table_backdrop(seed, surface=surface, noise=noise)
+        assert np.array_equal(
+            render_table(zones, dice, seed, surface=surface, noise=noise, drawn=ahead),
+            render_table(zones, dice, seed, surface=surface, noise=noise))
+    spec = random_scene(7, 6, glare=1, side=0.2, blur=0.8)
+    assert np.array_equal(render_scene(spec, 3, scene_backdrop(spec, 3))[0],
+                          render_scene(spec, 3)[0])
+
+
+def test_a_backdrop_serves_its_own_scene_and_one_frame():
+    zones = default_zones(["Ann"], 640, 480)
+    with pytest.raises(ValueError, match=r"the backdrop was drawn for .*, not for this scene's"):
+        render_table(zones, {"Ann": [1, 2, 3]}, 5, drawn=table_backdrop(6))
+    ahead = table_backdrop(5)
+    render_table(zones, {"Ann": [1, 2, 3]}, 5, drawn=ahead)
+    with pytest.raises(ValueError, match="this backdrop was drawn on already"):
+        render_table(zones, {"Ann": [1, 2, 3]}, 5, drawn=ahead)
 
 
 def test_render_table_draws_bottom_faces_for_a_glass_table():
