@@ -26,7 +26,7 @@ from bench_vision import timed  # a script beside this one: python benchmarks/..
 from simulator.table_scenes import render_table
 from vision.learned.face_reader import MODELS, Settings
 from vision.learned.zone_reader import ZoneReader
-from vision.reader import Reader, config_vision, face_settings, open_reader
+from vision.reader import Reader, config_vision, face_settings, rule_reader
 from vision.zones import default_zones
 from vision_lab.evaluate import pictures
 
@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
     table = face_settings(vision, args.config, model=args.model)
     photos = [cv2.imread(str(p)) for p in pictures([PHOTOS])]
     readers: tuple[tuple[str, Reader], ...] = (
-        ("rules", open_reader()), ("learned", ZoneReader(Settings(model=args.model))),
+        ("rules", rule_reader()), ("learned", ZoneReader(Settings(model=args.model))),
         ("table's own", ZoneReader(table)))
     for name, read in readers:
         read(photos[0])  # the networks load once

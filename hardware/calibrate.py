@@ -11,6 +11,9 @@ drew). ``--image`` calibrates from a saved picture; ``--dry-run`` only prints.
 instead of the zones (:mod:`firmware.teach.calibrate_reader`, which needs the log; the command is
 :mod:`firmware.cli.cmd_calibrate`); :func:`hardware.config_edit.save_vision` names its head under
 ``[vision]``.
+
+The dice are read with the table's own reader (:func:`table_reader`): on a real camera's
+photographs that is the learned reader unless the config names another.
 """
 
 from __future__ import annotations
@@ -25,13 +28,13 @@ import numpy as np
 import tomlkit
 
 from engine.errors import CameraError, ConfigError, VisionError
-from hardware.cameras import open_camera, parse_camera
+from hardware.cameras import CameraSettings, open_camera, parse_camera
 from hardware.cameras.simulated import SimulatedCamera
 from hardware.config_edit import read_config, save_zones
 from hardware.zonefinder import find_zones
 from vision.annotate import annotate
 from vision.picture import load_image
-from vision.reader import open_reader
+from vision.reader import Reader, config_vision, open_reader
 from vision.zones import Zone, default_zones
 
 
@@ -85,6 +88,26 @@ def seats_of(document: tomlkit.TOMLDocument, choice: str | None) -> list[str]:
     return names
 
 
+def camera_settings(args: argparse.Namespace, document: tomlkit.TOMLDocument) -> CameraSettings:
+    """The config's ``[camera]``, or the ``--camera`` (and ``--device``) given instead."""
+    section = dict(document.get("camera", {}))
+    if args.camera:
+        section["kind"] = args.camera
+        section.pop("device", None)
+    if args.device is not None:
+        section["device"] = int(args.device) if args.device.isdigit() else args.device
+    return parse_camera(section)
+
+
+def table_reader(args: argparse.Namespace, document: tomlkit.TOMLDocument) -> Reader:
+    """The table's own reader (:func:`vision.reader.open_reader`): the one ``[vision]`` names,
+    else the default for its camera's pictures, ``--image`` being one of them (the rule reader
+    for the simulated camera's drawn dice, the learned reader for a camera's photographs),
+    so the zones are found from the dice the table will read."""
+    drawn = camera_settings(args, document).kind == "simulated"
+    return open_reader(config_vision(args.config), args.config, drawn=drawn)
+
+
 def capture(args: argparse.Namespace, document: tomlkit.TOMLDocument,
             seats: Sequence[str]) -> np.ndarray:
     """One frame: from ``--image``, or from the configured (or ``--camera``) camera."""
@@ -96,13 +119,7 @@ def capture(args: argparse.Namespace, document: tomlkit.TOMLDocument,
             cause = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
             raise CameraError(f"cannot read the picture {args.image}: {cause}; give the path "
                               "of a JPEG or PNG file") from None
-    section = dict(document.get("camera", {}))
-    if args.camera:
-        section["kind"] = args.camera
-        section.pop("device", None)
-    if args.device is not None:
-        section["device"] = int(args.device) if args.device.isdigit() else args.device
-    settings = parse_camera(section)
+    settings = camera_settings(args, document)
     zones: list[Zone] = []
     if settings.kind == "simulated":  # the simulated players put their dice mid-place
         zones = [_middle(z) for z in default_zones(list(seats), settings.width, settings.height)]
@@ -126,7 +143,7 @@ def run(args: argparse.Namespace) -> int:
         seats = seats_of(document, args.seats)
         frame = capture(args, document, seats)
         height, width = frame.shape[:2]
-        reading = open_reader()(frame)
+        reading = table_reader(args, document)(frame)
         try:
             found = find_zones(reading, seats, width, height)
             zones, notes = list(found.zones), list(found.notes)

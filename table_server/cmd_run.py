@@ -181,7 +181,8 @@ def start_teacher(house: House, dashboard: Dashboard, args: argparse.Namespace) 
     itself again when idle (``[learning]``, :mod:`firmware.teach.self_teaching`)."""
     changes = Changes()
     throw = simulated_throw(house.dice.camera, args.seed) if house.dice is not None else None
-    teacher = DiceTeacher(house.log, house.watcher, args.config, throw=throw, changed=changes)
+    teacher = DiceTeacher(house.log, house.watcher, args.config, throw=throw, changed=changes,
+                          drawn=house.dice is not None)
     install(dashboard.app, teacher, changes)
     house.add("dice teacher", teacher.stop)
     learning = house.config.learning

@@ -12,8 +12,9 @@ image for people. ``--annotate DIR`` also writes ``DIR/<stem>.annotated.png``.
 ``--config FILE`` reads as that table does: the reader its ``[vision]`` names, with the
 table's own head and thresholds (``bidou-table calibrate --known-throws``,
 :mod:`vision.reader`); ``--reader`` chooses another reader, with the table's head still.
-Without either, the rule reader. ``--reader learned`` is the reader on the pretrained network
-(:mod:`vision.learned.face_reader`).
+Without either, the default reader for photographs (:func:`vision.settings.default_reader`):
+the learned reader, on the pretrained network (:mod:`vision.learned.face_reader`), which reads
+real dice better than the rule reader (``--reader rules``).
 
 A file that cannot be read (missing, not an image, corrupt, blank) gives one line on stderr,
 ``PATH: cannot read image: ...``; the other files are still read and the exit status is 1.
@@ -50,8 +51,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--reader", choices=("rules", "learned"), default=None,
-        help="the rule reader (the default), or the learned reader on a pretrained network: "
-             "docs/vision-model.md says how they compare; default with --config: the config's",
+        help="the learned reader on a pretrained network (the default for photographs), or "
+             "the rule reader: docs/vision-model.md says how they compare; default with "
+             "--config: the config's, if it names one",
     )
     parser.add_argument(
         "--config", metavar="FILE",
@@ -106,7 +108,7 @@ def run(args: argparse.Namespace) -> int:
         vision = config_vision(args.config)
         if args.reader is not None:
             vision = dataclasses.replace(vision, reader=args.reader)
-        read_dice = open_reader(vision, args.config)
+        read_dice = open_reader(vision, args.config, drawn=False)  # files are photographs
     except ConfigError as e:
         print(f"bidou-table read-dice: {args.config}: {e}. Fix the config and try again.",
               file=sys.stderr)

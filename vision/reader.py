@@ -6,7 +6,8 @@ Why one door: ``bidou-table run`` (:mod:`firmware.table.house`), ``read-dice``, 
 against the table as it reads now) must read a table the same way, and fail the same way when
 the head the config names cannot be used: one sentence naming the file and what to do, before
 any throw is read. And a reader's dependencies load only when that reader is chosen: a table
-reading with rules never loads onnxruntime.
+reading with rules never loads onnxruntime. Which reader a config that names none reads with
+is :func:`vision.settings.default_reader`'s one decision.
 
 ``[vision] head`` is a file name relative to the config's folder (``calibrate`` writes
 ``NAME.head.npz`` beside ``NAME.toml``); its thresholds are ``NAME.reader.json`` beside it
@@ -24,7 +25,7 @@ import numpy as np
 
 from engine.errors import ConfigError, VisionError
 from vision.reading import Reading
-from vision.settings import VisionSettings, parse_vision
+from vision.settings import LEARNED, VisionSettings, parse_vision
 from vision.zones import NEEDED, Zone
 
 if TYPE_CHECKING:
@@ -132,13 +133,15 @@ def rule_reader() -> Reader:
 
 
 def open_reader(vision: VisionSettings | None = None,
-                config_path: str | pathlib.Path | None = None) -> Reader:
-    """The reader ``[vision]`` names: the rule reader by default; ``reader = "learned"`` the
-    reader on the pretrained network with the table's own head and thresholds, loaded now
+                config_path: str | pathlib.Path | None = None, *, drawn: bool) -> Reader:
+    """The reader this table reads with (:meth:`VisionSettings.reader_for`): the one
+    ``[vision]`` names, else the default for its pictures (``drawn``: the simulated camera's
+    drawn dice, read with rules; photographs, read with the learned reader). The learned
+    reader is the pretrained network with the table's own head and thresholds, loaded now
     (:class:`VisionError` naming a file that cannot be used), reading a seat's zone alone at
     the scale its dice were last seen (:class:`vision.learned.zone_reader.ZoneReader`)."""
     vision = vision or VisionSettings()
-    if vision.reader != "learned":
+    if vision.reader_for(drawn=drawn) != LEARNED:
         return rule_reader()
     settings = face_settings(vision, config_path)
     check(settings)

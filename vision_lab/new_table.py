@@ -109,10 +109,10 @@ def read_as_table(config: pathlib.Path, model: pathlib.Path,
     """The rest read by the config's reader, as ``read-dice --config`` reads (a left-out
     model in place of the shipped one)."""
     vision = config_vision(config)
-    if vision.reader == reader_choice.LEARNED:
+    if vision.reader_for(drawn=False) == reader_choice.LEARNED:  # the sets are photographs
         reader = ZoneReader(face_settings(vision, config, model=model))
     else:
-        reader = open_reader(vision, config)
+        reader = open_reader(vision, config, drawn=False)
     return evaluate(reader, rest)
 
 

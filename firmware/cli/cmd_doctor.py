@@ -128,14 +128,18 @@ def check_zones(config: TableConfig) -> str:
 def check_reader(config: TableConfig) -> str:
     from vision.reader import open_reader  # lazy: OpenCV, and onnxruntime for "learned"
 
+    # as bidou-table run opens its camera: the simulated one off the Pi or when the config asks
+    drawn = config.simulate or config.camera.kind == "simulated"
     try:
-        open_reader(config.vision, config.path)
+        open_reader(config.vision, config.path, drawn=drawn)
     except (VisionError, OSError) as e:
         raise Problem(f"{str(e).rstrip('.')}") from None
-    if config.vision.reader != "learned":
-        return "the rules reader: no file needed"
+    named = "" if config.vision.reader is not None else \
+        f" (the default for {'the simulated camera' if drawn else 'a real camera'})"
+    if config.vision.reader_for(drawn=drawn) != "learned":
+        return f"the rules reader{named}: no file needed"
     head = config.vision.head or "the model's own head"
-    return f"the learned reader opens, with {head}"
+    return f"the learned reader{named} opens, with {head}"
 
 
 def check_venue(config: TableConfig) -> str:

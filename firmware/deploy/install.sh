@@ -76,6 +76,13 @@ if [[ ! -e "$CONF/table.toml" ]]; then
     echo "install.sh: wrote $CONF/table.toml from the example: set [referee] pin and" \
          "[camera] kind = \"picamera\", then: sudo systemctl restart bidou-table"
 fi
+# a config naming the rule reader keeps it: say what the table would read with without it
+if grep -Eq '^[[:space:]]*reader[[:space:]]*=[[:space:]]*"rules"' "$CONF/table.toml"; then
+    echo "install.sh: $CONF/table.toml names reader = \"rules\" under [vision], so the table" \
+         "reads with the rule reader. Unless bidou-table calibrate chose it for this table's" \
+         "dice, delete that line: the camera's photographs are then read with the learned" \
+         "reader, which reads real dice better (docs/vision-model.md)."
+fi
 install -d -m 0750 -o "$USER_NAME" -g "$USER_NAME" "$STATE"
 
 install -m 0644 "$HERE/bidou-table.service" /etc/systemd/system/bidou-table.service

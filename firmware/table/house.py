@@ -29,6 +29,7 @@ from firmware.gamelog.log import GameLog
 from firmware.settings.config import TableConfig
 from firmware.table.controller import TableController
 from hardware.cameras import FrameSource, open_camera
+from hardware.cameras.simulated import SimulatedCamera
 from hardware.config_edit import save_zones
 from hardware.panel import SeatPanels
 from vision.reader import Reader, open_reader
@@ -36,13 +37,16 @@ from vision.settings import VisionSettings
 from vision.zones import Zone, default_zones
 
 
-def real_reader(camera: FrameSource, vision: VisionSettings | None = None,
+def real_reader(camera: FrameSource | None, vision: VisionSettings | None = None,
                 config_path: str | None = None) -> Reader:
-    """The dice reader ``[vision]`` names, for any camera (:func:`vision.reader.open_reader`):
-    the rule reader by default; ``reader = "learned"`` the learned reader with the table's own
-    head (``[vision] head``, beside the config at ``config_path``) and thresholds, loaded now:
-    a head that cannot be used is a :class:`VisionError` naming it before the table starts."""
-    return open_reader(vision, config_path)
+    """The dice reader of this table for ``camera`` (:func:`vision.reader.open_reader`): the
+    one ``[vision]`` names, else the default for the camera's pictures
+    (:func:`vision.settings.default_reader`: the rule reader for the simulated camera's drawn
+    dice, the learned reader for every camera that photographs them). The learned reader comes
+    with the table's own head (``[vision] head``, beside the config at ``config_path``) and
+    thresholds, loaded now: a head that cannot be used is a :class:`VisionError` naming it
+    before the table starts."""
+    return open_reader(vision, config_path, drawn=isinstance(camera, SimulatedCamera))
 
 
 def _quiet(text: str) -> None:
@@ -129,8 +133,9 @@ def build_house(config: TableConfig, *, db: str = ":memory:", simulate: bool = T
     ``simulate``: mock pins and the simulated camera (its dice thrown with ``seed``, unsure of
     the share ``unsure`` of them, default ``[camera] unsure``), as off the Pi; a config whose
     ``[camera]`` kind is "simulated" gets the simulated camera too.
-    ``reader(camera)`` gives the dice reader for the camera opened: by default the one the
-    config's ``[vision]`` names (:func:`real_reader`); tests give
+    ``reader(camera)`` gives the dice reader for the camera opened: by default the table's
+    (:func:`real_reader`: the one ``[vision]`` names, else the default for that camera); tests
+    give
     ``firmware.camera.simulation.SceneReader``, which reads the simulated camera's own dice.
     ``panels=False`` leaves the seat panels out (the dashboard tests press through the API).
     ``config_path``: referee-set zones are saved there. ``say``/``warn``: where notices and

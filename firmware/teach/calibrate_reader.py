@@ -10,7 +10,8 @@ reads them with both readers and decides two things, each in plain sentences:
 - **which reader** the table reads with: the rule reader or the learned one, whichever is
   worth more on the known throws: dice right less 4 for each wrong or extra die, a reader
   reading none right below any other (:mod:`vision.calibrate.reader_choice`; on equal worth
-  the table keeps its reader).
+  the table keeps its reader: the one its config names, else the default for its camera,
+  :func:`vision.settings.default_reader`, and then nothing is written).
   Changed, ``reader = "..."`` is written under ``[vision]``, even over a reader
   the config named: calibrating is how a pub asks the table to read its dice best.
 - **the table's own network**, where the learn extra (PyTorch) is installed: the face network
@@ -50,6 +51,8 @@ import sys
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+import tomlkit
 
 from engine.errors import ConfigError, VisionError
 from firmware.gamelog.log_guard import LogError
@@ -93,6 +96,10 @@ class Request:
     from_log: str | None = None
     seed: int = 0
     mode: str = "save"
+    #: whether the table's camera is the simulated one, whose dice are drawn (the reader a
+    #: config naming none reads with depends on it, :func:`vision.settings.default_reader`);
+    #: None: as the config's ``[camera] kind`` says (the running table knows it for sure)
+    drawn: bool | None = None
 
 
 @dataclass
@@ -146,11 +153,11 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
     config = request.config
     tell(N_("checking the known throws").msgid, 0, 1)
     try:
-        if config is not None:
-            read_config(config)  # readable TOML, before minutes of reading pictures
-        vision = config_vision(config)
+        document = read_config(config) if config is not None else None  # readable TOML,
+        vision = config_vision(config)  # before minutes of reading pictures
     except ConfigError as exc:
         return _failed(done, f"{config}: {exc}; fix the config and try again", 1)
+    drawn = request.drawn if request.drawn is not None else _camera_draws(document)
     try:
         items, where = _known(request)
     except KnownThrowsError as exc:
@@ -196,7 +203,7 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
     except VisionError as exc:
         return _failed(done, str(exc), 1)
     learned = result.after if isinstance(result, folds.Teaching) and result.kept else result.now
-    choice = reader_choice.choose(rules, learned, vision.reader)
+    choice = reader_choice.choose(rules, learned, vision.reader_for(drawn=drawn))
     done.result, done.choice = result, choice
     report_choice(result, settings, choice, say)
     if isinstance(result, folds.Teaching):
@@ -208,6 +215,14 @@ def calibrate(request: Request, *, say: Callable[[str], None] = _silent,
         folds.discard(result)  # saved, it was moved already; else a dry run's or not kept
     tell(N_("done").msgid, 1, 1)
     return done
+
+
+def _camera_draws(document: tomlkit.TOMLDocument | None) -> bool:
+    """Whether the config's camera is the simulated one (its ``[camera] kind``, "simulated"
+    when absent, as :func:`hardware.cameras.parse_camera` has it)."""
+    camera = document.get("camera") if document is not None else None
+    kind = camera.get("kind", "simulated") if isinstance(camera, dict) else "simulated"
+    return bool(kind == "simulated")
 
 
 def _reading(tell: Progress, step: int, steps: int) -> None:

@@ -40,7 +40,7 @@ from firmware.teach.reader_keeping import ReaderFiles
 from firmware.teach.teachings import Teaching, Teachings, record_path
 from firmware.words.phrases import N_, Phrase
 from vision.calibrate import folds
-from vision.reader import Reader, rule_reader
+from vision.reader import Reader, open_reader
 from vision.reading import Reading
 from vision.zones import Zone
 
@@ -72,20 +72,25 @@ class Draft:
 
 class DiceTeacher:
     """The table's teaching (module docstring). ``throw(seat)``: the simulated table puts
-    fresh dice in the seat's zone first (None on a real table: the referee throws them)."""
+    fresh dice in the seat's zone first (None on a real table: the referee throws them).
+    ``drawn``: the table's camera is the simulated one, so a config naming no reader reads
+    with the rule reader (:func:`vision.settings.default_reader`); by default, whether
+    ``throw`` is given."""
 
     def __init__(self, log: GameLog, watcher: DiceWatcher | None, config: str | None, *,
                  throw: Callable[[str], None] | None = None,
-                 changed: Callable[[], None] = lambda: None) -> None:
+                 changed: Callable[[], None] = lambda: None,
+                 drawn: bool | None = None) -> None:
         self.log = log
         self.watcher = watcher
         self.throw = throw
+        self.drawn = throw is not None if drawn is None else drawn
         where = pathlib.Path(log.path).resolve().parent if log.path != ":memory:" else None
         self.folder = KnownFolder(where / FOLDER) if where is not None else None
         # not NAME.toml: a config of that name beside the log must never be written over
         own = (where or pathlib.Path.cwd()) / f"{pathlib.Path(log.path).stem}-kept.toml"
-        self.files = ReaderFiles(pathlib.Path(config) if config else None, own) \
-            if where is not None else None
+        self.files = ReaderFiles(pathlib.Path(config) if config else None, own,
+                                 drawn=self.drawn) if where is not None else None
         #: every teaching, the referee's and the table's own, beside the reader's config
         self.teachings = (Teachings(record_path(self.files.config))
                           if self.files is not None else None)
@@ -129,7 +134,8 @@ class DiceTeacher:
         """A photo from the phone (checked, :mod:`firmware.teach.photo_upload`), read whole."""
         self._folder()
         image = checked_photo(data)
-        reader = self.watcher.reader if self.watcher is not None else rule_reader()
+        # no camera: the photo is read as read-dice reads one (the default for photographs)
+        reader = self.watcher.reader if self.watcher is not None else open_reader(drawn=False)
         try:
             reading = reader(image)
         except VisionError as exc:
@@ -214,7 +220,7 @@ class DiceTeacher:
                 return True  # held until the referee keeps it or goes back
         return self.learning.start(Request(
             self.files.config, folder.path if tally.throws else None,
-            self.log.path if tally.corrections else None, seed, "hold"), by=by,
+            self.log.path if tally.corrections else None, seed, "hold", self.drawn), by=by,
             finished=finished)
 
     def _referee_learned(self, outcome: Calibration | None, dice: int) -> None:
@@ -294,7 +300,7 @@ class DiceTeacher:
             vision = self.files.vision()
         except ConfigError:
             return N_("the reader its config names")
-        if vision.reader == "learned":
+        if vision.reader_for(drawn=self.drawn) == "learned":
             return (N_("the trained reader, taught this table's dice") if vision.head
                     else N_("the trained reader"))
         return N_("the pip counter")

@@ -32,9 +32,13 @@ from vision.settings import VisionSettings
 
 class ReaderFiles:
     """The table's reader on disk: ``config`` (None: started without one, see the module
-    docstring, with ``own`` the file kept beside the log instead)."""
+    docstring, with ``own`` the file kept beside the log instead). ``drawn``: the table's
+    camera is the simulated one, which decides the reader of a config naming none
+    (:func:`vision.settings.default_reader`)."""
 
-    def __init__(self, config: pathlib.Path | None, own: pathlib.Path) -> None:
+    def __init__(self, config: pathlib.Path | None, own: pathlib.Path, *,
+                 drawn: bool) -> None:
+        self.drawn = drawn
         self.owned = config is None
         self.config = config if config is not None else own
         if self.owned:
@@ -52,7 +56,7 @@ class ReaderFiles:
     def open(self) -> Reader:
         """The reader ``[vision]`` names now (VisionError naming a file that cannot be used)."""
         face_reader.load.cache_clear()  # a head file at the same path may be another now
-        return open_reader(self.vision(), self.config)
+        return open_reader(self.vision(), self.config, drawn=self.drawn)
 
     def keep(self, done: Calibration) -> list[pathlib.Path]:
         """Put the reader now aside, then save ``done``; the files written. ConfigError or
@@ -71,7 +75,9 @@ class ReaderFiles:
             raise OSError(f"the previous reader's record {self.previous} cannot be read "
                           f"({exc})") from None
         head = record.get("head")
-        keys: dict[str, str] = {"reader": record.get("reader") or "rules"}
+        reader = record.get("reader")  # None: the config named none, nor names one again
+        keys: dict[str, str] = {"reader": reader} if reader else {}
+        remove = () if reader else ("reader",)
         if head:
             now = head_file(VisionSettings(head=head), self.config)
             assert now is not None
@@ -81,7 +87,7 @@ class ReaderFiles:
                     shutil.copyfile(aside, aside_tmp)
                     aside_tmp.replace(path)
             keys["head"] = head
-        save_vision(self.config, keys, remove=() if head else ("head",))
+        save_vision(self.config, keys, remove=(*remove, *(() if head else ("head",))))
 
     def put_aside(self) -> None:
         """Copy the reader in force aside (``NAME.previous.json`` and the head's files), for

@@ -93,6 +93,23 @@ def kept(head: Head, network: str | None = None) -> adapt.Adaptation:
                             now=Tally(dice=71, right=71, pictures=32, exact=32))
 
 
+def test_a_real_camera_table_naming_no_reader_already_reads_with_the_learned_one(
+        tmp_path, throws, monkeypatch, capsys) -> None:
+    """An untaught table on a real camera reads with the learned reader (the default for
+    photographs, vision.settings.default_reader): when the learned reader reads its known
+    throws better, the reader stays and no reader line is written; only the head kept is.
+    The same table on the simulated camera read with rules, so there the reader changes."""
+    monkeypatch.setattr(calibrate_reader.adapt, "calibrate",
+                        lambda known, settings, seed=0, progress=None: kept(six_head()))
+    config = tmp_path / "pub.toml"
+    config.write_text(ONLY_TABLE + '\n[camera]\nkind = "usb"\n')
+    assert main(["calibrate", "--config", str(config), "--known-throws", str(throws)]) == 0
+    out = capsys.readouterr().out
+    assert "The learned reader, the table's now, reads them better" in out
+    assert 'reader = "learned" is under [vision]' not in out
+    assert tomllib.loads(config.read_text())["vision"] == {"head": "pub.head.npz"}
+
+
 @pytest.mark.slow
 def test_a_config_with_only_its_table_section_is_calibrated_on_the_throws_held_back(
         config, throws, capsys) -> None:

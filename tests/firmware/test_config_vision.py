@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import pathlib
 import re
+import shutil
 import subprocess
 
 import numpy as np
@@ -14,39 +15,47 @@ import pytest
 from engine.errors import ConfigError, VisionError
 from firmware.settings.config import build_config, default_config, load_config
 from firmware.table.house import build_house, real_reader
+from hardware.cameras.files import FolderSource
+from hardware.cameras.simulated import SimulatedCamera
 from vision.learned import face_reader
 from vision.learned.face_model import CLASSES, Head
 from vision.learned.zone_reader import ZoneReader
 from vision.reader import WholeFrame
 from vision.rules.reader import read_dice as rule_read_dice
 from vision.settings import THRESHOLDS, VisionSettings
+from vision.zones import default_zones
 
 EXAMPLE = pathlib.Path(__file__).resolve().parents[2] / "firmware" / "table.example.toml"
+PHOTOS = pathlib.Path(__file__).resolve().parents[1] / "data" / "dice" / "webcam-wood"
 
 
 def _cfg(vision: dict) -> dict:
     return {"table": {"variant": "two-hand", "players": ["Ann", "Bob"]}, "vision": vision}
 
 
-def test_without_a_vision_section_the_table_keeps_the_rule_reader():
-    """The default does not change: a config written before [vision] existed reads as before."""
+def test_without_a_vision_section_no_reader_is_named_and_the_camera_decides():
+    """A config without [vision] names no reader: the table reads with the default for its
+    camera (vision.settings.default_reader)."""
     config = default_config(environ={})
-    assert config.vision == VisionSettings(reader="rules")
+    assert config.vision == VisionSettings()
+    assert config.vision.reader is None
     assert config.vision.thresholds == {}
+    assert config.vision.reader_for(drawn=False) == "learned"
+    assert config.vision.reader_for(drawn=True) == "rules"
 
 
 def test_the_example_documents_every_vision_key_and_each_one_uncommented_loads(tmp_path):
     """table.example.toml is the pub's reference: every key [vision] takes is in it, and
     uncommenting them gives a config that loads with those values."""
     text = EXAMPLE.read_text()
-    assert load_config(str(EXAMPLE), environ={}).vision == VisionSettings(reader="rules")
+    # the install copies it: it names no reader, so a Pi's camera reads with the learned one
+    assert load_config(str(EXAMPLE), environ={}).vision == VisionSettings()
     section = text.split("[vision]\n", 1)[1].split("\n[", 1)[0]
     uncommented = re.sub(r"^# (\w+ = )", r"\1", section, flags=re.MULTILINE)
-    for key in (*THRESHOLDS, "head"):
+    for key in ("reader", *THRESHOLDS, "head"):
         assert re.search(rf"^{key} = ", uncommented, re.MULTILINE), f"{key} is not documented"
     path = tmp_path / "table.toml"
-    path.write_text(text.replace(section, uncommented).replace('reader = "rules"',
-                                                               'reader = "learned"'))
+    path.write_text(text.replace(section, uncommented))
     vision = load_config(str(path), environ={}).vision
     assert vision == VisionSettings("learned", min_value=0.9, not_a_die=0.5, detect=0.3,
                                     sure_die=0.003,
@@ -100,9 +109,38 @@ def is_rule_reader(reader: object) -> bool:
     return isinstance(reader, WholeFrame) and reader.read is rule_read_dice
 
 
-def test_real_reader_is_the_rule_reader_unless_the_config_says_learned():
-    assert is_rule_reader(real_reader(None))
-    assert is_rule_reader(real_reader(None, VisionSettings(reader="rules", min_value=0.5)))
+def _folder_camera(tmp_path: pathlib.Path) -> FolderSource:
+    """A real camera's kind (pictures from a folder), on a webcam photograph."""
+    folder = tmp_path / "frames"
+    folder.mkdir()
+    shutil.copy(PHOTOS / "valid_1.jpg", folder / "valid_1.jpg")
+    return FolderSource(folder)
+
+
+def test_an_untaught_table_with_a_real_camera_reads_with_the_learned_reader(tmp_path):
+    with _folder_camera(tmp_path) as camera:
+        reader = real_reader(camera)
+    assert isinstance(reader, ZoneReader)
+    assert reader.settings == face_reader.Settings()  # the model's own head and thresholds
+
+
+def test_the_simulated_cameras_table_reads_with_the_rule_reader():
+    camera = SimulatedCamera(default_zones(["Ann", "Bob"], 640, 480), (640, 480))
+    try:
+        assert is_rule_reader(real_reader(camera))
+        assert is_rule_reader(real_reader(camera, VisionSettings(min_value=0.5)))
+    finally:
+        camera.close()
+
+
+def test_a_config_naming_a_reader_keeps_it_whatever_the_camera(tmp_path):
+    drawn = SimulatedCamera(default_zones(["Ann", "Bob"], 640, 480), (640, 480))
+    try:
+        with _folder_camera(tmp_path) as photographs:
+            assert is_rule_reader(real_reader(photographs, VisionSettings(reader="rules")))
+        assert isinstance(real_reader(drawn, VisionSettings(reader="learned")), ZoneReader)
+    finally:
+        drawn.close()
 
 
 def test_the_learned_reader_gets_the_tables_own_thresholds_and_the_models_for_the_rest():

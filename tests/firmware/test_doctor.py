@@ -78,3 +78,22 @@ def test_the_venue_link_says_whether_the_hub_answers(tmp_path: Path, capsys) -> 
     assert status == 1
     assert said["venue link"].startswith(f"PROBLEM: the hub at nats://127.0.0.1:{port} cannot "
                                          "be reached (")
+
+
+def test_the_reader_line_says_which_reader_an_untaught_table_opens() -> None:
+    """No reader named: the learned reader for a real camera on the Pi, the rule reader where
+    the table draws its dice (vision.settings.default_reader); a named reader is said as is."""
+    from firmware.cli.cmd_doctor import check_reader
+    from firmware.settings.config import build_config
+
+    table = {"players": ["Ann", "Bob"]}
+    on_the_pi = build_config({"table": table, "camera": {"kind": "usb"},
+                              "referee": {"pin": "246813"}}, simulate=False, environ={})
+    assert check_reader(on_the_pi) == ("the learned reader (the default for a real camera) "
+                                       "opens, with the model's own head")
+    off_the_pi = build_config({"table": table, "camera": {"kind": "usb"}}, environ={})
+    assert check_reader(off_the_pi) == ("the rules reader (the default for the simulated "
+                                        "camera): no file needed")
+    named = build_config({"table": table, "camera": {"kind": "usb"}, "referee": {"pin": "246813"},
+                          "vision": {"reader": "rules"}}, simulate=False, environ={})
+    assert check_reader(named) == "the rules reader: no file needed"

@@ -23,7 +23,7 @@ def test_go_back_restores_the_head_its_networks_and_its_thresholds(tmp_path) -> 
     config.write_text('[vision]\nreader = "learned"\nhead = "pub.head.npz"\n')
     for name in FILES:
         (tmp_path / name).write_bytes(f"before {name}".encode())
-    files = ReaderFiles(config, tmp_path / "unused.toml")
+    files = ReaderFiles(config, tmp_path / "unused.toml", drawn=False)
     files.put_aside()
     for name in FILES:  # a calibration kept over them
         (tmp_path / name).write_bytes(f"after {name}".encode())
@@ -35,13 +35,26 @@ def test_go_back_restores_the_head_its_networks_and_its_thresholds(tmp_path) -> 
                                                              "head": "pub.head.npz"}
 
 
+def test_going_back_to_a_table_that_named_no_reader_names_none_again(tmp_path) -> None:
+    """An untaught table reads with the default for its camera; a calibration kept wrote a
+    reader, and going back takes it out again rather than naming the default of the day."""
+    config = tmp_path / "pub.toml"
+    config.write_text('[table]\nplayers = ["Ann", "Bob"]\n')
+    files = ReaderFiles(config, tmp_path / "unused.toml", drawn=False)
+    files.put_aside()
+    config.write_text('[table]\nplayers = ["Ann", "Bob"]\n[vision]\nreader = "rules"\n')
+    files.go_back()
+    assert tomllib.loads(config.read_text()).get("vision", {}) == {}
+    assert files.vision().reader_for(drawn=files.drawn) == "learned"
+
+
 def test_a_file_the_reader_did_not_have_leaves_no_older_copy_to_come_back(tmp_path) -> None:
     config = tmp_path / "pub.toml"
     config.write_text('[vision]\nreader = "learned"\nhead = "pub.head.npz"\n')
     (tmp_path / "pub.head.npz").write_bytes(b"head")
     (tmp_path / "pub.reader.json").write_bytes(b"{}")
     (tmp_path / "pub.previous.detector.onnx").write_bytes(b"a finder of long ago")
-    files = ReaderFiles(config, tmp_path / "unused.toml")
+    files = ReaderFiles(config, tmp_path / "unused.toml", drawn=False)
     files.put_aside()
     assert not (tmp_path / "pub.previous.detector.onnx").exists()
     (tmp_path / "pub.detector.onnx").write_bytes(b"the kept calibration's finder")

@@ -196,3 +196,28 @@ def test_save_vision_puts_a_new_key_after_the_last_one_keeping_every_comment(tmp
     save_vision(bare, {"reader": "learned", "head": "bare.head.npz"})
     assert bare.read_text().startswith('[table]\nplayers = ["Ann", "Bob"]\n')
     assert '[vision]\nreader = "learned"\nhead = "bare.head.npz"\n' in bare.read_text()
+
+
+@pytest.mark.parametrize(("camera", "vision", "learned"), [
+    ('[camera]\nkind = "usb"\n', "", True),  # a camera's photographs, --image one of them
+    ('[camera]\nkind = "simulated"\n', "", False),  # drawn dice
+    ("", "", False),  # no [camera]: the simulated one
+    ('[camera]\nkind = "usb"\n', '[vision]\nreader = "rules"\n', False),  # named: kept
+    ('[camera]\nkind = "simulated"\n', '[vision]\nreader = "learned"\n', True),
+])
+def test_the_zones_are_found_with_the_reader_the_table_reads_with(tmp_path, camera, vision,
+                                                                  learned) -> None:
+    """The zone calibration reads the dice as the table will (vision.settings.default_reader
+    when the config names no reader), --image or not."""
+    import argparse
+
+    from hardware.calibrate import table_reader
+    from hardware.config_edit import read_config
+    from vision.learned.zone_reader import ZoneReader
+
+    path = tmp_path / "table.toml"
+    path.write_text('[table]\nplayers = ["Ann", "Bob"]\n' + camera + vision)
+    for image in (None, "frame.jpg"):
+        args = argparse.Namespace(config=str(path), camera=None, device=None, image=image)
+        reader = table_reader(args, read_config(path))
+        assert isinstance(reader, ZoneReader) is learned

@@ -186,8 +186,33 @@ def test_learning_is_one_at_a_time_holds_new_games_and_is_kept_and_undone_live(t
     assert isinstance(house.watcher.reader, ZoneReader)
     assert "the trained reader" in client.get("/referee/dice").get_data(as_text=True)
     assert client.post("/referee/dice/go-back", data={"csrf": csrf}).status_code == 303
-    assert 'reader = "rules"' in (folder / "pub.toml").read_text()
+    # the config named no reader: going back names none again, and the simulated camera's
+    # default, the rule reader, reads
+    assert "reader =" not in (folder / "pub.toml").read_text()
     assert not isinstance(house.watcher.reader, ZoneReader)
+    assert "the pip counter" in client.get("/referee/dice").get_data(as_text=True)
+
+
+def test_the_dice_page_names_the_reader_an_untaught_table_reads_with(tmp_path) -> None:
+    """A config naming no reader: a real camera's table reads with the trained reader, the
+    simulated camera's with the pip counter (vision.settings.default_reader), and the page
+    says which; a config naming one keeps it."""
+    from firmware.gamelog.log import GameLog
+    from firmware.teach.dice_teacher import DiceTeacher
+
+    config = tmp_path / "pub.toml"
+    config.write_text('[table]\nplayers = ["Ann", "Bob"]\n')
+    log = GameLog(str(tmp_path / "table.db"))
+    try:
+        assert str(DiceTeacher(log, None, str(config), drawn=False).reader_now()) == \
+            "the trained reader"
+        assert str(DiceTeacher(log, None, str(config), drawn=True).reader_now()) == \
+            "the pip counter"
+        config.write_text('[table]\nplayers = ["Ann", "Bob"]\n[vision]\nreader = "rules"\n')
+        assert str(DiceTeacher(log, None, str(config), drawn=False).reader_now()) == \
+            "the pip counter"
+    finally:
+        log.close()
 
 
 def test_the_referee_s_dice_entered_in_play_count_in_the_tally(taught) -> None:

@@ -15,10 +15,14 @@ from firmware.cli.dispatch import main
 from simulator.random_scenes import random_scene
 from simulator.render import render_scene
 from vision.cli import describe
+from vision.learned import face_reader
+from vision.learned.zone_reader import ZoneReader
 from vision.picture import load_image
 from vision.reading import Die, Reading, Unsure
+from vision.rules.reader import read_dice as rule_read_dice
 
 ROOT = Path(__file__).resolve().parents[2]
+PHOTO_DATA = ROOT / "tests" / "data" / "dice"
 DECODE_ERROR = "it is not a picture OpenCV can decode (corrupt or not an image file)"
 
 
@@ -56,7 +60,8 @@ def photos(tmp_path_factory):
 def test_json_lines_one_per_image_with_dice_in_input_pixels(photos):
     folder, truths = photos
     paths = [str(folder / "easy.png"), str(folder / "large.png")]
-    done = read_dice_cmd("--json", *paths)
+    # rendered dice: the rule reader, which reads drawn dice best; the format is what is tested
+    done = read_dice_cmd("--json", "--reader", "rules", *paths)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
     lines = [json.loads(line) for line in done.stdout.splitlines()]
@@ -122,9 +127,34 @@ def test_same_stem_twice_gets_two_annotated_files(photos, tmp_path, capsys):
 def test_without_json_one_line_per_image_for_people(photos, capsys):
     folder, _ = photos
     path = str(folder / "easy.png")
-    assert main(["read-dice", path]) == 0
+    assert main(["read-dice", "--reader", "rules", path]) == 0  # drawn dice, as above
     line = capsys.readouterr().out
     assert line.startswith(f"{path}: 3 dice: 6 5 3 (lowest confidence ")
+
+
+def _json_dice(capsys, *args: str) -> list[dict]:
+    assert main(["read-dice", "--json", *args]) == 0
+    return json.loads(capsys.readouterr().out)["dice"]
+
+
+def test_a_photograph_is_read_with_the_learned_reader_unless_reader_says_otherwise(
+        tmp_path, capsys):
+    """Files are photographs: the default for them is the learned reader
+    (vision.settings.default_reader); --reader, or a config naming a reader, chooses."""
+    # a photograph of coloured dice the two readers read apart (the rule reader reads none)
+    photo = str(PHOTO_DATA / "topdown-colour" / "IMG_20191208_112209.jpg")
+    image = load_image(photo)
+    learned = ZoneReader(face_reader.Settings())(image).to_json()["dice"]
+    rules = rule_read_dice(image).to_json()["dice"]
+    assert learned != rules and len(learned) == 7
+    assert _json_dice(capsys, photo) == learned
+    assert _json_dice(capsys, "--reader", "learned", photo) == learned
+    assert _json_dice(capsys, "--reader", "rules", photo) == rules
+    config = tmp_path / "table.toml"
+    config.write_text('[table]\nplayers = ["Ann", "Bob"]\n[vision]\nreader = "rules"\n')
+    assert _json_dice(capsys, "--config", str(config), photo) == rules
+    config.write_text('[table]\nplayers = ["Ann", "Bob"]\n')  # names none: photographs' default
+    assert _json_dice(capsys, "--config", str(config), photo) == learned
 
 
 def test_describe_names_values_high_first_and_unsure_places():

@@ -5,7 +5,7 @@ with its licence and a README saying how it was chosen).
 The figures are printed (``pytest -s``). What the shipped model must keep: at least the dice
 it read when it was shipped, less two for OpenCV and onnxruntime version differences, and no
 more wrong values or phantom dice than then (docs/vision-model.md has the figures; they are
-far from the table's needs, which is why the rule reader is still the table's default).
+why a table's camera reads with this reader unless its config names another).
 Measured with the thresholds chosen within 1 wrong in 500 and the quarter-turned views'
 dissent (6 December 2026): 68, 79 and 64 right; 0, 0 and 2 wrong; 1, 0 and 0 phantom dice
 (webcam-wood, topdown-colour, oblique-colour; the network of 4 December, which read 69, 80

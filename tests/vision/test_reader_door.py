@@ -10,7 +10,6 @@ import numpy as np
 
 from vision.reader import Reader, WholeFrame, open_reader
 from vision.reading import Reading
-from vision.settings import VisionSettings
 from vision.zones import Zone
 
 
@@ -23,24 +22,30 @@ def _loaded_after(code: str) -> set[str]:
 
 
 def test_a_table_reading_with_rules_never_loads_onnxruntime():
+    """The simulated camera's untaught table, and a real camera's naming the rule reader."""
     loaded = _loaded_after("from vision.reader import open_reader\n"
+                           "from vision.settings import VisionSettings\n"
                            "import numpy as np\n"
                            "rng = np.random.default_rng(1)\n"
-                           "open_reader()(rng.integers(0, 255, (120, 160, 3), np.uint8))")
+                           "frame = rng.integers(0, 255, (120, 160, 3), np.uint8)\n"
+                           "open_reader(drawn=True)(frame)\n"
+                           "open_reader(VisionSettings(reader='rules'), drawn=False)(frame)")
     assert "vision" in loaded and "onnxruntime" not in loaded
 
 
 def test_the_learned_reader_loads_onnxruntime_when_chosen():
-    loaded = _loaded_after("from vision.reader import open_reader\n"
-                           "from vision.settings import VisionSettings\n"
-                           "open_reader(VisionSettings(reader='learned'))")
-    assert "onnxruntime" in loaded
+    """Named, or by default for a camera's photographs."""
+    for call in ("open_reader(VisionSettings(reader='learned'), drawn=True)",
+                 "open_reader(drawn=False)"):
+        loaded = _loaded_after("from vision.reader import open_reader\n"
+                               f"from vision.settings import VisionSettings\n{call}")
+        assert "onnxruntime" in loaded, call
 
 
 def test_both_readers_read_a_frame_and_a_seats_zone():
     frame = np.random.default_rng(2).integers(0, 255, (240, 320, 3), np.uint8)
     zone = Zone("Ann", 20, 20, 120, 100)
-    for reader in (open_reader(), open_reader(VisionSettings(reader="learned"))):
+    for reader in (open_reader(drawn=True), open_reader(drawn=False)):
         assert isinstance(reader(frame), Reading)
         reading = reader.read_zone(frame, zone)
         assert isinstance(reading, Reading)

@@ -1,11 +1,13 @@
 """Which reader this table reads with: the one that reads its own known throws better.
 
-Why: the learned reader is not the table's default, because the rule reader still
-reads webcam-wood's white dice better; yet on coloured dice the rule reader reads a fifth of
-what the learned one reads (the shared Valid splits, 4 December 2026: topdown-colour 17.9%
-against 86.7%, oblique-colour 17.7% against 64.1%). A pub does not need the default to be
-right for every table, only for its own: so ``bidou-table calibrate`` reads the table's known
-throws with both readers and the table reads with the one that reads them better.
+Why: no reader is best for every table. A table whose config names none reads a camera's
+photographs with the learned reader (:func:`vision.settings.default_reader`: on coloured dice
+the rule reader reads a fifth of what the learned one reads, and on white dice with black
+pips photographed outside the project 20.8% against 92.8%), yet the rule reader reads
+webcam-wood's white dice, the set it was tuned on, better (99.2% against 93.7%). A pub does
+not need the default to be right for every table, only for its own: so ``bidou-table
+calibrate`` reads the table's known throws with both readers and the table reads with the one
+that reads them better (``current``: the one it reads with now, named or by default).
 
 The rule (:func:`choose`), one figure: a reader's **worth** on the known throws is the dice
 it reads right less :data:`CHOICE_COST` for each error, an error being a wrong value or a die
