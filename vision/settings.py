@@ -55,9 +55,9 @@ def default_reader(drawn: bool) -> str:
     better with rules (99.2%, 1 wrong, against 93.7%).
 
     Why the rule reader for drawn dice: on the simulated camera's pictures
-    (benchmarks/bench_scenes.py's conditions) it reads 100% of nearly every condition with
-    none wrong (88.9-96.7% of throws with two dice touching), the learned reader 94-100%
-    (69-78% touching) with a few wrong values (glare 2, side faces 1).
+    (benchmarks/results/2026-12-06-readers-on-drawn-dice.md) it reads 100% of nearly every
+    condition with none wrong (88.9-96.7% of throws with two dice touching), the learned
+    reader 94-100% (69-78% touching) with a few wrong values (glare 2, side faces 1).
 
     What it costs: the learned reader loads onnxruntime and the model when the table starts
     (benchmarks/results/2026-12-06-reader-start.md: opened in 0.23 s against
