@@ -156,7 +156,10 @@ def test_when_every_connection_is_being_served_a_newcomer_gets_the_503(table, mo
         for s in busy:
             s.close()
         busy = []
-        time.sleep(0.3)
+        deadline = time.monotonic() + 30  # the worker threads see the four leave
+        while rooms.open_connections() > 0:
+            assert time.monotonic() < deadline, "the four closed connections were never let go"
+            time.sleep(0.01)
         assert state_status(d) == 200  # room again once they leave
     finally:
         for s in busy:
