@@ -85,7 +85,7 @@ test: $(VENV)/.installed-test
 soak: $(VENV)/.installed-test
 	$(PY) -m pytest -m soak --durations=25 $(PYTEST_ARGS)
 
-# Everything but the tests marked slow (whole games, floods, the real reader end to
+# Everything but the tests marked slow (whole games on real timings, the real reader end to
 # end) and the soaks, in one process (hardware/pi-check runs it under emulation).
 test-fast: $(VENV)/.installed-test
 	$(PY) -m pytest -m "not slow and not soak" $(PYTEST_ARGS)
