@@ -104,7 +104,6 @@ def act(d, seat: str, verb: str) -> tuple[int, dict]:
         return e.code, json.loads(e.read())
 
 
-@pytest.mark.slow  # tens of seconds: its module starts first (tests/conftest.py)
 def test_the_referee_teaches_the_table_its_dice_and_the_next_throw_reads_with_them(
         browser, served, shot) -> None:
     house, teacher, d = served

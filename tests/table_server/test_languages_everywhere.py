@@ -118,7 +118,6 @@ def random_move(t, rng: random.Random) -> None:
     assert response.status_code == 200, response.get_json()
 
 
-@pytest.mark.slow  # tens of seconds: its module starts first (tests/conftest.py)
 def test_every_moment_of_a_match_is_said_in_french_and_spanish_with_no_english(
         browser, served_table) -> None:
     t, d = served_table(seed=4, unsure=0.4)

@@ -200,14 +200,12 @@ def play_and_check(table, seed: int, max_actions: int) -> tuple[int, int]:
     return checked, exposures
 
 
-@pytest.mark.slow  # tens of seconds: its module starts first (tests/conftest.py)
 def test_two_hand_match_shows_no_concealed_die_before_the_showdown(table_factory) -> None:
     t = table_factory(seed=21)
     checked, exposures = play_and_check(t, seed=21, max_actions=160)
     assert checked >= 20 and exposures >= 1
 
 
-@pytest.mark.slow  # tens of seconds: its module starts first (tests/conftest.py)
 @pytest.mark.parametrize("variant", ["multi-hand", "montevideo"])
 def test_three_seat_games_show_no_concealed_die(table_factory, variant) -> None:
     t = table_factory(variant=variant, players=("Ann", "Bob", "Cy"), seed=5)
@@ -215,7 +213,6 @@ def test_three_seat_games_show_no_concealed_die(table_factory, variant) -> None:
     assert checked >= 15 and exposures >= 1
 
 
-@pytest.mark.slow  # tens of seconds: its module starts first (tests/conftest.py)
 @pytest.mark.parametrize("variant,players", [("two-hand", ("Ann", "Bob")),
                                              ("multi-hand", ("Ann", "Bob", "Cy"))])
 def test_D_S2_throws_with_values_pending_show_nothing_and_the_prompt_only_at_exposure(

@@ -110,7 +110,6 @@ def flood(port: int, stop: threading.Event, paced: list[int]) -> list[threading.
     return threads
 
 
-@pytest.mark.slow  # tens of seconds: its module starts first (tests/conftest.py)
 def test_under_a_40_address_flood_a_known_device_logs_in_at_once_and_a_new_one_when_told(
         served) -> None:
     t, d = served

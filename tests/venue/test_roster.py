@@ -19,7 +19,6 @@ from typing import Any
 
 import nats
 import psycopg
-import pytest
 from venue_harness import TOKEN, Venue, wait_until
 
 from firmware.gamelog.seating_entry import parse_seating
@@ -82,7 +81,6 @@ def stored_roster(venue: Venue) -> list[tuple[str, str, str]]:
         return [tuple(r) for r in db.execute("SELECT id, name, home FROM roster ORDER BY id")]
 
 
-@pytest.mark.slow  # tens of seconds: its module starts first (tests/conftest.py)
 def test_a_table_gets_the_roster_through_its_hub_and_keeps_it_through_a_league_cut(
         venue: Venue) -> None:
     venue.start_hub()
