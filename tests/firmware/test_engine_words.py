@@ -19,6 +19,7 @@ import random
 import re
 from collections import Counter
 from collections.abc import Iterator
+from functools import cache
 
 import pytest
 
@@ -89,9 +90,11 @@ def messages(said: object) -> Iterator[Message]:
                 yield from messages(inner)
 
 
+@cache
 def said_games() -> tuple[list[tuple[str, Phrase]], list[Message], Counter[str]]:
     """(kind, phrase) for each effect, refusal and action of the games, every message met, and
-    how often each kind."""
+    how often each kind. Played when a test first asks, not when the module is collected:
+    every test process collects every module, and the games take seconds."""
     out: list[tuple[str, Phrase]] = []
     met: list[Message] = []
     kinds: Counter[str] = Counter()
@@ -125,33 +128,32 @@ def said_games() -> tuple[list[tuple[str, Phrase]], list[Message], Counter[str]]
     return out, met, kinds
 
 
-SAID, MET, KINDS = said_games()
-
 
 def test_the_games_say_every_kind_of_event_refusal_and_action() -> None:
+    _, _, kinds = said_games()
     for kind in ("move", "expose", "captain", "hand", "round", "game", "note", "refusal"):
-        assert KINDS[kind], kind
+        assert kinds[kind], kind
     for verb in ("roll", "throw", "stand", "bet", "raise", "call", "pass", "drop", "betpot",
                  "callpot"):
-        assert KINDS[f"action {verb}"], verb
+        assert kinds[f"action {verb}"], verb
 
 
 def test_every_message_id_in_the_engine_has_its_phrase() -> None:
-    ids = source_ids() | {m.id for m in MET}
+    ids = source_ids() | {m.id for m in said_games()[1]}
     assert len(ids) > 150  # the source was read: it says about 200 things
     missing = sorted(i for i in ids if i not in engine_words.WORDS and i != CITED)
     assert not missing, missing
 
 
 def test_no_phrase_is_kept_for_a_message_the_engine_no_longer_says() -> None:
-    said = source_ids() | {m.id for m in MET}
+    said = source_ids() | {m.id for m in said_games()[1]}
     stale = sorted(i for i in engine_words.WORDS if i not in said)
     assert not stale, stale
 
 
 def test_every_message_met_has_its_phrase_and_the_same_holes() -> None:
     """Every hole of a phrase is given by its message (a count is said as ``n``)."""
-    for message in {m.id: m for m in MET}.values():
+    for message in {m.id: m for m in said_games()[1]}.values():
         if message.id == CITED:
             continue
         words = engine_words.WORDS[message.id]
@@ -162,7 +164,7 @@ def test_every_message_met_has_its_phrase_and_the_same_holes() -> None:
 
 
 def test_the_english_is_written_for_people() -> None:
-    for kind, phrase in SAID:
+    for kind, phrase in said_games()[0]:
         text = str(phrase)
         assert not RULE_CODE.search(text), (kind, text)
         assert text[:1].isupper() or text[:1].isdigit() or text[:1] == "'", (kind, text)
@@ -174,7 +176,7 @@ def test_the_english_is_written_for_people() -> None:
 def test_every_phrase_is_said_in_french_and_spanish(language: str) -> None:
     words = i18n.translations(language)
     missing: Counter[str] = Counter()
-    for _, phrase in SAID:
+    for _, phrase in said_games()[0]:
         for msgid in untranslated(phrase, language):
             missing[msgid] += 1
         said = phrase.say(words)
