@@ -74,11 +74,16 @@ teach: $(VENV)/.installed
 # The suite in TEST_WORKERS processes (pytest-xdist): most tests wait on something (a server, a
 # browser, a table in a child process), and another process uses that wait. A module's tests
 # run in one process, in their order (--dist loadscope), so what a module starts once (a
-# browser, a venue, a league) serves all its tests; the modules with slow tests go first
-# (tests/conftest.py). The soaks are left to `make soak`; the 25 slowest tests are printed.
-TEST_WORKERS ?= 4
+# browser, a venue, a league) serves all its tests; the modules are handed out in the order
+# tests/conftest.py gives them, the longest first (--no-loadscope-reorder: xdist would order
+# them by their count of tests). The soaks are left to `make soak`; the 25 slowest are printed.
+# Bytecode is written even where PYTHONDONTWRITEBYTECODE is set: the suite starts about 200
+# Python processes (tables, hubs, the CLI), and each would compile the project's modules anew
+# (0.27 s of CPU a start) and each test process rewrite every test module's asserts again.
+TEST_WORKERS ?= 6
 test: $(VENV)/.installed-test
-	$(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope -m "not soak" --durations=25 $(PYTEST_ARGS)
+	env -u PYTHONDONTWRITEBYTECODE $(PY) -m pytest -n $(TEST_WORKERS) --dist loadscope \
+		--no-loadscope-reorder -m "not soak" --durations=25 $(PYTEST_ARGS)
 
 # The long soaks alone (minutes of faults, hundreds of kills: the tests marked soak), one at a
 # time; `make test` checks the same promises in shorter runs.

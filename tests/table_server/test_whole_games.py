@@ -25,7 +25,7 @@ from table_server.server import Dashboard
 from .conftest import HandPace
 
 #: a whole game through chromium takes a minute or two of a quiet machine, and up to five
-#: minutes when the machine is shared (make test runs four test processes, and CI may share
+#: minutes when the machine is shared (make test runs six test processes, and CI may share
 #: the cores): the hang guard is set above that
 pytestmark = [pytest.mark.browser, pytest.mark.slow, pytest.mark.timeout(600)]
 
