@@ -158,15 +158,16 @@ def choose_floor(makes: Sequence[Make], grid: Mapping[str, Sequence[float]] = GR
     return best[1]
 
 
-COLUMNS = (f"{'set':30s} {'thresholds':22s} {'dice':>5s} {'recall':>7s} {'wrong':>5s} "
-           f"{'phantom':>7s} {'wrong share':>11s} {'unsure':>6s}")
+COLUMNS = (f"{'set':36s} {'thresholds':20s} {'dice':>5s} {'recall':>7s} {'wrong':>5s} "
+           f"{'phantom':>7s} {'wrong share':>11s} {'unsure':>6s} {'missed':>6s} {'exact':>9s}")
 
 
 def line(what: str, at: str, s: Tally) -> str:
     """One row of the per-set table."""
     share = (s.wrong + s.extra) / s.dice if s.dice else 0.0
-    return (f"{what:30s} {at:22s} {s.dice:5d} {100 * s.recall:6.1f}% {s.wrong:5d} "
-            f"{s.extra:7d} {100 * share:10.2f}% {s.unsure:6d}")
+    return (f"{what:36s} {at:20s} {s.dice:5d} {100 * s.recall:6.1f}% {s.wrong:5d} "
+            f"{s.extra:7d} {100 * share:10.2f}% {s.unsure:6d} {s.missed:6d} "
+            f"{s.exact:4d}/{s.pictures:<4d}")
 
 
 def left_out(sets: pathlib.Path, models: pathlib.Path, cache: pathlib.Path | None,
@@ -210,6 +211,7 @@ def shipped(sets: pathlib.Path, model: pathlib.Path, floor: Mapping[str, float],
             cache: pathlib.Path | None) -> None:
     """Print the shipped model on each set's Valid at its own thresholds and floored."""
     own = own_thresholds(model)
+    print(COLUMNS)
     for name in SETS:
         make = Make(name, read_folder(sets / name / "Valid", model, cache), own)
         print(line(f"{name}/Valid (shipped model)", "model's own", make.at(None)))
