@@ -11,7 +11,9 @@ is :func:`vision.settings.default_reader`'s one decision.
 
 ``[vision] head`` is a file name relative to the config's folder (``calibrate`` writes
 ``NAME.head.npz`` beside ``NAME.toml``); its thresholds are ``NAME.reader.json`` beside it
-(:func:`vision.learned.table_files.thresholds_path`). The config's own thresholds win over both.
+(:func:`vision.learned.table_files.thresholds_path`). The config's own thresholds win over both,
+none looser than the model's floor for a new make (:func:`vision.learned.face_reader.
+thresholds_of`).
 """
 
 from __future__ import annotations

@@ -146,7 +146,9 @@ def test_a_photograph_is_read_with_the_learned_reader_unless_reader_says_otherwi
     image = load_image(photo)
     learned = ZoneReader(face_reader.Settings())(image).to_json()["dice"]
     rules = rule_read_dice(image).to_json()["dice"]
-    assert learned != rules and len(learned) == 7
+    # 7 dice; the one below a die it touches goes to the referee (the model's floor asks
+    # where each die lies, vision/learned/opinions.py's side)
+    assert learned != rules and len(learned) == 6
     assert _json_dice(capsys, photo) == learned
     assert _json_dice(capsys, "--reader", "learned", photo) == learned
     assert _json_dice(capsys, "--reader", "rules", photo) == rules

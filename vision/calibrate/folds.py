@@ -228,15 +228,17 @@ def read_with(head: pathlib.Path, settings: Settings, items: Sequence[tuple[Know
 
 
 def judged(held: Mapping[int, Sequence[Seen]], base: Mapping[str, float],
-           detects: Sequence[float] | None) -> tuple[Tally, dict[str, float]]:
+           detects: Sequence[float] | None, floor: Mapping[str, float] | None = None,
+           ) -> tuple[Tally, dict[str, float]]:
     """The held-out folds' tally, cross-fitted (each fold read at the thresholds the other
-    folds chose), and the thresholds chosen on every fold."""
+    folds chose), and the thresholds chosen on every fold; ``floor``: the model's floor for a
+    new make, which a careful choice goes no looser than."""
     order = sorted(held)
     taught = Tally()
     for k in order:
         others = [s for j in order if j != k for s in held[j]]
-        taught.add(tally(held[k], choose_thresholds(others or held[k], base, detects)))
-    return taught, choose_thresholds([s for k in order for s in held[k]], base, detects)
+        taught.add(tally(held[k], choose_thresholds(others or held[k], base, detects, floor)))
+    return taught, choose_thresholds([s for k in order for s in held[k]], base, detects, floor)
 
 
 def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLDS,
@@ -301,7 +303,7 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
                                  detector=det)
             held[k] = read_with(head, settings, [(known[i], pictures[i]) for i in out])
             fold_seconds.append(time.monotonic() - t0)
-        taught, chosen = judged(held, base_t, detects)
+        taught, chosen = judged(held, base_t, detects, base_model.floor)
         all_held = [s for k in sorted(held) for s in held[k]]
         left = Tally()
         for item in known:  # pictures no fold read (too few to fold) count as the table reads
@@ -353,6 +355,10 @@ def save(result: Teaching, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Pa
                            "untaught": result.untaught.figures(),
                            "taught": result.taught.figures(), "folds": FOLDS,
                            "steps": result.steps, "part": result.part,
+                           # the reader keeps these thresholds looser than the model's floor
+                           # only when the known dice showed the target
+                           # (vision.learned.table_files.floor_of)
+                           "shows_target": result.more_dice == 0,
                            "seconds": round(result.seconds, 1)}
     targets = {"table.faces.onnx": config.with_name(f"{name}.faces.onnx"),
                "table.head.npz": config.with_name(f"{name}.head.npz")}

@@ -21,7 +21,7 @@ from vision.calibrate.known import (
     errors,
     needed_dice,
 )
-from vision.learned.decision import DEFAULTS, decide
+from vision.learned.decision import DEFAULTS, decide, floored
 from vision.learned.opinions import careful
 
 __all__ = ["AGREE", "DISSENTS", "ERROR_COST", "FINDER_DETECT", "GRID", "choose_thresholds",
@@ -59,7 +59,8 @@ def tally(seen: Sequence[Seen], thresholds: Mapping[str, float]) -> Tally:
 
 
 def choose_thresholds(seen: Sequence[Seen], base: Mapping[str, float],
-                      detects: Sequence[float] | None = None) -> dict[str, float]:
+                      detects: Sequence[float] | None = None,
+                      floor: Mapping[str, float] | None = None) -> dict[str, float]:
     """The grid's thresholds that read ``seen`` best: most right less :data:`ERROR_COST` per
     error; on a tie the surer (higher ``min_value`` and ``agree``, lower ``not_a_die``,
     stricter opinions). ``detect`` is the model's (``base``), or one of ``detects`` (a taught
@@ -75,19 +76,26 @@ def choose_thresholds(seen: Sequence[Seen], base: Mapping[str, float],
     model's ``min_value`` (``base``; chosen on its calibration split of hundreds of dice),
     nor on the pips' word (``agree``) under it: at
     64 known dice of topdown-colour, the folds chose 0.7 with none of their 64 dice wrong,
-    and the rest was read with 15 wrong values in 1731 dice."""
+    and the rest was read with 15 wrong values in 1731 dice. Nor looser than ``floor`` (the
+    model's floor for a new make, :func:`vision.learned.decision.floored`; its ``detect``
+    aside where ``detects`` is given): the model's own thresholds are chosen on makes it was
+    trained on, and a table's dice are often a make it never saw. Known dice that show the
+    target keep their own choice: they are measured, the floor only guesses at them."""
     dice = sum(len(item.values) for item in seen)
     if dice >= SHOWS_TARGET:
-        chosen = _search(seen, base, detects, False)
+        chosen = _search(seen, base, detects, None)
         s = tally(seen, chosen)
         if needed_dice(s.right + errors(s), errors(s), dice) == 0:
             return chosen
-    return _search(seen, base, detects, True)
+    floor = {k: v for k, v in (floor or {}).items() if not (detects and k == "detect")}
+    return _search(seen, base, detects, floor)
 
 
 def _search(seen: Sequence[Seen], base: Mapping[str, float], detects: Sequence[float] | None,
-            few: bool) -> dict[str, float]:
-    """:func:`choose_thresholds`' search, ``few``: careful."""
+            careful_at: Mapping[str, float] | None) -> dict[str, float]:
+    """:func:`choose_thresholds`' search; careful, no looser than the floor ``careful_at``,
+    unless it is None."""
+    few = careful_at is not None
     values = GRID["min_value"]
     bar = float(base.get("min_value", DEFAULTS["min_value"]))
 
@@ -95,6 +103,7 @@ def _search(seen: Sequence[Seen], base: Mapping[str, float], detects: Sequence[f
         if few:  # the opinions asked, and no value given under the untaught model's bar,
             # on the network's word or the pips'
             t.update(careful(t), min_value=max(t["min_value"], bar), agree=max(t["agree"], bar))
+            t.update(floored(t, careful_at))
         s = tally(seen, t)
         return (s.right - ERROR_COST * errors(s) + 1e-3 * t["min_value"]
                 + 1e-5 * t["agree"] - 1e-4 * t["not_a_die"]

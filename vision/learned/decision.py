@@ -50,6 +50,9 @@ DEFAULTS = {"detect": 0.3, "not_a_die": 0.5, "min_value": 0.9, "sure_die": 0.0, 
 #: 81.1% and 80.5%), while at 0.2 the left-out model's thresholds no longer take the second
 #: tier (sure_die 0 read its calibration split as well) and webcam-wood stays at 68.8%
 PROPOSAL_FLOOR = 0.15
+#: the thresholds a higher value of makes stricter (fewer values given, fewer places taken for
+#: dice); of the others (``not_a_die``, ``sure_die``, the opinions') a lower value does
+STRICTER_HIGHER = ("detect", "min_value", "agree")
 
 
 @dataclass(frozen=True)
@@ -85,6 +88,23 @@ class Place:
     @property
     def value(self) -> int:
         return int(np.argmax(self.probs[1:])) + 1
+
+
+def floored(thresholds: Mapping[str, float], floor: Mapping[str, float] | None,
+            ) -> dict[str, float]:
+    """``thresholds`` (every key of :data:`DEFAULTS`) made no looser than ``floor`` in any
+    key it gives: ``detect``, ``min_value``, ``agree`` at least the floor's, the others at
+    most. Why a floor and not the floor's thresholds: a model's or a table's own choice that
+    is stricter in some key was chosen for a reason the floor does not know.
+
+    The floor a model ships with (:data:`vision.learned.table_files.FLOOR_FILE`) is what a
+    new make of dice needs: thresholds chosen on the makes a model was trained on read a make
+    it never saw with many times the wrong share they were chosen for."""
+    t = {**DEFAULTS, **thresholds}
+    for key, bar in (floor or {}).items():
+        if key in t:
+            t[key] = max(t[key], bar) if key in STRICTER_HIGHER else min(t[key], bar)
+    return t
 
 
 def lowest_score(thresholds: Mapping[str, float]) -> float:

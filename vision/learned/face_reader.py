@@ -34,7 +34,7 @@ import numpy as np
 
 from engine.errors import VisionError
 from vision.learned.crops import Pyramid, die_crop
-from vision.learned.decision import DEFAULTS, SAME_DIE, Place, decide, lowest_score
+from vision.learned.decision import DEFAULTS, SAME_DIE, Place, decide, floored, lowest_score
 from vision.learned.face_model import (
     FACE_INPUT,
     FaceNetwork,
@@ -50,6 +50,7 @@ from vision.learned.table_files import (
     FINDER,
     check_fitted_for,
     die_sizes,
+    floor_of,
     read_thresholds,
     table_network,
     thresholds_path,
@@ -127,6 +128,9 @@ class Model:
         for source in (folder / "reader.json", own):
             if source is not None and source.is_file():
                 self.thresholds.update(read_thresholds(source, DEFAULTS))
+        #: the floor the thresholds are kept no looser than
+        #: (:func:`vision.learned.table_files.floor_of`), None: none
+        self.floor = floor_of(folder, own, table_finder is not None)
         #: the table's dice sizes in pixels (its calibration's ``die_sizes``), or None
         self.die_sizes = die_sizes(own) if own is not None and own.is_file() else None
         if own is not None and own.is_file():
@@ -139,9 +143,11 @@ def load(folder: pathlib.Path = MODELS, head: pathlib.Path | None = None) -> Mod
 
 
 def thresholds_of(model: Model, settings: Settings) -> dict[str, float]:
-    """The model's thresholds, with those the settings give instead."""
+    """The model's thresholds, with the table's own and those the settings give instead,
+    none looser than the model's floor (:attr:`Model.floor`): a config's line cannot give a
+    value the floor measured to be wrong too often on a new make of dice."""
     given = {k: v for k in DEFAULTS if (v := getattr(settings, k, None)) is not None}
-    return {**model.thresholds, **given}
+    return floored({**model.thresholds, **given}, model.floor)
 
 
 def scales(width: int, height: int, settings: Settings) -> list[float]:

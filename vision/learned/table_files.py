@@ -16,6 +16,7 @@ import pathlib
 from collections.abc import Iterable
 
 from engine.errors import VisionError
+from vision.learned.decision import DEFAULTS
 from vision.learned.face_model import fingerprint
 
 
@@ -87,3 +88,47 @@ def die_sizes(path: pathlib.Path) -> tuple[float, float] | None:
         return (float(low), float(high))
     except (OSError, ValueError, TypeError, KeyError):
         return None
+
+
+#: the floor a model folder ships with beside its ``reader.json``
+#: (:func:`vision.learned.decision.floored`): thresholds no reader of a make the model was
+#: not trained on goes looser than, chosen across makes by
+#: :mod:`vision_lab.new_make_floor`. A file of its own, not a key of ``reader.json``: that
+#: file is written again from the model's calibration split whenever the model is made
+#: (:mod:`vision_lab.choose_thresholds`), and a floor lost with it would let a retrained
+#: model read a new make at thresholds already measured not to hold there
+FLOOR_FILE = "new_make_floor.json"
+
+
+def read_floor(folder: pathlib.Path, keys: Iterable[str]) -> dict[str, float] | None:
+    """The floor of the model in ``folder`` (its thresholds named ``keys``), None when it
+    ships none; VisionError saying what to do when the file is damaged."""
+    path = folder / FLOOR_FILE
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        return {k: float(data["floor"][k]) for k in keys if k in data["floor"]}
+    except (OSError, ValueError, TypeError, KeyError) as exc:
+        raise VisionError(f"{path} is not the dice reader's floor ({exc}); reinstall "
+                          "bidou-table.") from exc
+
+
+def floor_of(folder: pathlib.Path, own: pathlib.Path | None, own_finder: bool,
+             ) -> dict[str, float] | None:
+    """The floor a reader's thresholds are kept no looser than: the model's
+    (:data:`FLOOR_FILE`, None when it ships none), but for a table whose own calibration
+    showed its wrong share under the target on its known dice (``"shows_target"`` in its
+    thresholds file ``own``'s record), which keeps its own choice: its dice are measured, the
+    floor only guesses at them from other makes. Without ``detect`` for a table with its own
+    die finder (``own_finder``), whose scores are its own, not the model's detector's."""
+    floor = read_floor(folder, DEFAULTS)
+    if floor is None or own is None or not own.is_file():
+        return floor
+    try:
+        shown = json.loads(own.read_text()).get("calibration", {}).get("shows_target") is True
+    except (OSError, ValueError, AttributeError):
+        shown = False  # read_thresholds says what is wrong with the file
+    if shown:
+        return None
+    return {k: v for k, v in floor.items() if not (own_finder and k == "detect")}
