@@ -21,6 +21,8 @@ import sys
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+import cv2
+
 from vision.calibrate.known import SHOWS_TARGET, WRONG_TARGET, Tally, needed_dice
 from vision.calibrate.thresholds import AGREE, DISSENTS
 from vision.learned.decision import PROPOSAL_FLOOR, Place, decide
@@ -58,16 +60,20 @@ class Looked:
     height: int
 
 
-def look_all(model: Model, pictures: Sequence[LabelledPicture],
+def look_all(model: Model, pictures: Sequence[pathlib.Path],
              settings: Settings | None = None) -> list[Looked]:
+    """Each labelled picture read once, every place down to the loosest ``detect`` any
+    choice may leave, with its labels: what every choice of thresholds decides again."""
     settings = settings or Settings()
     loosest = min(*GRID["detect"], PROPOSAL_FLOOR)
     out = []
-    for p in pictures:
-        image = p.load()
+    for path in pictures:
+        image = cv2.imread(str(path))
+        if image is None:
+            raise ValueError(f"{path} is not a picture OpenCV can read.")
         h, w = image.shape[:2]
         out.append(Looked(tuple(look(image, model, settings, loosest)),
-                          tuple(load_labels(p.path.with_suffix(".txt"), w, h)), w, h))
+                          tuple(load_labels(path.with_suffix(".txt"), w, h)), w, h))
     return out
 
 
@@ -138,7 +144,7 @@ def write_thresholds(folder: pathlib.Path, calib: Sequence[LabelledPicture],
     """Choose the thresholds of the model in ``folder`` on ``calib`` and write them to its
     ``reader.json``, saying what the calibration split reads with them: the last step of
     every way a model is made (``make train``, a quantisation, this module's command)."""
-    chosen, s = best(look_all(Model(folder), calib))
+    chosen, s = best(look_all(Model(folder), [p.path for p in calib]))
     chosen.pop("untaught", None)  # a model is untaught: a table's calibration chooses it
     log(f"calibration split: {s.summary()}")
     (folder / "reader.json").write_text(json.dumps(chosen, indent=2) + "\n")

@@ -38,17 +38,16 @@ import cv2
 from vision.calibrate.known import WRONG_TARGET, Tally
 from vision.learned.decision import (
     DEFAULTS,
-    PROPOSAL_FLOOR,
     STRICTER_HIGHER,
     floored,
     proposed,
 )
 from vision.learned.face_model import fingerprint
-from vision.learned.face_reader import Model, Settings, look
+from vision.learned.face_reader import Model, Settings
 from vision.learned.networks import MODELS
 from vision.learned.table_files import FLOOR_FILE, read_thresholds
-from vision_lab.choose_thresholds import Looked, score
-from vision_lab.label_files import SETS, load_labels, pictures
+from vision_lab.choose_thresholds import Looked, look_all, score
+from vision_lab.label_files import SETS, pictures
 
 #: wrong values and phantom dice, at most this share of each make's dice: a table's target
 BOUND = WRONG_TARGET
@@ -84,15 +83,7 @@ def read_folder(folder: pathlib.Path, model_dir: pathlib.Path, cache: pathlib.Pa
     if path is not None and path.is_file():
         cached: list[Looked] = pickle.loads(path.read_bytes())  # noqa: S301 - our own cache
         return cached
-    model, settings = Model(model_dir), Settings(model=model_dir)
-    out = []
-    for picture in pictures([folder]):
-        image = cv2.imread(str(picture))
-        if image is None:
-            raise ValueError(f"{picture} is not a picture OpenCV can read.")
-        h, w = image.shape[:2]
-        out.append(Looked(tuple(look(image, model, settings, PROPOSAL_FLOOR)),
-                          tuple(load_labels(picture.with_suffix(".txt"), w, h)), w, h))
+    out = look_all(Model(model_dir), pictures([folder]), Settings(model=model_dir))
     if path is not None:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(pickle.dumps(out))
