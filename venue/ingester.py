@@ -153,7 +153,7 @@ class Ingester:
             if held != log_id:
                 say(f"table {table}: the config enrolls log {log_id}, the store holds log "
                     f"{held}; the store's stays. To take the config's: bidou-venue "
-                    f"accept-log --config FILE {table} --log {log_id}")
+                    f"accept-log --config FILE {table} --log={log_id}")
 
     def problem(self, part: int, table: str, sentence: str, venue: str | None = None) -> None:
         """Say a refusal once and keep it for the screen (blocking: run in a thread);

@@ -9,6 +9,7 @@ the venue always holds a gap-free prefix of every table's log, in order, and nev
 
 from __future__ import annotations
 
+import secrets
 from dataclasses import dataclass
 
 from firmware.gamelog.concealment import entry_is_public
@@ -47,8 +48,10 @@ def released(log: GameLog, after: int, limit: int = 100) -> list[Outgoing]:
 
 def log_id(log: GameLog) -> str:
     """This log's id: random, made once and kept in the log (``GameLog.key``), so a table
-    whose log is replaced (game ids starting again) is told apart by the venue."""
-    return log.key("venue-log-id")[:16]
+    whose log is replaced (game ids starting again) is told apart by the venue. Hexadecimal:
+    an operator types it after ``accept-log --log``, where an id starting with "-" (one
+    ``token_urlsafe`` in 64) was taken for an option; a log's id made before is kept."""
+    return log.key("venue-log-id", make=lambda: secrets.token_hex(16))[:16]
 
 
 def log_id_of(path: str) -> str:

@@ -48,7 +48,7 @@ def _not_enrolled(m: EntryMessage) -> str:
             f"a table's log is enrolled at the venue, never taken from a message. Nothing of "
             f"it is stored; it waits in the hub. If log {m.log_id} is table {m.table}'s (its "
             f"referee console's Venue section names its log): bidou-venue accept-log "
-            f"--config FILE {m.table} --log {m.log_id}; else check who has its password.")
+            f"--config FILE {m.table} --log={m.log_id}; else check who has its password.")
 
 
 def _replaced(m: EntryMessage, held: str) -> str:
