@@ -17,7 +17,8 @@ readings only, and S's Train and Valid are scored at it, apart; Valid never ente
 
 ``python -m vision_lab.new_make_floor --sets ../shared/dice --models DIR --cache DIR`` prints
 the per-set table; ``--write`` stores the floor chosen on every left-out make beside the
-shipped model (:data:`vision.learned.table_files.FLOOR_FILE`), ``--shipped`` adds the shipped
+shipped model (:data:`vision.learned.table_files.FLOOR_FILE`), ``--left-out`` stores in each
+left-out model's folder the floor chosen without its make, ``--shipped`` adds the shipped
 model on each set's Valid with and without it. Readings are cached in ``--cache`` (keyed by
 the model's networks), so choosing again after a new left-out model costs only its readings.
 """
@@ -178,9 +179,13 @@ def left_out(sets: pathlib.Path, models: pathlib.Path, cache: pathlib.Path | Non
     return train, valid
 
 
-def judge(train: Sequence[Make], valid: Mapping[str, Make]) -> dict[str, float]:
+def judge(train: Sequence[Make], valid: Mapping[str, Make],
+          models: pathlib.Path | None = None) -> dict[str, float]:
     """Print each left-out make, Train and Valid, at its model's own thresholds, at the floor
-    chosen without it and at the floor chosen on every make; the last, returned."""
+    chosen without it and at the floor chosen on every make; the last, returned. With
+    ``models``, each left-out model is given the floor chosen without its make, as the
+    shipped model is given the one chosen on every make: a left-out model then reads its
+    make as the shipped model reads a make it never saw (:mod:`vision_lab.new_table`)."""
     on_all = choose_floor(train)
     print(f"floor chosen on {', '.join(m.name for m in train)}: {json.dumps(on_all)}")
     print(COLUMNS)
@@ -189,6 +194,8 @@ def judge(train: Sequence[Make], valid: Mapping[str, Make]) -> dict[str, float]:
         without = choose_floor(others) if others else None
         if without is not None:
             print(f"  (without {make.name}: {json.dumps(without)})")
+            if models is not None:
+                write_floor(models / f"without-{make.name}", without, others)
         for part, m in (("Train", make), ("Valid", valid[make.name])):
             what = f"{make.name}/{part} (left out)"
             print(line(what, "model's own", m.at(None)))
@@ -232,6 +239,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--write", action="store_true",
                         help=f"store the floor chosen on every left-out make as "
                              f"MODEL/{FLOOR_FILE}")
+    parser.add_argument("--left-out", action="store_true",
+                        help=f"store in each left-out model's folder the floor chosen without "
+                             f"its make (MODELS/without-SET/{FLOOR_FILE})")
     parser.add_argument("--shipped", action="store_true",
                         help="also score the shipped model on each set's Valid, with the "
                              "floor and without")
@@ -242,7 +252,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"no left-out model in {args.models}: make one with python -m "
               "vision_lab.train_reader --leave-out SET", file=sys.stderr)
         return 2
-    floor = judge(train, valid)
+    floor = judge(train, valid, args.models if args.left_out else None)
     if args.shipped:
         shipped(args.sets, args.model, floor, args.cache)
     if args.write:

@@ -4,12 +4,15 @@ a make's own thresholds floored, never replaced."""
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 
-from vision.learned.decision import Place
+from vision.learned.decision import DEFAULTS, Place
+from vision.learned.table_files import FLOOR_FILE, read_floor
 from vision_lab.choose_thresholds import Looked
 from vision_lab.label_files import Label
-from vision_lab.new_make_floor import Make, choose_floor
+from vision_lab.new_make_floor import Make, choose_floor, judge
 
 GRID = {"min_value": (0.9, 0.95, 0.98, 0.99)}
 #: a model's own thresholds, chosen on other makes: looser than any floor tried
@@ -51,3 +54,23 @@ def test_when_no_floor_keeps_a_make_within_the_bound_the_strictest_is_chosen() -
     chosen = choose_floor([a], GRID)
     assert chosen == {"min_value": 0.99}  # reads a's right dice, as 0.9 does, and stricter
     assert a.at(chosen).wrong == 10
+
+
+def test_each_left_out_model_is_given_the_floor_chosen_without_its_make(tmp_path) -> None:
+    """A left-out model stands for the shipped model on a make it never saw; the shipped
+    model's floor was chosen on every make it was trained on, so the left-out model's must be
+    chosen on every make but its own, and stored where its reader finds it."""
+    a = make("a", [(2, 2, 0.985)] * 5 + [(3, 3, 0.93)] * 4 + [(4, 5, 0.96)])
+    b = make("b", [(6, 6, 0.96)] * 5)
+    c = make("c", [(1, 1, 0.999)] * 3)
+    for m in (a, b, c):
+        (tmp_path / f"without-{m.name}").mkdir()
+    judge([a, b, c], {m.name: m for m in (a, b, c)}, tmp_path)
+    for m in (a, b, c):
+        others = [o for o in (a, b, c) if o is not m]
+        stored = json.loads((tmp_path / f"without-{m.name}" / FLOOR_FILE).read_text())
+        assert set(stored["chosen_on"]) == {o.name for o in others}
+        assert read_floor(tmp_path / f"without-{m.name}", DEFAULTS) == choose_floor(others)
+    # without a's wrong value in the choice, b and c's floor is looser than one that has it
+    assert (read_floor(tmp_path / "without-a", DEFAULTS)["min_value"]
+            < read_floor(tmp_path / "without-b", DEFAULTS)["min_value"])
