@@ -331,10 +331,12 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
     (:mod:`vision.learned.opinions`), which whatever chooses their thresholds needs, and a
     reading only where one is under 1; ``thresholds``: the ones the reading is decided at,
     which ask fewer opinions (:func:`read_places`)."""
-    spots, no_die = sized(image, propose(image, model, settings, min_score), model,
-                          settings.die_size)
-    if model.die_sizes is not None and settings.die_size is None:  # a table's own dice
-        low, high = model.die_sizes
+    proposed = propose(image, model, settings, min_score)
+    if model.die_sizes is not None and settings.die_size is None:  # a table's own dice:
+        low, high = model.die_sizes  # a proposal no size of SIZES brings among them is not cut
+        proposed = [c for c in proposed if c.size * SIZES[-1] >= low and c.size * SIZES[0] <= high]
+    spots, no_die = sized(image, proposed, model, settings.die_size)
+    if model.die_sizes is not None and settings.die_size is None:
         keep = [low <= size <= high for _, size, _ in spots]
         spots = [s for s, k in zip(spots, keep, strict=True) if k]
         no_die = no_die[np.asarray(keep, bool)] if len(keep) else no_die
