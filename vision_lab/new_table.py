@@ -42,7 +42,7 @@ from vision.learned.face_reader import Settings, read_dice
 from vision.learned.networks import MODELS
 from vision.learned.zone_reader import ZoneReader
 from vision.reader import config_vision, face_settings, open_reader
-from vision_lab.evaluate import HEADER, SETS, evaluate, load_labels, pictures, row
+from vision_lab.evaluate import HEADER, SETS, Reader, evaluate, load_labels, pictures, row
 from vision_lab.labels import face_dice
 
 #: about this many known dice (about 20 throws of three), then about 50 throws
@@ -104,16 +104,19 @@ def calibrated_config(known: list[Known], model: pathlib.Path, folder: pathlib.P
     return config, result, choice
 
 
-def read_as_table(config: pathlib.Path, model: pathlib.Path,
-                  rest: list[pathlib.Path]) -> Tally:
-    """The rest read by the config's reader, as ``read-dice --config`` reads (a left-out
-    model in place of the shipped one)."""
+def table_reader(config: pathlib.Path, model: pathlib.Path) -> Reader:
+    """The config's reader, as ``read-dice --config`` reads (a left-out model in place of
+    the shipped one)."""
     vision = config_vision(config)
     if vision.reader_for(drawn=False) == reader_choice.LEARNED:  # the sets are photographs
-        reader = ZoneReader(face_settings(vision, config, model=model))
-    else:
-        reader = open_reader(vision, config, drawn=False)
-    return evaluate(reader, rest)
+        return ZoneReader(face_settings(vision, config, model=model))
+    return open_reader(vision, config, drawn=False)
+
+
+def read_as_table(config: pathlib.Path, model: pathlib.Path,
+                  rest: list[pathlib.Path]) -> Tally:
+    """The rest read by the config's reader (:func:`table_reader`)."""
+    return evaluate(table_reader(config, model), rest)
 
 
 def main(argv: list[str] | None = None) -> int:
