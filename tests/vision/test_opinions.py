@@ -10,7 +10,7 @@ import cv2
 import numpy as np
 
 from vision.calibrate.known import needed_dice
-from vision.learned.decision import Place, decide, lowest_score
+from vision.learned.decision import Place, decide, lowest_score, may_be_valued
 from vision.learned.face_reader import Settings, load, look
 from vision.learned.opinions import TURNS, asked, dissent
 
@@ -120,3 +120,51 @@ def test_a_few_known_dice_keep_the_table_careful_whatever_they_read() -> None:
     chosen = choose_thresholds(seen, base)
     assert chosen["min_value"] >= 0.95
     assert chosen["turned"] <= 0.5 and chosen["untaught"] <= 0.5 and chosen["side"] == 0.0
+
+
+def test_a_place_the_thresholds_could_give_no_value_gets_none_whatever_its_opinions() -> None:
+    """The reader asks the opinions only of the places that may be valued
+    (vision.learned.decision.may_be_valued): of any other, no reading of any opinion, pips
+    agreeing included, gives a value, so they need not be asked."""
+    rng = np.random.default_rng(0)
+    grid = [{**T, "min_value": m, "agree": a, "not_a_die": n, "sure_die": s}
+            for m in (0.8, 0.95) for a in (0.6, 1.0) for n in (0.2, 0.5) for s in (0.0, 0.01)]
+    valued = unvalued = 0
+    for _ in range(400):
+        p = rng.dirichlet(np.full(7, 0.3)).astype(np.float32)
+        score, cut = float(rng.choice([0.2, 0.5])), bool(rng.random() < 0.1)
+        value = int(np.argmax(p[1:])) + 1
+        for t in grid:
+            here = Place((100.0, 100.0), 40.0, score, p, np.zeros(4, np.float32), cut,
+                         pips=value)
+            dice, _ = decide([here], t)
+            if may_be_valued(score, p, cut, t):
+                valued += 1
+            else:
+                unvalued += 1
+                assert dice == [], (p, score, cut, t)
+    assert valued > 100 and unvalued > 100  # both kinds were met
+
+
+def test_asking_only_the_places_that_may_be_valued_reads_every_photo_alike() -> None:
+    """The reader's shortcut (read_places with the thresholds) asks fewer places their
+    opinions and reads the same dice and unsure places as asking every place."""
+    model = load(Settings().model)
+    t = {**model.thresholds, "turned": 0.5, "pips": 0.0, "side": 0.0}
+    asked_all = asked_valued = 0
+    for path in sorted(PHOTOS.glob("*/*.jpg"))[:6]:
+        image = cv2.imread(str(path))
+        every = look(image, model, Settings(), lowest_score(t))
+        valued = look(image, model, Settings(), lowest_score(t), thresholds=t)
+        assert decide(every, t) == decide(valued, t), path.name
+        asked_all += sum(p.turned is not None for p in every)
+        asked_valued += sum(p.turned is not None for p in valued)
+    assert asked_valued < asked_all
+
+
+def test_an_opinion_whose_threshold_never_dissents_is_not_read() -> None:
+    image = cv2.imread(str(PHOTOS / "webcam-wood" / "valid_1.jpg"))
+    model = load(Settings().model)
+    t = {**model.thresholds, "turned": 1.0, "pips": 0.0}
+    places = look(image, model, Settings(), lowest_score(t), thresholds=t)
+    assert places and all(p.turned is None for p in places)

@@ -90,6 +90,10 @@ def test_a_table_reads_only_places_of_its_own_dice_sizes(tmp_path):
     places = face_reader.look(image, load(MODELS, head), Settings(head=head), 0.15,
                               every_place=True)
     assert places and all(20.0 <= p.size <= 90.0 for p in places)
+    model = load(MODELS, head)  # the same places as sizing every proposal, then keeping those
+    spots, _ = face_reader.sized(image, face_reader.propose(image, model, Settings(), 0.15), model)
+    assert [(p.centre, p.size) for p in places] == [
+        (centre, size) for centre, size, _ in spots if 20.0 <= size <= 90.0]
     record = json.loads((tmp_path / "pub.reader.json").read_text())
     (tmp_path / "pub.reader.json").write_text(json.dumps({**record, "die_sizes": [500, 900]}))
     face_reader.load.cache_clear()

@@ -25,7 +25,8 @@ known die is then read once by a network that never saw it.
   dice 39 right instead of 52 (the left-out model); a seat's zone is read at its dice's
   size already (:mod:`vision.learned.zone_reader`).
 
-What a table keeps (:func:`save`): ``NAME.faces.onnx`` (float; onnxruntime runs it),
+What a table keeps (:func:`save`): ``NAME.faces.onnx`` (8-bit where it reads the known throws
+as the float one did, :mod:`vision.calibrate.eight_bit`, else float; onnxruntime runs it),
 ``NAME.head.npz`` and ``NAME.reader.json`` (thresholds, the dice's sizes, the network's name, the
 fingerprint of the model's network it was taught from, the calibration's figures) beside the
 config ``NAME.toml``; ``[vision] head = "NAME.head.npz"`` names them, as a head fitted alone
@@ -47,7 +48,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from engine.errors import VisionError
-from vision.calibrate import finder, network, teach
+from vision.calibrate import eight_bit, finder, network, teach
 from vision.calibrate.adapt import Known, Seen, check_enough, match
 from vision.calibrate.boxed_pictures import boxed, pasted, teach_finder
 from vision.calibrate.known import KnownThrowsError, Tally, errors, needed_dice, rank
@@ -90,6 +91,9 @@ class Teaching:
     fold_seconds: list[float] = field(default_factory=list)
     left_out: tuple[str, ...] = ()  # optional pictures that could not hold dice
     finder: int = 0  # the pictures, every die boxed, the die finder was taught on (0: not)
+    #: the known throws read by the table's network in floats and in 8 bits, and whether the
+    #: 8-bit one was kept (:func:`vision.calibrate.eight_bit.table_network`)
+    eight_bit: tuple[Tally, Tally, bool] | None = None
 
     @property
     def before(self) -> Tally:
@@ -332,7 +336,11 @@ def teach_table(known: Sequence[Known], settings: Settings, *, folds: int = FOLD
             teach.fine_tune(net, [*pictures, *(m.image for m in made)], ex + made_ex,
                             steps=steps, part=part, seed=seed + folds, progress=last)
             folder = pathlib.Path(tempfile.mkdtemp(prefix="bidou-table-net-"))
-            write_network(net, folder, "table", chosen, sizes, base_print, detector=det)
+            head = write_network(net, folder, "table", chosen, sizes, base_print, detector=det)
+            items = list(zip(known, pictures, strict=True))
+            last("made 8-bit where it reads as in floats", 0, 1)
+            result.eight_bit = eight_bit.table_network(
+                head, settings, pictures, lambda: tally(read_with(head, settings, items), chosen))
             result.folder = folder
     result.seconds = time.monotonic() - start
     return result
@@ -360,6 +368,10 @@ def save(result: Teaching, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Pa
                            # (vision.learned.table_files.floor_of)
                            "shows_target": result.more_dice == 0,
                            "seconds": round(result.seconds, 1)}
+    if result.eight_bit is not None:
+        floats, ints, kept = result.eight_bit
+        data["calibration"]["known"] = {"float": floats.figures(), "int8": ints.figures(),
+                                        "int8_kept": kept}
     targets = {"table.faces.onnx": config.with_name(f"{name}.faces.onnx"),
                "table.head.npz": config.with_name(f"{name}.head.npz")}
     if "detector" in data:
@@ -377,8 +389,6 @@ def save(result: Teaching, head: pathlib.Path) -> tuple[pathlib.Path, pathlib.Pa
     result.folder = None
     face_reader.load.cache_clear()
     return targets["table.head.npz"], own
-
-
 
 
 def discard(result: Teaching) -> None:

@@ -116,10 +116,23 @@ def lowest_score(thresholds: Mapping[str, float]) -> float:
 def proposed(place: Place, thresholds: Mapping[str, float]) -> bool:
     """Whether the detector's score, or the network's certainty that it is a die, makes the
     place a die's candidate (:func:`decide`, before its "not a die" cut)."""
-    if place.score >= thresholds["detect"]:
+    return _proposed(place.score, place.probs, thresholds)
+
+
+def _proposed(score: float, probs: np.ndarray, thresholds: Mapping[str, float]) -> bool:
+    if score >= thresholds["detect"]:
         return True
-    return (place.score >= PROPOSAL_FLOOR
-            and float(place.probs[0]) < thresholds.get("sure_die", 0.0))
+    return score >= PROPOSAL_FLOOR and float(probs[0]) < thresholds.get("sure_die", 0.0)
+
+
+def may_be_valued(score: float, probs: np.ndarray, cut: bool,
+                  thresholds: Mapping[str, float]) -> bool:
+    """Whether :func:`decide` could give a place read so a value, whatever its pips and the
+    other opinions say: only then can an opinion change the reading, so only then is it
+    asked at the table (:func:`vision.learned.face_reader.read_places`)."""
+    t = {**DEFAULTS, **thresholds}
+    return (not cut and _proposed(score, probs, t) and float(probs[0]) < t["not_a_die"]
+            and float(probs[1:].max()) >= min(t["min_value"], t["agree"]))
 
 
 def decide(places: list[Place], thresholds: Mapping[str, float],

@@ -28,13 +28,22 @@ from __future__ import annotations
 import functools
 import math
 import pathlib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from engine.errors import VisionError
 from vision.learned.crops import Pyramid, die_crop
-from vision.learned.decision import DEFAULTS, SAME_DIE, Place, decide, floored, lowest_score
+from vision.learned.decision import (
+    DEFAULTS,
+    SAME_DIE,
+    Place,
+    decide,
+    floored,
+    lowest_score,
+    may_be_valued,
+)
 from vision.learned.face_model import (
     FACE_INPUT,
     FaceNetwork,
@@ -216,11 +225,16 @@ def _probabilities(model: Model, features: np.ndarray) -> np.ndarray:
 
 
 def read_places(image: np.ndarray, places: list[Spot], model: Model, pips: bool = True,
-                opinions: bool = True) -> list[Place]:
+                opinions: bool = True, thresholds: Mapping[str, float] | None = None,
+                ) -> list[Place]:
     """Read each (centre, size, detector score) in its views (:data:`VIEWS`); with ``pips``
     count its pips where they could change the decision (:func:`counted`); with
     ``opinions`` ask the other opinions of each place that could be given a value
-    (:mod:`vision.learned.opinions`), its pips among them."""
+    (:mod:`vision.learned.opinions`), its pips among them. With the ``thresholds`` the
+    reading is decided at, only the opinions they ask (a threshold under 1), and only of the
+    places they could give a value (:func:`vision.learned.decision.may_be_valued`): the
+    opinions of any other place never change the reading, and they cost a taught table
+    more network time than its places' own views."""
     if not places:
         return []
     pyramid = Pyramid(image)
@@ -229,30 +243,32 @@ def read_places(image: np.ndarray, places: list[Spot], model: Model, pips: bool 
     n = len(VIEWS)
     features = model.faces.embed(crops).reshape(len(places), n, -1)
     probs = _probabilities(model, features)
-    ask = [i for i, p in enumerate(probs) if opinions and asked(p)]
+    h, w = image.shape[:2]
+    cuts = [centre[0] - size / 2 < 0 or centre[1] - size / 2 < 0 or centre[0] + size / 2 > w
+            or centre[1] + size / 2 > h for centre, size, _ in places]
+    t = {**DEFAULTS, **thresholds} if thresholds is not None else dict.fromkeys(READ, 0.0)
+    ask = [i for i, p in enumerate(probs) if opinions and asked(p) and (
+        thresholds is None or may_be_valued(places[i][2], p, cuts[i], t))]
     turned: dict[int, np.ndarray] = {}
     untaught: dict[int, np.ndarray] = {}
-    if ask:
+    if ask and t["turned"] < 1.0:
         turns = np.stack([die_crop(pyramid, places[i][0], places[i][1], turn, False, FACE_INPUT)
                           for i in ask for turn in TURNS])
         # the network's own head (a head fitted alone changes values, not this opinion)
         read = model.sizer.probabilities(model.faces.embed(turns)).reshape(len(ask), len(TURNS),
                                                                            -1)
         turned = dict(zip(ask, read, strict=True))
-        if model.untaught is not None:
-            net, head = model.untaught
-            mine = np.stack([v for i in ask for v in views[i]])
-            read = head.probabilities(net.embed(mine)).reshape(len(ask), n, -1).mean(axis=1)
-            untaught = dict(zip(ask, read, strict=True))
-    h, w = image.shape[:2]
+    if ask and model.untaught is not None and t["untaught"] < 1.0:
+        net, head = model.untaught
+        mine = np.stack([v for i in ask for v in views[i]])
+        read = head.probabilities(net.embed(mine)).reshape(len(ask), n, -1).mean(axis=1)
+        untaught = dict(zip(ask, read, strict=True))
+    by_pips = set(ask) if t["pips"] < 1.0 else set()
     out = []
     for i, ((centre, size, score), p, f) in enumerate(zip(places, probs, features, strict=True)):
-        half = size / 2
-        cut = (centre[0] - half < 0 or centre[1] - half < 0 or centre[0] + half > w
-               or centre[1] + half > h)
         count = (count_pips(pyramid, centre, size)
-                 if (pips and counted(p)) or i in turned else None)
-        out.append(Place(centre, size, score, p, f.mean(axis=0), cut, f, count,
+                 if (pips and counted(p)) or i in by_pips else None)
+        out.append(Place(centre, size, score, p, f.mean(axis=0), cuts[i], f, count,
                          turned.get(i), untaught.get(i)))
     return out
 
@@ -305,24 +321,28 @@ def sized(image: np.ndarray, proposed: list[Candidate], model: Model,
 
 
 def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
-         every_place: bool = False, pips: bool = True, opinions: bool = True) -> list[Place]:
+         every_place: bool = False, pips: bool = True, opinions: bool = True,
+         thresholds: Mapping[str, float] | None = None) -> list[Place]:
     """The proposals read: what :func:`decide` needs, but for places the model's own head has
     already taken for no die (:data:`NO_DIE_AT_SIZING`); ``every_place`` for what fits a head
     (a table's calibration, the recipe's refit), which learns from those too. ``pips``: the
     places' pips counted, which whatever chooses ``agree`` needs, and a reading only where
     its ``agree`` is under 1; ``opinions``: the other opinions asked
     (:mod:`vision.learned.opinions`), which whatever chooses their thresholds needs, and a
-    reading only where one is under 1."""
-    spots, no_die = sized(image, propose(image, model, settings, min_score), model,
-                          settings.die_size)
-    if model.die_sizes is not None and settings.die_size is None:  # a table's own dice
-        low, high = model.die_sizes
+    reading only where one is under 1; ``thresholds``: the ones the reading is decided at,
+    which ask fewer opinions (:func:`read_places`)."""
+    proposed = propose(image, model, settings, min_score)
+    if model.die_sizes is not None and settings.die_size is None:  # a table's own dice:
+        low, high = model.die_sizes  # a proposal no size of SIZES brings among them is not cut
+        proposed = [c for c in proposed if c.size * SIZES[-1] >= low and c.size * SIZES[0] <= high]
+    spots, no_die = sized(image, proposed, model, settings.die_size)
+    if model.die_sizes is not None and settings.die_size is None:
         keep = [low <= size <= high for _, size, _ in spots]
         spots = [s for s, k in zip(spots, keep, strict=True) if k]
         no_die = no_die[np.asarray(keep, bool)] if len(keep) else no_die
     if not every_place:
         spots = [s for s, p in zip(spots, no_die, strict=True) if p < NO_DIE_AT_SIZING]
-    return read_places(image, spots, model, pips, opinions)
+    return read_places(image, spots, model, pips, opinions, thresholds)
 
 
 def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
@@ -334,6 +354,6 @@ def read_dice(image: np.ndarray, settings: Settings | None = None) -> Reading:
     t = thresholds_of(model, settings)
     opinions = any(t[k] < 1.0 for k in READ)
     dice, unsure = decide(look(image, model, settings, lowest_score(t),
-                               pips=t["agree"] < 1.0, opinions=opinions), t)
+                               pips=t["agree"] < 1.0, opinions=opinions, thresholds=t), t)
     h, w = image.shape[:2]
     return Reading(tuple(dice), tuple(unsure), w, h)
