@@ -54,14 +54,14 @@ def float_faces(path: pathlib.Path) -> pathlib.Path:
 @pytest.mark.slow
 @needs_onnx
 def test_the_saved_network_is_8_bit_and_reads_the_crops_as_the_float_one_did(tmp_path):
-    """Ranges measured on half the photographs' proposals; on the other half's, every value
-    the float network reads at 0.9 or more is read the same, and whether a crop is a die
-    the same for 97 in 100 or more."""
+    """Ranges measured on an eighth of the photographs' proposals; on another quarter's, every
+    value the float network reads at 0.9 or more is read the same, and whether a crop is a
+    die the same for 97 in 100 or more."""
     source = float_faces(tmp_path / "float.onnx")
     model = load(MODELS)
     pictures = [cv2.imread(str(p)) for p in PHOTOS]
     eight_bit.quantise(source, tmp_path / "int8.onnx",
-                       eight_bit.proposal_crops(model, pictures[::4]))
+                       eight_bit.proposal_crops(model, pictures[::8]))
     assert eight_bit.quantised(tmp_path / "int8.onnx") and not eight_bit.quantised(source)
     assert (tmp_path / "int8.onnx").stat().st_size < source.stat().st_size / 2
     crops = eight_bit.proposal_crops(model, pictures[1::4]).transpose(0, 2, 3, 1)
