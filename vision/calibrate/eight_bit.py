@@ -26,7 +26,7 @@ from collections.abc import Callable, Iterable
 import numpy as np
 
 from vision.calibrate.known import Tally, errors
-from vision.learned import face_reader
+from vision.learned import face_reader, table_files
 from vision.learned.crops import FACE_INPUT, Pyramid, die_crop
 from vision.learned.face_model import face_network
 from vision.learned.face_reader import SIZES, Model, Settings, propose
@@ -113,14 +113,18 @@ def keeps(float_read: Tally, int8_read: Tally) -> bool:
 
 def table_network(head: pathlib.Path, settings: Settings, pictures: Iterable[np.ndarray],
                   read: Callable[[], Tally]) -> tuple[Tally, Tally, bool]:
-    """The table's taught network beside ``head`` (``NAME.faces.onnx``) made 8-bit, its
+    """The table's taught network (the one its thresholds file beside ``head`` names, as the
+    reader finds it: :func:`vision.learned.table_files.table_network`) made 8-bit, its
     ranges measured on the known ``pictures`` through the table's own files, and kept so
     only where it reads the known throws (``read()``: their tally by the files as they are
     now) as the float one did (:func:`keeps`); else the float network is put back. The
-    known throws read by the float network and by the 8-bit one, and whether it was kept."""
-    faces = head.with_name(f"{head.name.removesuffix('.head.npz')}.faces.onnx")
+    known throws read by the float network and by the 8-bit one, and whether it was kept
+    (a head fitted alone names no network: nothing is made 8-bit)."""
+    faces = table_files.table_network(table_files.thresholds_path(head), head)
     face_reader.load.cache_clear()
     float_read = read()
+    if faces is None:
+        return float_read, float_read, False
     try:
         crops = proposal_crops(face_reader.load(settings.model, head), pictures)
     except ValueError:  # nothing to measure the ranges on: the float network stays
