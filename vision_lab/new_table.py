@@ -49,24 +49,30 @@ from vision_lab.labels import face_dice
 KNOWN_DICE = (60, 150)
 
 
+def known_throw(path: pathlib.Path, set_name: str = "", boxes: bool = False) -> Known:
+    """A labelled picture as a known throw: its dice's values, and with ``boxes`` each die's
+    box as the referee console's Dice page marks it (a square of the die's face size,
+    :func:`vision_lab.labels.face_dice`)."""
+    image = cv2.imread(str(path))
+    h, w = image.shape[:2]
+    values = tuple(lab.value for lab in load_labels(path.with_suffix(".txt"), w, h))
+    marked = tuple(((d.centre[0] - d.size / 2, d.centre[1] - d.size / 2, d.size, d.size),
+                    d.value) for d in face_dice(set_name, path, w, h)) if boxes else None
+    return Known(path.name, values, lambda p=path: cv2.imread(str(p)), boxes=marked)
+
+
 def known_throws(paths: list[pathlib.Path], dice: int, seed: int = 0, set_name: str = "",
                  boxes: bool = False) -> tuple[list[Known], list[pathlib.Path]]:
-    """Pictures drawn (seeded) until they hold ``dice`` dice, as known throws (values only,
-    or with each die's box as the referee console's Dice page marks it: a square of the
-    die's face size, :func:`vision_lab.labels.face_dice`); and the rest."""
+    """Pictures drawn (seeded) until they hold ``dice`` dice, as known throws
+    (:func:`known_throw`); and the rest."""
     order = sorted(paths)
     random.Random(seed).shuffle(order)
     known, count = [], 0
     for path in order:
         if count >= dice:
             break
-        image = cv2.imread(str(path))
-        h, w = image.shape[:2]
-        values = tuple(lab.value for lab in load_labels(path.with_suffix(".txt"), w, h))
-        marked = tuple(((d.centre[0] - d.size / 2, d.centre[1] - d.size / 2, d.size, d.size),
-                        d.value) for d in face_dice(set_name, path, w, h)) if boxes else None
-        known.append(Known(path.name, values, lambda p=path: cv2.imread(str(p)), boxes=marked))
-        count += len(values)
+        known.append(known_throw(path, set_name, boxes))
+        count += len(known[-1].values)
     names = {k.name for k in known}
     return known, [p for p in paths if p.name not in names]
 

@@ -38,8 +38,8 @@ import cv2
 from vision.calibrate import teach
 from vision.calibrate.adapt import Known
 from vision.calibrate.known import Tally, errors
-from vision_lab.evaluate import HEADER, SETS, evaluate, load_labels, pictures, row
-from vision_lab.new_table import calibrated_config, known_throws, table_reader
+from vision_lab.evaluate import HEADER, SETS, Reader, evaluate, pictures, row
+from vision_lab.new_table import calibrated_config, known_throw, known_throws, table_reader
 
 
 def goes_to_players(score: Tally) -> bool:
@@ -50,11 +50,9 @@ def goes_to_players(score: Tally) -> bool:
 
 
 def settled(path: pathlib.Path) -> Known:
-    """A settled throw as the table keeps it: its picture and the values the players gave."""
-    image = cv2.imread(str(path))
-    values = tuple(lab.value for lab in load_labels(path.with_suffix(".txt"), image.shape[1],
-                                                    image.shape[0]))
-    return Known(path.name, values, lambda p=path: cv2.imread(str(p)))
+    """A settled throw as the table keeps it: its picture and the values the players gave,
+    no boxes (nobody marks them in play)."""
+    return known_throw(path)
 
 
 def evening_line(n: int, night: Tally, throws: int, to_players: int, known: int) -> str:
@@ -67,9 +65,10 @@ def evening_line(n: int, night: Tally, throws: int, to_players: int, known: int)
 
 
 def teach_and_judge(n: int, known: list[Known], model: pathlib.Path, top: pathlib.Path,
-                    valid: list[pathlib.Path], name: str) -> pathlib.Path:
+                    valid: list[pathlib.Path], name: str) -> Reader:
     """Calibrate on every known die as the table does (evening 0: taught once; later: at
-    closing), print the calibration and the set's Valid read by the new config; the config."""
+    closing), print the calibration and the set's Valid read by the new config; the config's
+    reader, which reads the next evening."""
     folder = top / f"evening-{n}"
     folder.mkdir()
     start, cpu = time.monotonic(), time.process_time()
@@ -80,9 +79,9 @@ def teach_and_judge(n: int, known: list[Known], model: pathlib.Path, top: pathli
           f"{result.untaught.figures()}, taught {result.taught.figures()}; network "
           f"{'kept' if result.kept else 'not kept'}; reader {choice.chosen}; careful until "
           f"{result.more_throws} more throws; {seconds:.0f} s, {cpu:.0f} s CPU", flush=True)
-    print("  " + row(f"{name} Valid", choice.chosen, evaluate(table_reader(config, model), valid)),
-          flush=True)
-    return config
+    reader = table_reader(config, model)
+    print("  " + row(f"{name} Valid", choice.chosen, evaluate(reader, valid)), flush=True)
+    return reader
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -110,13 +109,13 @@ def main(argv: list[str] | None = None) -> int:
                                boxes=True)
     random.Random(args.seed + 1).shuffle(rest)
     with tempfile.TemporaryDirectory() as top:
-        config = teach_and_judge(0, known, model, pathlib.Path(top), valid, args.only)
+        reader = teach_and_judge(0, known, model, pathlib.Path(top), valid, args.only)
         for n in range(1, args.evenings + 1):
             tonight, rest = rest[:args.throws], rest[args.throws:]
             if not tonight:
                 print(f"evening {n}: the set's Train has no pictures left")
                 break
-            reader, night, to_players = table_reader(config, model), Tally(), 0
+            night, to_players = Tally(), 0
             for path in tonight:
                 score = evaluate(reader, [path])
                 night.add(score)
@@ -125,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
                     to_players += 1
             print(evening_line(n, night, len(tonight), to_players,
                                sum(len(k.values) for k in known)), flush=True)
-            config = teach_and_judge(n, known, model, pathlib.Path(top), valid, args.only)
+            reader = teach_and_judge(n, known, model, pathlib.Path(top), valid, args.only)
     return 0
 
 
