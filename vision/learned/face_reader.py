@@ -332,11 +332,12 @@ def look(image: np.ndarray, model: Model, settings: Settings, min_score: float,
     reading only where one is under 1; ``thresholds``: the ones the reading is decided at,
     which ask fewer opinions (:func:`read_places`)."""
     proposed = propose(image, model, settings, min_score)
-    if model.die_sizes is not None and settings.die_size is None:  # a table's own dice:
-        low, high = model.die_sizes  # a proposal no size of SIZES brings among them is not cut
+    own = model.die_sizes if settings.die_size is None else None  # a table's own dice
+    if own is not None:  # a proposal no size of SIZES brings among them is not cut
+        low, high = own
         proposed = [c for c in proposed if c.size * SIZES[-1] >= low and c.size * SIZES[0] <= high]
     spots, no_die = sized(image, proposed, model, settings.die_size)
-    if model.die_sizes is not None and settings.die_size is None:
+    if own is not None:
         keep = [low <= size <= high for _, size, _ in spots]
         spots = [s for s, k in zip(spots, keep, strict=True) if k]
         no_die = no_die[np.asarray(keep, bool)] if len(keep) else no_die
