@@ -92,12 +92,20 @@ def messages(said: object) -> Iterator[Message]:
 
 @cache
 def said_games() -> tuple[list[tuple[str, Phrase]], list[Message], Counter[str]]:
-    """(kind, phrase) for each effect, refusal and action of the games, every message met, and
-    how often each kind. Played when a test first asks, not when the module is collected:
-    every test process collects every module, and the games take seconds."""
-    out: list[tuple[str, Phrase]] = []
+    """(kind, phrase) for each distinct effect, refusal and action of the games, every message
+    met, and how often each kind. Played when a test first asks, not when the module is
+    collected: every test process collects every module, and the games take seconds. A
+    message said again (the same refusal at every look, the same move) is put into words once:
+    its phrase would be the same, and saying the games' 200,000 messages one by one took
+    minutes."""
+    out: dict[tuple[str, object], Phrase] = {}
     met: list[Message] = []
     kinds: Counter[str] = Counter()
+
+    def said(kind: str, key: object, make) -> None:  # noqa: ANN001 - a phrase's maker
+        if (kind, key) not in out:
+            out[(kind, key)] = make()
+
     for variant, n, options in GAMES:
         for seed in range(12):
             game, rng = new_game(variant, NAMES[:n], options), random.Random(seed)
@@ -114,19 +122,22 @@ def said_games() -> tuple[list[tuple[str, Phrase]], list[Message], Counter[str]]
                                 except RuleViolation as e:
                                     kinds["refusal"] += 1
                                     met += messages(e.said)
-                                    out.append(("refusal", engine_words.sentence(e.said)))
+                                    said("refusal", e.said,
+                                         lambda m=e.said: engine_words.sentence(m))
                 action = random_action(game, rng)
                 event = game.apply(action)
-                out.append((f"action {action.verb}", action_sentence(action, 1)))
+                said(f"action {action.verb}", action, lambda a=action: action_sentence(a, 1))
                 kinds[f"action {action.verb}"] += 1
                 for effect in event.effects:
                     kinds[effect.kind] += 1
                     met += messages(effect.said)
                     if effect.text:
-                        out.append((effect.kind, engine_words.sentence(effect.said)))
-                out += [("joined", p) for p in effect_sentences(list(event.effects))]
-    return out, met, kinds
-
+                        said(effect.kind, effect.said,
+                             lambda m=effect.said: engine_words.sentence(m))
+                effects = tuple(event.effects)
+                said("joined", effects, lambda e=effects: effect_sentences(list(e)))
+    joined = [("joined", p) for (kind, _), ps in out.items() if kind == "joined" for p in ps]
+    return [(kind, p) for (kind, _), p in out.items() if kind != "joined"] + joined, met, kinds
 
 
 def test_the_games_say_every_kind_of_event_refusal_and_action() -> None:
