@@ -1,6 +1,6 @@
 """What the league derives from stored entries, in the transaction that stores them: each
 game's seating (``seatings``), each finished game's places (``rankings``), and the marks
-that make the ratings be computed again from that game on (``ratings_dirty``).
+that make the ratings be computed again from that game on (``rating_marks``).
 ``rebuild_all`` makes all of it (and the venue's games, results, players) again from
 ``events``."""
 
@@ -96,13 +96,14 @@ def mark_overlaps(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
     being one): mark every ranked game of those players that overlaps another."""
     if not keys:
         return
-    db.execute(
-        "INSERT INTO ratings_dirty SELECT DISTINCT r.finished, r.venue, r.table_name, r.game "
-        "FROM seatings s JOIN unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g) ON "
-        "s.venue = k.v AND s.table_name = k.t AND s.game = k.g JOIN seatings o ON "
-        "o.player_id = s.player_id JOIN rankings r ON r.venue = o.venue AND r.table_name = "
-        "o.table_name AND r.game = o.game WHERE s.player_id IS NOT NULL AND r.rated "
-        "ON CONFLICT DO NOTHING", [list(c) for c in zip(*keys, strict=True)])
+    db.execute(  # the earliest only, as ratings.mark_dirty
+        "INSERT INTO rating_marks (finished, venue, table_name, game) SELECT r.finished, "
+        "r.venue, r.table_name, r.game FROM seatings s JOIN unnest(%s::text[], %s::text[], "
+        "%s::int[]) AS k(v, t, g) ON s.venue = k.v AND s.table_name = k.t AND s.game = k.g "
+        "JOIN seatings o ON o.player_id = s.player_id JOIN rankings r ON r.venue = o.venue "
+        "AND r.table_name = o.table_name AND r.game = o.game WHERE s.player_id IS NOT NULL "
+        "AND r.rated ORDER BY r.finished, r.venue, r.table_name, r.game LIMIT 1",
+        [list(c) for c in zip(*keys, strict=True)])
 
 
 def rebuild_all(db: psycopg.Connection[Any], *, chunk: int = 500) -> int:
@@ -110,7 +111,7 @@ def rebuild_all(db: psycopg.Connection[Any], *, chunk: int = 500) -> int:
     (the venue's ``rebuild`` first); the number of games ranked."""
     venue_derived.rebuild(db)
     with db.transaction():
-        db.execute("DELETE FROM seatings; DELETE FROM rankings; DELETE FROM ratings_dirty")
+        db.execute("DELETE FROM seatings; DELETE FROM rankings; DELETE FROM rating_marks")
         for v, t, g, text, players in db.execute(
                 "SELECT DISTINCT ON (venue, table_name, game) venue, table_name, game, text, "
                 "game_row->'players' FROM events WHERE kind = %s "
