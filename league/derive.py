@@ -47,7 +47,10 @@ def write_seating(db: psycopg.Connection[Any], game: GameKey,
 
 def rank_games(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
     """The ranking of each of these games that its stored entries finish (over: places
-    from a replay; abandoned: kept unrated), and a ratings mark for each one rated."""
+    from a replay; abandoned: kept unrated), and a ratings mark from the earliest one that
+    seats a rostered player, rated or not: its end, now stored, may end another game's
+    double seat (a later game of one of its players counts as one while this one looks
+    open), and that game comes after this one's end in the ratings' order."""
     if not keys:
         return
     cols = [list(c) for c in zip(*keys, strict=True)]
@@ -69,8 +72,10 @@ def rank_games(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
             "unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g) ON s.venue = k.v AND "
             "s.table_name = k.t AND s.game = k.g", cols).fetchall():
         seats.setdefault((v, t, g), {})[seat] = pid
-    ranked = []
+    ranked, ended = [], []
     for v, t, g, variant, players, options, started, finished, status in rows:
+        if any(seats.get((v, t, g), {}).values()):
+            ended.append((finished or started, v, t, g))
         if status == "abandoned" or not finished:
             got = None
         else:
@@ -81,6 +86,7 @@ def rank_games(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
         listed = [[p, seat.get(p), got[p] if got else 0] for p in players]
         rated = got is not None and sum(1 for p in players if seat.get(p)) >= 2
         ranked.append([v, t, g, started, finished or started, variant, listed, rated])
+    ratings.mark_dirty(db, ended)  # every rated game seats two rostered players: in it
     if not ranked:
         return
     db.execute(
@@ -88,7 +94,6 @@ def rank_games(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
         "e->6, (e->>7)::bool FROM json_array_elements(%s::json) AS u(e) "
         "ON CONFLICT (venue, table_name, game) DO UPDATE SET finished = excluded.finished, "
         "places = excluded.places, rated = excluded.rated", (json.dumps(ranked),))
-    ratings.mark_dirty(db, [(r[4], r[0], r[1], r[2]) for r in ranked if r[7]])
 
 
 def mark_overlaps(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:

@@ -73,6 +73,25 @@ def finish_time(messages: list[EntryMessage]) -> str:
     return next(m.finished for m in messages if m.finished)
 
 
+def test_a_game_that_ends_unrated_frees_the_later_game_it_had_made_a_double_seat(
+        dsn: str) -> None:
+    """Player a sits at pub1 (with guests only: that game is not rated) and, once it is
+    over, at pub2. pub2's game comes first, while pub1's still looks open: a double seat,
+    not rated. pub1's end then shows the two never overlapped, and pub2's game is rated."""
+    db = league_db(dsn)
+    first = game("pub1", 1, 0, ["a", None, None])
+    ends = len([m for m in first if m.status == "playing"])
+    later = game("pub2", 2, 120, ["a", "b", "c"])
+    assert later[0].started > finish_time(first)  # they do not overlap
+    ingest(db, first[:ends])  # pub1's game as it is played: no end yet
+    ingest(db, later)
+    assert ratings.catch_up(db) == 0  # a double seat while pub1's game looks open
+    ingest(db, first[ends:])
+    now, rebuilt = settled_equals_rebuild(db)
+    assert {r[0] for r in rebuilt} == {"a", "b", "c"}
+    assert now == rebuilt, "the ratings differ from a rebuild"
+
+
 def test_a_seating_stored_while_the_ratings_are_computed_is_rated_in_the_next_catch_up(
         dsn: str) -> None:
     """pub1's game is rated while pub2's seating of the same player, in a game that started
