@@ -25,13 +25,14 @@ GameKey = tuple[str, str, int]
 def after_store(db: psycopg.Connection[Any], stored: Sequence[EntryMessage]) -> None:
     """Bring seatings, rankings and the ratings' marks up to date with these newly stored
     entries (the caller's transaction)."""
+    seated = sorted({(m.venue, m.table, m.game) for m in stored if m.kind == KIND})
+    mark_overlaps(db, seated)  # the seatings these replace: a player seated there no more
     for m in stored:
         if m.kind == KIND:
             write_seating(db, (m.venue, m.table, m.game), parse_seating(m.text, m.players))
     finished = sorted({(m.venue, m.table, m.game) for m in stored
                        if m.status in ("over", "abandoned")})
     rank_games(db, finished)
-    seated = sorted({(m.venue, m.table, m.game) for m in stored if m.kind == KIND})
     mark_overlaps(db, seated)
 
 
@@ -97,8 +98,8 @@ def rank_games(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
 
 
 def mark_overlaps(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
-    """A new seating may make another game a double seat of one of its players (or stop
-    being one): mark every ranked game of those players that overlaps another."""
+    """A seating, made or replaced, may make another game a double seat of one of its
+    players (or stop being one): mark from the earliest rated game of those players."""
     if not keys:
         return
     db.execute(  # the earliest only, as ratings.mark_dirty

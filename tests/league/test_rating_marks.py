@@ -135,3 +135,22 @@ def test_a_seating_stored_while_the_ratings_are_computed_is_rated_in_the_next_ca
     assert rebuilt == [] and now == rebuilt, "the ratings differ from a rebuild"
     for c in (rater, writer, holder, looker):
         c.close()
+
+
+def test_a_seating_replaced_without_a_player_frees_the_game_it_had_made_a_double_seat(
+        dsn: str) -> None:
+    """pub2's game seats a, and pub1's rated game of a, started after it, is a double seat;
+    pub2's table then seats its game again (before its first action) with a guest in a's
+    seat: pub1's game is rated again."""
+    db = league_db(dsn)
+    rated = game("pub1", 1, 1, ["a", "b", "c"])
+    seating = game("pub2", 2, 0, ["a", "d", None])[0]
+    ingest(db, rated)
+    ingest(db, [seating])
+    assert ratings.catch_up(db) == 0  # a double seat
+    again = replace(seating, seq=2, text=seating_text(seating.players, {}))
+    ingest(db, [again])
+    assert league_store.double_seats(db) == []
+    now, rebuilt = settled_equals_rebuild(db)
+    assert {r[0] for r in rebuilt} == {"a", "b", "c"}
+    assert now == rebuilt, "the ratings differ from a rebuild"
