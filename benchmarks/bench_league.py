@@ -111,7 +111,7 @@ def _count(dsn: str) -> int:
 
 def _dirty(dsn: str) -> int:
     with psycopg.connect(dsn) as db:
-        return int(db.execute("SELECT count(*) FROM ratings_dirty").fetchone()[0])
+        return int(db.execute("SELECT count(*) FROM rating_marks").fetchone()[0])
 
 
 def main() -> None:  # noqa: PLR0915 -- one run, in order

@@ -1,6 +1,6 @@
 """What the league derives from stored entries, in the transaction that stores them: each
 game's seating (``seatings``), each finished game's places (``rankings``), and the marks
-that make the ratings be computed again from that game on (``ratings_dirty``).
+that make the ratings be computed again from that game on (``rating_marks``).
 ``rebuild_all`` makes all of it (and the venue's games, results, players) again from
 ``events``."""
 
@@ -25,13 +25,14 @@ GameKey = tuple[str, str, int]
 def after_store(db: psycopg.Connection[Any], stored: Sequence[EntryMessage]) -> None:
     """Bring seatings, rankings and the ratings' marks up to date with these newly stored
     entries (the caller's transaction)."""
+    seated = sorted({(m.venue, m.table, m.game) for m in stored if m.kind == KIND})
+    mark_overlaps(db, seated)  # the seatings these replace: a player seated there no more
     for m in stored:
         if m.kind == KIND:
             write_seating(db, (m.venue, m.table, m.game), parse_seating(m.text, m.players))
     finished = sorted({(m.venue, m.table, m.game) for m in stored
                        if m.status in ("over", "abandoned")})
     rank_games(db, finished)
-    seated = sorted({(m.venue, m.table, m.game) for m in stored if m.kind == KIND})
     mark_overlaps(db, seated)
 
 
@@ -47,7 +48,10 @@ def write_seating(db: psycopg.Connection[Any], game: GameKey,
 
 def rank_games(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
     """The ranking of each of these games that its stored entries finish (over: places
-    from a replay; abandoned: kept unrated), and a ratings mark for each one rated."""
+    from a replay; abandoned: kept unrated), and a ratings mark from the earliest one that
+    seats a rostered player, rated or not: its end, now stored, may end another game's
+    double seat (a later game of one of its players counts as one while this one looks
+    open), and that game comes after this one's end in the ratings' order."""
     if not keys:
         return
     cols = [list(c) for c in zip(*keys, strict=True)]
@@ -69,8 +73,10 @@ def rank_games(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
             "unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g) ON s.venue = k.v AND "
             "s.table_name = k.t AND s.game = k.g", cols).fetchall():
         seats.setdefault((v, t, g), {})[seat] = pid
-    ranked = []
+    ranked, ended = [], []
     for v, t, g, variant, players, options, started, finished, status in rows:
+        if any(seats.get((v, t, g), {}).values()):
+            ended.append((finished or started, v, t, g))
         if status == "abandoned" or not finished:
             got = None
         else:
@@ -81,6 +87,7 @@ def rank_games(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
         listed = [[p, seat.get(p), got[p] if got else 0] for p in players]
         rated = got is not None and sum(1 for p in players if seat.get(p)) >= 2
         ranked.append([v, t, g, started, finished or started, variant, listed, rated])
+    ratings.mark_dirty(db, ended)  # every rated game seats two rostered players: in it
     if not ranked:
         return
     db.execute(
@@ -88,21 +95,21 @@ def rank_games(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
         "e->6, (e->>7)::bool FROM json_array_elements(%s::json) AS u(e) "
         "ON CONFLICT (venue, table_name, game) DO UPDATE SET finished = excluded.finished, "
         "places = excluded.places, rated = excluded.rated", (json.dumps(ranked),))
-    ratings.mark_dirty(db, [(r[4], r[0], r[1], r[2]) for r in ranked if r[7]])
 
 
 def mark_overlaps(db: psycopg.Connection[Any], keys: Sequence[GameKey]) -> None:
-    """A new seating may make another game a double seat of one of its players (or stop
-    being one): mark every ranked game of those players that overlaps another."""
+    """A seating, made or replaced, may make another game a double seat of one of its
+    players (or stop being one): mark from the earliest rated game of those players."""
     if not keys:
         return
-    db.execute(
-        "INSERT INTO ratings_dirty SELECT DISTINCT r.finished, r.venue, r.table_name, r.game "
-        "FROM seatings s JOIN unnest(%s::text[], %s::text[], %s::int[]) AS k(v, t, g) ON "
-        "s.venue = k.v AND s.table_name = k.t AND s.game = k.g JOIN seatings o ON "
-        "o.player_id = s.player_id JOIN rankings r ON r.venue = o.venue AND r.table_name = "
-        "o.table_name AND r.game = o.game WHERE s.player_id IS NOT NULL AND r.rated "
-        "ON CONFLICT DO NOTHING", [list(c) for c in zip(*keys, strict=True)])
+    db.execute(  # the earliest only, as ratings.mark_dirty
+        "INSERT INTO rating_marks (finished, venue, table_name, game) SELECT r.finished, "
+        "r.venue, r.table_name, r.game FROM seatings s JOIN unnest(%s::text[], %s::text[], "
+        "%s::int[]) AS k(v, t, g) ON s.venue = k.v AND s.table_name = k.t AND s.game = k.g "
+        "JOIN seatings o ON o.player_id = s.player_id JOIN rankings r ON r.venue = o.venue "
+        "AND r.table_name = o.table_name AND r.game = o.game WHERE s.player_id IS NOT NULL "
+        "AND r.rated ORDER BY r.finished, r.venue, r.table_name, r.game LIMIT 1",
+        [list(c) for c in zip(*keys, strict=True)])
 
 
 def rebuild_all(db: psycopg.Connection[Any], *, chunk: int = 500) -> int:
@@ -110,7 +117,7 @@ def rebuild_all(db: psycopg.Connection[Any], *, chunk: int = 500) -> int:
     (the venue's ``rebuild`` first); the number of games ranked."""
     venue_derived.rebuild(db)
     with db.transaction():
-        db.execute("DELETE FROM seatings; DELETE FROM rankings; DELETE FROM ratings_dirty")
+        db.execute("DELETE FROM seatings; DELETE FROM rankings; DELETE FROM rating_marks")
         for v, t, g, text, players in db.execute(
                 "SELECT DISTINCT ON (venue, table_name, game) venue, table_name, game, text, "
                 "game_row->'players' FROM events WHERE kind = %s "

@@ -6,11 +6,19 @@ players; guests are left out of its ranking, the rostered keep their order. A ga
 a rostered player was already seated at another table at the same time (``store.
 double_seats``: the later-started of the two) is not rated, and is flagged.
 
-The ingester marks each newly ranked game in ``ratings_dirty`` in the transaction that
+The ingester marks each newly ranked game in ``rating_marks`` in the transaction that
 stores it; ``catch_up`` then computes again, from the earliest marked game on, every rating
 after it (the history before it is kept): a pub back after a day offline moves everyone's
 ratings as if its games had come on time. ``rebuild`` does it from the first game, and gives
 the same numbers (the history's doubles are PostgreSQL's float8: exact).
+
+A mark is a row of its own (its ``mark`` id), never merged with an equal one: a catch-up
+deletes the rows it read, by id, and every one of them was committed before it read
+anything else, so what made them is in what it rates. Were marks keyed by game, a mark
+made again while a catch-up ran would find its row there and add nothing, and the catch-up,
+which read the store before that transaction committed, would delete it: the ratings would
+stay without what made it (a seating that makes a rated game a double seat), with no mark
+left.
 """
 
 from __future__ import annotations
@@ -47,36 +55,35 @@ def ordinal(mu: float, sigma: float) -> float:
 
 def mark_dirty(db: psycopg.Connection[Any], keys: Iterable[Key]) -> None:
     """Say the ratings from these games on must be computed again (in the caller's
-    transaction: the mark is committed with what made it)."""
+    transaction: the mark is committed with what made it). One row, the earliest game's:
+    a catch-up computes again from the earliest mark, so a later one adds nothing."""
     rows = sorted(set(keys))
     if rows:
-        db.execute("INSERT INTO ratings_dirty SELECT e->>0, e->>1, e->>2, (e->>3)::int FROM "
-                   "json_array_elements(%s::json) AS u(e) ON CONFLICT DO NOTHING",
-                   (json.dumps(rows),))
+        db.execute("INSERT INTO rating_marks (finished, venue, table_name, game) "
+                   "VALUES (%s, %s, %s, %s)", rows[0])
 
 
 def catch_up(db: psycopg.Connection[Any]) -> int:
-    """Compute the ratings again from the earliest game marked dirty (one transaction, one
-    computation at a time); the number of games rated. Marks made meanwhile stay for the
-    next call."""
+    """Compute the ratings again from the earliest game marked (one transaction, one
+    computation at a time); the number of games rated. Only the marks read here are
+    deleted: one made meanwhile is a row of its own, and stays for the next call."""
     with db.transaction():
         db.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))
-        marks = db.execute("SELECT finished, venue, table_name, game FROM ratings_dirty"
+        marks = db.execute("SELECT mark, finished, venue, table_name, game FROM rating_marks"
                            ).fetchall()
         if not marks:
             return 0
-        rated = _replay_from(db, min(tuple(m) for m in marks))
-        db.execute("DELETE FROM ratings_dirty WHERE (finished, venue, table_name, game) IN "
-                   "(SELECT * FROM unnest(%s::text[], %s::text[], %s::text[], %s::int[]))",
-                   [list(c) for c in zip(*marks, strict=True)])
+        rated = _replay_from(db, min(tuple(m[1:]) for m in marks))
+        db.execute("DELETE FROM rating_marks WHERE mark = ANY(%s)", ([m[0] for m in marks],))
     return rated
 
 
 def rebuild(db: psycopg.Connection[Any]) -> int:
-    """Every rating computed again from the first game (one transaction)."""
+    """Every rating computed again from the first game (one transaction); the marks it
+    deletes were committed before it reads the games, so it rates what made them."""
     with db.transaction():
         db.execute("SELECT pg_advisory_xact_lock(%s)", (RATINGS_LOCK,))
-        db.execute("DELETE FROM ratings_dirty")
+        db.execute("DELETE FROM rating_marks")
         return _replay_from(db, ("", "", "", 0))
 
 

@@ -12,8 +12,9 @@ The league adds:
 - ``rankings``: each finished game's places, computed once when its last entry is stored
   (the order players got rid of their chips, the loser last; two-hand: winner, loser);
 - ``ratings`` and ``rating_history``: openskill's Plackett-Luce rating after every rated
-  game, in the fixed order (finish time, venue, table, game); ``ratings_dirty`` says from
-  which game on they must be computed again (a pub that comes back late);
+  game, in the fixed order (finish time, venue, table, game); ``rating_marks`` says from
+  which game on they must be computed again (a pub that comes back late): a row per mark,
+  never merged with another, so that a catch-up takes only the marks it saw;
 - refusals go into the venue's ``problems`` table (venue, table, sentence, count).
 
 ``games``, ``results``, ``players``, ``seatings``, ``rankings``, ``ratings`` and
@@ -63,10 +64,17 @@ CREATE TABLE IF NOT EXISTS rating_history (
 );
 CREATE INDEX IF NOT EXISTS rating_history_order ON rating_history (finished, venue, table_name,
                                                                    game);
-CREATE TABLE IF NOT EXISTS ratings_dirty (
-    finished TEXT NOT NULL, venue TEXT NOT NULL, table_name TEXT NOT NULL, game INTEGER NOT NULL,
-    PRIMARY KEY (finished, venue, table_name, game)
+CREATE TABLE IF NOT EXISTS rating_marks (
+    mark BIGSERIAL PRIMARY KEY, finished TEXT NOT NULL, venue TEXT NOT NULL,
+    table_name TEXT NOT NULL, game INTEGER NOT NULL
 );
+DO $$ BEGIN
+    IF to_regclass('ratings_dirty') IS NOT NULL THEN  -- marks keyed by game: taken over
+        INSERT INTO rating_marks (finished, venue, table_name, game)
+            SELECT finished, venue, table_name, game FROM ratings_dirty;
+        DROP TABLE ratings_dirty;
+    END IF;
+END $$;
 """
 
 #: the advisory lock the league's schema is made under (the venue's is another)

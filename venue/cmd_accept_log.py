@@ -120,21 +120,26 @@ async def accept(config: VenueConfig, table: str,
     try:
         sent = await sent_by(nc, config.name, table)
         with store.connect(config.dsn) as db:
-            row = db.execute("SELECT log_id FROM tables WHERE venue = %s AND table_name = %s",
-                             (config.name, table)).fetchone()
-            # unnamed, the log the table sends from now: its newest message's (the stream
-            # also holds the old log's messages, which must never be taken back as new)
-            new_log, why = _choose(table, sent, row[0] if row else None, named)
-            if new_log is None:
-                return 1, why, sys.stdout
-            archived = None
-            if row is None:
-                table_logs.enroll(db, config.name, table, new_log)
-            else:
-                try:
-                    archived = table_logs.accept_log(db, config.name, table, new_log)
-                except table_logs.Refused as e:
-                    return 1, f"Table {table}: {e}", sys.stdout
+            # one transaction, committed at its end: the row's read would otherwise open
+            # one that the enrolment's own block only made a savepoint of, committed when
+            # the connection closes, after the read below, and the ingester would refuse
+            # (and nobody read again) what came between
+            with db.transaction():
+                row = db.execute("SELECT log_id FROM tables WHERE venue = %s AND "
+                                 "table_name = %s", (config.name, table)).fetchone()
+                # unnamed, the log the table sends from now: its newest message's (the
+                # stream also holds the old log's messages, never to be taken back as new)
+                new_log, why = _choose(table, sent, row[0] if row else None, named)
+                if new_log is None:
+                    return 1, why, sys.stdout
+                archived = None
+                if row is None:
+                    table_logs.enroll(db, config.name, table, new_log)
+                else:
+                    try:
+                        archived = table_logs.accept_log(db, config.name, table, new_log)
+                    except table_logs.Refused as e:
+                        return 1, f"Table {table}: {e}", sys.stdout
             # read again now that the new log is the table's (see the module's docstring)
             new = [m for m in await sent_by(nc, config.name, table) if m.log_id == new_log]
             stored = store_in_order(db, new)

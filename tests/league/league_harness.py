@@ -297,7 +297,7 @@ class League:
     def settled(self) -> bool:
         """Nothing waits to be rated."""
         with psycopg.connect(self.dsn) as db:
-            return db.execute("SELECT count(*) FROM ratings_dirty").fetchone()[0] == 0
+            return db.execute("SELECT count(*) FROM rating_marks").fetchone()[0] == 0
 
     def check(self, pubs: list[Pub]) -> None:
         """Every pub's games in the league equal its venue store, and the ratings equal a

@@ -60,7 +60,7 @@ def rating_db(pg_cluster: object) -> Any:
 
 
 def expected(db: psycopg.Connection[Any]) -> list[tuple[Any, ...]]:
-    db.execute("DELETE FROM rankings; DELETE FROM ratings_dirty")
+    db.execute("DELETE FROM rankings; DELETE FROM rating_marks")
     for g in GAMES:
         rank(db, g)
     ratings.rebuild(db)
@@ -74,7 +74,7 @@ def test_any_arrival_order_gives_the_ratings_of_the_fixed_order(
         rating_db: psycopg.Connection[Any], order: list[int], catch_up_after: set[int]) -> None:
     db = rating_db
     want = expected(db)
-    db.execute("DELETE FROM rankings; DELETE FROM ratings_dirty; DELETE FROM rating_history; "
+    db.execute("DELETE FROM rankings; DELETE FROM rating_marks; DELETE FROM rating_history; "
                "DELETE FROM ratings")
     for n, i in enumerate(order):
         rank(db, GAMES[i])

@@ -5,12 +5,16 @@ whose entries are then stored whole."""
 
 from __future__ import annotations
 
+import asyncio
 import subprocess
+from typing import Any
 
 import psycopg
 import pytest
 from venue_harness import PYTHON, Venue, planted, wait_until
 
+from venue import cmd_accept_log, store
+from venue.messages import parse_entry
 from venue.settings import build_venue_config
 
 pytestmark = pytest.mark.slow
@@ -77,3 +81,33 @@ def test_the_venue_config_enrolls_a_log_and_keeps_what_the_store_holds(dsn: str)
     Ingester(other, partitions=1).enroll_configured()
     with psycopg.connect(dsn) as db:
         assert db.execute("SELECT log_id FROM tables").fetchall() == [("CONF1",)]
+
+
+def test_an_entry_the_ingester_gets_once_accept_log_has_read_the_stream_again_is_stored(
+        venue: Venue, monkeypatch: pytest.MonkeyPatch) -> None:
+    """accept-log reads the hub's stream again once the log it enrolls is committed: the
+    ingester, which refused the log's entries until then, stores (or holds in order) the
+    ones it gets from then on. Were the enrolment committed only after that read, an entry
+    the ingester got in between would be refused, and read by neither."""
+    venue.start_hub()
+    venue.start_ingester()  # it makes the hub's streams, and refuses entry 1 (not enrolled)
+    first = planted("t2", 1, 1, log_id="REAL")
+    assert venue.publish_all("t2", [("bidou.pub.t2.entry", first)]) == [None]
+    later = parse_entry("bidou.pub.t2.entry", planted("t2", 1, 2, log_id="REAL"))
+    reads: list[int] = []
+    outcomes: list[str] = []
+    read_stream = cmd_accept_log.sent_by
+
+    async def read_then_ingest(nc: Any, venue_name: str, table: str) -> Any:
+        found = await read_stream(nc, venue_name, table)
+        reads.append(len(found))
+        if len(reads) == 2:  # the read again: an entry comes to the ingester just after it
+            with store.connect(venue.dsn) as ingester:
+                outcomes.extend(o.kind for o in store.record_many(ingester, [later]))
+        return found
+
+    monkeypatch.setattr(cmd_accept_log, "sent_by", read_then_ingest)
+    status, line, _ = asyncio.run(cmd_accept_log.accept(venue.venue_config(), "t2", "REAL"))
+    assert status == 0 and "first log at the venue" in line, line
+    assert reads == [1, 1] and outcomes == ["held"]  # after entry 1, which accept-log stores
+    assert venue.rows("t2") == [(1, 1, "Ann bet 1"), (1, 2, "Ann bet 1")]
