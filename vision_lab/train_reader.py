@@ -33,6 +33,7 @@ from vision_lab import (
     train_faces,
     train_on_places,
 )
+from vision_lab.backbone import VARIANTS
 from vision_lab.labels import add_set_arguments, split_calibration, training_pictures
 from vision_lab.train_faces import STEPS
 
@@ -51,6 +52,8 @@ def main(argv: list[str] | None = None) -> int:
                         "its detector and first-stage face network (faces.onnx as "
                         "train_faces exported it), fit the head again and train on places")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--backbone", choices=sorted(VARIANTS), default="lite0",
+                        help="the face network's pretrained backbone (vision_lab.backbone)")
     parser.add_argument("--threads", type=int, default=2)
     parser.add_argument("--short", type=int, default=1, metavar="K",
                         help="the face network's and the places' steps divided by K more (a "
@@ -71,7 +74,7 @@ def main(argv: list[str] | None = None) -> int:
         steps = (STEPS // 3 if left_out else STEPS) // args.short
         print(f"face classifier: {len(fit)} pictures ({len(calib)} kept for calibration), "
               f"{steps} steps", flush=True)
-        net = train_faces.train(fit, steps, args.seed)
+        net = train_faces.train(fit, steps, args.seed, backbone=args.backbone)
         train_faces.export(net, calib, out)
     refit_head.refit(out, fit + calib)  # the head again, on the reader's own proposals
     steps = (train_on_places.STEPS // 3 if left_out else train_on_places.STEPS) // args.short
